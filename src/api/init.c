@@ -1,0 +1,169 @@
+/* init.c — MPI environment management: Init/Finalize/Abort, thread level, versions, time,
+ * processor name. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "api/api.h"
+#include "boot/pmi.h"
+
+int sm_initialized, sm_finalized, sm_thread_level = MPI_THREAD_SINGLE;
+static pthread_t main_thread;
+static int world_of_self;
+
+static void setup_comms(void)
+{
+    struct sctpmpi_comm *w = &sctpmpi_comm_world, *s = &sctpmpi_comm_self;
+    w->rank = sm_eng.rank;
+    w->size = sm_eng.size;
+    w->ctx = 0;
+    s->rank = 0;
+    s->size = 1;
+    s->ctx = 2;
+    world_of_self = sm_eng.rank;
+    s->world_of = &world_of_self;
+}
+
+int sm_comm_rank_of_world(const struct sctpmpi_comm *c, int world)
+{
+    if (!c->world_of)
+        return world;
+    if (c->size == 1)
+        return c->world_of[0] == world ? 0 : -1;
+    uintptr_t v = (uintptr_t)sm_map_get(&c->rank_of, (uint64_t)world + 1);
+    return v ? (int)v - 1 : -1;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    (void)argc;
+    (void)argv;
+    if (sm_initialized) {
+        fprintf(stderr, "sctpmpi: MPI_Init called twice\n");
+        exit(1);
+    }
+    if (sm_engine_start())
+        exit(1);
+    setup_comms();
+    main_thread = pthread_self();
+    /* The engine is not thread-safe; SERIALIZED is honest because the library runs no threads
+     * of its own that enter the engine. */
+    sm_thread_level = required < MPI_THREAD_SINGLE       ? MPI_THREAD_SINGLE
+                      : required > MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED
+                                                         : required;
+    if (provided)
+        *provided = sm_thread_level;
+    sm_initialized = 1;
+    return MPI_SUCCESS;
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    int provided;
+    return MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
+}
+
+int MPI_Initialized(int *flag)
+{
+    if (!flag)
+        return MPI_ERR_ARG;
+    *flag = sm_initialized;
+    return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int *flag)
+{
+    if (!flag)
+        return MPI_ERR_ARG;
+    *flag = sm_finalized;
+    return MPI_SUCCESS;
+}
+
+int MPI_Query_thread(int *provided)
+{
+    SM_TRY(sm_check_init("MPI_Query_thread"));
+    *provided = sm_thread_level;
+    return MPI_SUCCESS;
+}
+
+int MPI_Is_thread_main(int *flag)
+{
+    SM_TRY(sm_check_init("MPI_Is_thread_main"));
+    *flag = pthread_equal(pthread_self(), main_thread);
+    return MPI_SUCCESS;
+}
+
+int MPI_Finalize(void)
+{
+    SM_TRY(sm_check_init("MPI_Finalize"));
+    sm_bsend_drain();
+    /* a barrier through the engine first: every rank keeps answering its peers (sync acks,
+     * cancel answers, rendezvous data) until all have arrived here */
+    int rc = sm_barrier_ctx(MPI_COMM_WORLD, SM_CTX_FINALIZE);
+    if (sm_engine_stop())
+        rc = MPI_ERR_OTHER;
+    sm_finalized = 1;
+    return rc;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    (void)comm;
+    fprintf(stderr, "sctpmpi[%d]: MPI_Abort called with error code %d\n", sm_log_rank,
+            errorcode);
+    fflush(stderr);
+    fflush(stdout);
+    char msg[64];
+    snprintf(msg, sizeof msg, "MPI_Abort with error code %d", errorcode);
+    if (sm_initialized)
+        sm_pmi_abort(errorcode, msg);
+    _exit(errorcode & 255 ? errorcode & 255 : 1);
+}
+
+int MPI_Get_processor_name(char *name, int *resultlen)
+{
+    if (!name || !resultlen)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_processor_name", NULL);
+    if (gethostname(name, MPI_MAX_PROCESSOR_NAME))
+        strcpy(name, "localhost");
+    name[MPI_MAX_PROCESSOR_NAME - 1] = 0;
+    *resultlen = (int)strlen(name);
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_version(int *version, int *subversion)
+{
+    if (!version || !subversion)
+        return MPI_ERR_ARG;
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_library_version(char *version, int *resultlen)
+{
+    if (!version || !resultlen)
+        return MPI_ERR_ARG;
+    int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
+                     "sctpmpi %s (transports: tcp%s)", SCTPMPI_VERSION_STRING,
+#ifdef SCTPMPI_HAVE_SCTP
+                     ", sctp/usrsctp"
+#else
+                     ""
+#endif
+    );
+    *resultlen = n;
+    return MPI_SUCCESS;
+}
+
+double MPI_Wtime(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+double MPI_Wtick(void) { return 1e-9; }

@@ -1,0 +1,193 @@
+/* p2p.c — point-to-point communication calls: argument checks, then requests for the engine. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+
+static size_t span(int count, MPI_Datatype dt) { return (size_t)count * (size_t)dt->extent; }
+
+static struct sctpmpi_request *proc_null_request(void)
+{
+    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
+    r->status.MPI_SOURCE = MPI_PROC_NULL;
+    r->status.MPI_TAG = MPI_ANY_TAG;
+    r->complete = 1;
+    return r;
+}
+
+static struct sctpmpi_request *new_send(const void *buf, size_t bytes, int dest, int tag,
+                                        MPI_Comm comm, uint32_t ctx, int mode)
+{
+    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_SEND);
+    r->buf = (void *)buf;
+    r->bytes = bytes;
+    r->peer = dest;
+    r->tag = tag;
+    r->comm = comm;
+    r->ctx = ctx;
+    r->mode = mode;
+    r->wpeer = sm_comm_world_rank(comm, dest);
+    r->status.MPI_SOURCE = dest;
+    r->status.MPI_TAG = tag;
+    return r;
+}
+
+int sm_isend_ctx(const void *buf, size_t bytes, int dest, int tag, MPI_Comm comm, uint32_t ctx,
+                 MPI_Request *req)
+{
+    struct sctpmpi_request *r = new_send(buf, bytes, dest, tag, comm, ctx, SM_MODE_STANDARD);
+    *req = r;
+    return sm_send_start(r);
+}
+
+int sm_irecv_ctx(void *buf, size_t bytes, int source, int tag, MPI_Comm comm, uint32_t ctx,
+                 MPI_Request *req)
+{
+    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_RECV);
+    r->buf = buf;
+    r->bytes = bytes;
+    r->peer = source;
+    r->tag = tag;
+    r->comm = comm;
+    r->ctx = ctx;
+    r->wpeer = source == MPI_ANY_SOURCE ? -1 : sm_comm_world_rank(comm, source);
+    *req = r;
+    return sm_recv_post(r);
+}
+
+static int check_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                      MPI_Comm comm, const char *fn)
+{
+    SM_TRY(sm_check_comm(comm, fn));
+    SM_TRY(sm_check_buffer(comm, buf, count, dt, fn));
+    SM_TRY(sm_check_dest(comm, dest, fn));
+    return sm_check_send_tag(comm, tag, fn);
+}
+
+int sm_isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+             int mode, MPI_Request *req, const char *fn)
+{
+    SM_TRY(check_send(buf, count, dt, dest, tag, comm, fn));
+    if (!req)
+        return sm_error(comm, MPI_ERR_REQUEST, fn, "NULL request pointer");
+    if (dest == MPI_PROC_NULL) {
+        *req = proc_null_request();
+        return MPI_SUCCESS;
+    }
+    if (mode == SM_MODE_BUFFERED) {
+        SM_TRY(sm_bsend_start(buf, count, dt, dest, tag, comm, fn));
+        struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
+        r->complete = 1;
+        *req = r;
+        return MPI_SUCCESS;
+    }
+    struct sctpmpi_request *r =
+        new_send(buf, span(count, dt), dest, tag, comm, comm->ctx, mode);
+    *req = r;
+    sm_send_start(r);
+    return MPI_SUCCESS;
+}
+
+int sm_irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+             MPI_Request *req, const char *fn)
+{
+    SM_TRY(sm_check_comm(comm, fn));
+    SM_TRY(sm_check_buffer(comm, buf, count, dt, fn));
+    SM_TRY(sm_check_source(comm, source, fn));
+    SM_TRY(sm_check_recv_tag(comm, tag, fn));
+    if (!req)
+        return sm_error(comm, MPI_ERR_REQUEST, fn, "NULL request pointer");
+    if (source == MPI_PROC_NULL) {
+        *req = proc_null_request();
+        return MPI_SUCCESS;
+    }
+    return sm_irecv_ctx(buf, span(count, dt), source, tag, comm, comm->ctx, req);
+}
+
+static int blocking(int rc, MPI_Request *req, MPI_Status *status, MPI_Comm comm, const char *fn)
+{
+    if (rc != MPI_SUCCESS)
+        return rc;
+    int err = sm_wait_one(req, status);
+    return err ? sm_error(comm, err, fn, NULL) : MPI_SUCCESS;
+}
+
+#define SEND_FAMILY(NAME, INAME, MODE)                                                           \
+    int NAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)      \
+    {                                                                                            \
+        MPI_Request r;                                                                           \
+        return blocking(sm_isend(buf, count, dt, dest, tag, comm, MODE, &r, #NAME), &r,          \
+                        MPI_STATUS_IGNORE, comm, #NAME);                                         \
+    }                                                                                            \
+    int INAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,     \
+              MPI_Request *request)                                                              \
+    {                                                                                            \
+        return sm_isend(buf, count, dt, dest, tag, comm, MODE, request, #INAME);                 \
+    }
+
+SEND_FAMILY(MPI_Send, MPI_Isend, SM_MODE_STANDARD)
+SEND_FAMILY(MPI_Ssend, MPI_Issend, SM_MODE_SYNC)
+SEND_FAMILY(MPI_Rsend, MPI_Irsend, SM_MODE_READY)
+
+int MPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+{
+    SM_TRY(check_send(buf, count, dt, dest, tag, comm, "MPI_Bsend"));
+    if (dest == MPI_PROC_NULL)
+        return MPI_SUCCESS;
+    return sm_bsend_start(buf, count, dt, dest, tag, comm, "MPI_Bsend");
+}
+
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request)
+{
+    return sm_isend(buf, count, dt, dest, tag, comm, SM_MODE_BUFFERED, request, "MPI_Ibsend");
+}
+
+int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+             MPI_Status *status)
+{
+    MPI_Request r;
+    return blocking(sm_irecv(buf, count, dt, source, tag, comm, &r, "MPI_Recv"), &r, status,
+                    comm, "MPI_Recv");
+}
+
+int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+              MPI_Request *request)
+{
+    return sm_irecv(buf, count, dt, source, tag, comm, request, "MPI_Irecv");
+}
+
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+                 int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                 int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    MPI_Request rq[2];
+    SM_TRY(sm_irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &rq[0],
+                    "MPI_Sendrecv"));
+    int rc = sm_isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, SM_MODE_STANDARD,
+                      &rq[1], "MPI_Sendrecv");
+    if (rc) {
+        sm_cancel_recv(rq[0]);
+        sm_wait_one(&rq[0], MPI_STATUS_IGNORE);
+        return rc;
+    }
+    int e1 = sm_wait_one(&rq[1], MPI_STATUS_IGNORE);
+    int e0 = sm_wait_one(&rq[0], status);
+    int err = e0 ? e0 : e1;
+    return err ? sm_error(comm, err, "MPI_Sendrecv", NULL) : MPI_SUCCESS;
+}
+
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int sendtag,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    SM_TRY(sm_check_comm(comm, "MPI_Sendrecv_replace"));
+    SM_TRY(sm_check_buffer(comm, buf, count, dt, "MPI_Sendrecv_replace"));
+    size_t n = span(count, dt);
+    void *tmp = sm_xmalloc(n);
+    if (n)
+        memcpy(tmp, buf, n);
+    int rc = MPI_Sendrecv(tmp, count, dt, dest, sendtag, buf, count, dt, source, recvtag, comm,
+                          status);
+    free(tmp);
+    return rc;
+}

@@ -1,0 +1,111 @@
+/* persistent.c — persistent requests: *_init keeps the arguments, Start/Startall run them. */
+#include <string.h>
+
+#include "api/api.h"
+
+static int make(const void *buf, int count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,
+                int kind, int mode, MPI_Request *request, const char *fn)
+{
+    SM_TRY(sm_check_comm(comm, fn));
+    SM_TRY(sm_check_buffer(comm, buf, count, dt, fn));
+    if (kind == SM_REQ_SEND) {
+        SM_TRY(sm_check_dest(comm, peer, fn));
+        SM_TRY(sm_check_send_tag(comm, tag, fn));
+    } else {
+        SM_TRY(sm_check_source(comm, peer, fn));
+        SM_TRY(sm_check_recv_tag(comm, tag, fn));
+    }
+    if (!request)
+        return sm_error(comm, MPI_ERR_REQUEST, fn, "NULL request pointer");
+    struct sctpmpi_request *r = sm_req_alloc(kind);
+    r->persistent = 1;
+    r->p_buf = buf;
+    r->p_count = count;
+    r->p_dt = dt;
+    r->peer = peer;
+    r->tag = tag;
+    r->comm = comm;
+    r->mode = mode;
+    r->complete = 1;
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+int MPI_Send_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_STANDARD, request,
+                "MPI_Send_init");
+}
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_SYNC, request,
+                "MPI_Ssend_init");
+}
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_READY, request,
+                "MPI_Rsend_init");
+}
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request)
+{
+    return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_BUFFERED, request,
+                "MPI_Bsend_init");
+}
+int MPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+                  MPI_Request *request)
+{
+    return make(buf, count, dt, source, tag, comm, SM_REQ_RECV, SM_MODE_STANDARD, request,
+                "MPI_Recv_init");
+}
+
+int MPI_Start(MPI_Request *request)
+{
+    SM_TRY(sm_check_init("MPI_Start"));
+    if (!request || !*request || !(*request)->persistent)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Start", "not a persistent request");
+    struct sctpmpi_request *r = *request;
+    if (r->active)
+        return sm_error(r->comm, MPI_ERR_REQUEST, "MPI_Start", "request is already active");
+    size_t bytes = (size_t)r->p_count * (size_t)r->p_dt->extent;
+    r->active = 1;
+    r->complete = 0;
+    r->io_pending = r->await_cts = r->await_sync = r->matched = r->cancel_pending = 0;
+    r->received = r->msg_size = 0;
+    sm_status_empty(&r->status);
+    if (r->peer == MPI_PROC_NULL) {
+        r->status.MPI_SOURCE = MPI_PROC_NULL;
+        r->complete = 1;
+        return MPI_SUCCESS;
+    }
+    if (r->kind == SM_REQ_RECV) {
+        r->buf = (void *)r->p_buf;
+        r->bytes = bytes;
+        r->ctx = r->comm->ctx;
+        r->wpeer = r->peer == MPI_ANY_SOURCE ? -1 : sm_comm_world_rank(r->comm, r->peer);
+        return sm_recv_post(r);
+    }
+    if (r->mode == SM_MODE_BUFFERED) {
+        int rc = sm_bsend_start(r->p_buf, r->p_count, r->p_dt, r->peer, r->tag, r->comm,
+                                "MPI_Start");
+        r->complete = 1;
+        return rc;
+    }
+    r->buf = (void *)r->p_buf;
+    r->bytes = bytes;
+    r->ctx = r->comm->ctx;
+    r->wpeer = sm_comm_world_rank(r->comm, r->peer);
+    r->status.MPI_SOURCE = r->peer;
+    r->status.MPI_TAG = r->tag;
+    return sm_send_start(r);
+}
+
+int MPI_Startall(int count, MPI_Request requests[])
+{
+    for (int i = 0; i < count; i++)
+        SM_TRY(MPI_Start(&requests[i]));
+    return MPI_SUCCESS;
+}

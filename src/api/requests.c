@@ -1,0 +1,298 @@
+/* requests.c — completing requests: Wait/Test and their all/any/some forms, Cancel,
+ * Request_free, Request_get_status, and statuses. */
+#include <string.h>
+
+#include "api/api.h"
+
+void sm_status_empty(MPI_Status *s)
+{
+    if (!s)
+        return;
+    s->MPI_SOURCE = MPI_ANY_SOURCE;
+    s->MPI_TAG = MPI_ANY_TAG;
+    s->MPI_ERROR = MPI_SUCCESS;
+    s->sm_cancelled = 0;
+    s->sm_count = 0;
+}
+
+static int inactive(MPI_Request r) { return !r || (r->persistent && !r->active); }
+static int req_complete(void *a) { return ((struct sctpmpi_request *)a)->complete; }
+
+/* r is complete: report its status and retire it (persistent ones become inactive) */
+static int finish(MPI_Request *req, MPI_Status *status)
+{
+    struct sctpmpi_request *r = *req;
+    int err = r->status.MPI_ERROR;
+    if (status) {
+        int keep_err = status->MPI_ERROR;
+        *status = r->status;
+        if (r->kind == SM_REQ_SEND || r->kind == SM_REQ_DONE)
+            status->sm_count = r->kind == SM_REQ_SEND ? r->bytes : 0;
+        status->MPI_ERROR = err ? err : keep_err;
+    }
+    if (r->persistent) {
+        r->active = 0;
+    } else {
+        sm_req_release(r);
+        *req = MPI_REQUEST_NULL;
+    }
+    return err;
+}
+
+int sm_wait_one(MPI_Request *req, MPI_Status *status)
+{
+    if (inactive(*req)) {
+        sm_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    sm_progress_until(req_complete, *req);
+    return finish(req, status);
+}
+
+static MPI_Comm comm_of(MPI_Request r) { return r && r->comm ? r->comm : MPI_COMM_WORLD; }
+
+int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    SM_TRY(sm_check_init("MPI_Wait"));
+    if (!request)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Wait", "NULL request pointer");
+    MPI_Comm c = comm_of(*request);
+    int err = sm_wait_one(request, status);
+    return err ? sm_error(c, err, "MPI_Wait", NULL) : MPI_SUCCESS;
+}
+
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    SM_TRY(sm_check_init("MPI_Test"));
+    if (!request || !flag)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test", "NULL argument");
+    if (inactive(*request)) {
+        *flag = 1;
+        sm_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    if (!(*request)->complete)
+        sm_progress_poll();
+    *flag = (*request)->complete;
+    if (!*flag)
+        return MPI_SUCCESS;
+    MPI_Comm c = comm_of(*request);
+    int err = finish(request, status);
+    return err ? sm_error(c, err, "MPI_Test", NULL) : MPI_SUCCESS;
+}
+
+struct all_arg { int n; MPI_Request *r; };
+static int all_complete(void *a)
+{
+    struct all_arg *x = a;
+    for (int i = 0; i < x->n; i++)
+        if (!inactive(x->r[i]) && !x->r[i]->complete)
+            return 0;
+    return 1;
+}
+static int any_complete(void *a)
+{
+    struct all_arg *x = a;
+    int active = 0;
+    for (int i = 0; i < x->n; i++) {
+        if (inactive(x->r[i]))
+            continue;
+        active = 1;
+        if (x->r[i]->complete)
+            return 1;
+    }
+    return !active;
+}
+
+static int check_array(int count, MPI_Request *reqs, const char *fn)
+{
+    SM_TRY(sm_check_init(fn));
+    if (count < 0)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "count %d is negative", count);
+    if (count > 0 && !reqs)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn, "NULL request array");
+    return MPI_SUCCESS;
+}
+
+/* finish every complete request of the array into statuses; returns ERR_IN_STATUS on errors */
+static int finish_all(int count, MPI_Request *reqs, MPI_Status *statuses, MPI_Comm *errcomm)
+{
+    int any_err = 0;
+    for (int i = 0; i < count; i++) {
+        MPI_Status *st = statuses ? &statuses[i] : NULL;
+        if (st)
+            st->MPI_ERROR = MPI_SUCCESS;
+        if (inactive(reqs[i])) {
+            sm_status_empty(st);
+            continue;
+        }
+        MPI_Comm c = comm_of(reqs[i]);
+        if (finish(&reqs[i], st)) {
+            any_err = 1;
+            *errcomm = c;
+        }
+    }
+    return any_err ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+}
+
+int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    SM_TRY(check_array(count, requests, "MPI_Waitall"));
+    struct all_arg a = {count, requests};
+    sm_progress_until(all_complete, &a);
+    MPI_Comm c = MPI_COMM_WORLD;
+    int err = finish_all(count, requests, statuses, &c);
+    return err ? sm_error(c, err, "MPI_Waitall", NULL) : MPI_SUCCESS;
+}
+
+int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    SM_TRY(check_array(count, requests, "MPI_Testall"));
+    struct all_arg a = {count, requests};
+    if (!all_complete(&a))
+        sm_progress_poll();
+    *flag = all_complete(&a);
+    if (!*flag)
+        return MPI_SUCCESS;
+    MPI_Comm c = MPI_COMM_WORLD;
+    int err = finish_all(count, requests, statuses, &c);
+    return err ? sm_error(c, err, "MPI_Testall", NULL) : MPI_SUCCESS;
+}
+
+static int take_any(int count, MPI_Request *requests, int *index, MPI_Status *status,
+                    const char *fn)
+{
+    for (int i = 0; i < count; i++) {
+        if (inactive(requests[i]) || !requests[i]->complete)
+            continue;
+        *index = i;
+        MPI_Comm c = comm_of(requests[i]);
+        int err = finish(&requests[i], status);
+        return err ? sm_error(c, err, fn, NULL) : MPI_SUCCESS;
+    }
+    *index = MPI_UNDEFINED;
+    sm_status_empty(status);
+    return MPI_SUCCESS;
+}
+
+int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    SM_TRY(check_array(count, requests, "MPI_Waitany"));
+    struct all_arg a = {count, requests};
+    sm_progress_until(any_complete, &a);
+    return take_any(count, requests, index, status, "MPI_Waitany");
+}
+
+int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    SM_TRY(check_array(count, requests, "MPI_Testany"));
+    struct all_arg a = {count, requests};
+    if (!any_complete(&a))
+        sm_progress_poll();
+    *flag = any_complete(&a);
+    if (!*flag) {
+        *index = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    return take_any(count, requests, index, status, "MPI_Testany");
+}
+
+static int take_some(int incount, MPI_Request *requests, int *outcount, int *indices,
+                     MPI_Status *statuses, const char *fn)
+{
+    int n = 0, active = 0, any_err = 0;
+    MPI_Comm c = MPI_COMM_WORLD;
+    for (int i = 0; i < incount; i++) {
+        if (inactive(requests[i]))
+            continue;
+        active = 1;
+        if (!requests[i]->complete)
+            continue;
+        MPI_Status *st = statuses ? &statuses[n] : NULL;
+        if (st)
+            st->MPI_ERROR = MPI_SUCCESS;
+        MPI_Comm rc = comm_of(requests[i]);
+        if (finish(&requests[i], st)) {
+            any_err = 1;
+            c = rc;
+        }
+        indices[n++] = i;
+    }
+    *outcount = active ? n : MPI_UNDEFINED;
+    return any_err ? sm_error(c, MPI_ERR_IN_STATUS, fn, NULL) : MPI_SUCCESS;
+}
+
+int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[])
+{
+    SM_TRY(check_array(incount, requests, "MPI_Waitsome"));
+    struct all_arg a = {incount, requests};
+    sm_progress_until(any_complete, &a);
+    return take_some(incount, requests, outcount, indices, statuses, "MPI_Waitsome");
+}
+
+int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                 MPI_Status statuses[])
+{
+    SM_TRY(check_array(incount, requests, "MPI_Testsome"));
+    sm_progress_poll();
+    return take_some(incount, requests, outcount, indices, statuses, "MPI_Testsome");
+}
+
+int MPI_Cancel(MPI_Request *request)
+{
+    SM_TRY(sm_check_init("MPI_Cancel"));
+    if (!request || !*request)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Cancel", "null request");
+    struct sctpmpi_request *r = *request;
+    if (inactive(r))
+        return sm_error(comm_of(r), MPI_ERR_REQUEST, "MPI_Cancel", "inactive request");
+    if (r->kind == SM_REQ_RECV)
+        sm_cancel_recv(r);
+    else if (r->kind == SM_REQ_SEND)
+        sm_cancel_send(r);
+    return MPI_SUCCESS;
+}
+
+int MPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    if (!status || !flag)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test_cancelled", NULL);
+    *flag = status->sm_cancelled;
+    return MPI_SUCCESS;
+}
+
+int MPI_Request_free(MPI_Request *request)
+{
+    SM_TRY(sm_check_init("MPI_Request_free"));
+    if (!request || !*request)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "null request");
+    struct sctpmpi_request *r = *request;
+    if (r->complete || (r->persistent && !r->active))
+        sm_req_release(r);
+    else
+        r->freed = 1; /* released by the engine when it completes */
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    SM_TRY(sm_check_init("MPI_Request_get_status"));
+    if (!flag)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Request_get_status", NULL);
+    if (inactive(request)) {
+        *flag = 1;
+        sm_status_empty(status);
+        return MPI_SUCCESS;
+    }
+    if (!request->complete)
+        sm_progress_poll();
+    *flag = request->complete;
+    if (*flag && status) {
+        *status = request->status;
+        if (request->kind == SM_REQ_SEND)
+            status->sm_count = request->bytes;
+    }
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,198 @@
+/* order.c — the ordering rule's bookkeeping (docs/design.md "Ordering"): for every (sender,
+ * context) the next expected sequence number, the messages that arrived early (ahead of a gap,
+ * possible when the transport spreads tags over independent streams), and the receives that
+ * the rule reserved for messages still missing. */
+#include <stdlib.h>
+
+#include "engine/engine.h"
+
+struct sm_early {
+    struct sm_list link;
+    uint32_t seq;
+    struct sm_msg *msg; /* NULL: arrived and already matched */
+};
+
+struct sm_order {
+    int src;
+    uint32_t ctx;
+    uint32_t next;
+    struct sm_list early;   /* struct sm_early, sorted by seq */
+    struct sm_list resv;    /* reserved receives (r->seq = the missing seq), sorted by seq */
+    struct sm_list owners;  /* in early_owners while early is not empty */
+    size_t nearly;
+};
+
+static struct sm_list early_owners = {&early_owners, &early_owners};
+static size_t early_total;
+
+static int seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
+
+struct sm_order *sm_order_get(int src, uint32_t ctx)
+{
+    uint64_t k = sm_key(src, ctx);
+    struct sm_order *o = sm_map_get(&sm_eng.order, k);
+    if (!o) {
+        o = sm_xcalloc(1, sizeof *o);
+        o->src = src;
+        o->ctx = ctx;
+        sm_list_init(&o->early);
+        sm_list_init(&o->resv);
+        sm_list_init(&o->owners);
+        if (sm_map_put(&sm_eng.order, k, o))
+            sm_die("out of memory in the ordering table");
+    }
+    return o;
+}
+
+uint32_t sm_order_next(const struct sm_order *o) { return o->next; }
+int sm_order_is_next(const struct sm_order *o, uint32_t seq) { return seq == o->next; }
+
+static int arrived_or_reserved(const struct sm_order *o, uint32_t s)
+{
+    struct sm_list *p;
+    for (p = o->early.next; p != &o->early; p = p->next) {
+        uint32_t es = sm_container_of(p, struct sm_early, link)->seq;
+        if (es == s)
+            return 1;
+        if (seq_lt(s, es))
+            break;
+    }
+    for (p = o->resv.next; p != &o->resv; p = p->next)
+        if (sm_container_of(p, struct sctpmpi_request, link)->seq == s)
+            return 1;
+    return 0;
+}
+
+uint32_t sm_order_missing(const struct sm_order *o, uint32_t seq, uint32_t *out, uint32_t max)
+{
+    uint32_t n = 0;
+    for (uint32_t s = o->next; seq_lt(s, seq); s++) {
+        if (arrived_or_reserved(o, s))
+            continue;
+        if (n < max && out)
+            out[n] = s;
+        n++;
+    }
+    return n;
+}
+
+void sm_order_reserve(struct sm_order *o, uint32_t seq, struct sctpmpi_request *r)
+{
+    r->reserved = 1;
+    r->seq = seq;
+    struct sm_list *p;
+    for (p = o->resv.next; p != &o->resv; p = p->next)
+        if (seq_lt(seq, sm_container_of(p, struct sctpmpi_request, link)->seq))
+            break;
+    sm_list_insert_before(p, &r->link);
+}
+
+struct sctpmpi_request *sm_order_take_reservation(struct sm_order *o, uint32_t seq)
+{
+    if (sm_list_empty(&o->resv))
+        return NULL;
+    struct sctpmpi_request *r = sm_container_of(o->resv.next, struct sctpmpi_request, link);
+    if (r->seq != seq)
+        return NULL; /* reservations are made for the lowest missing seqs first */
+    sm_list_remove(&r->link);
+    r->reserved = 0;
+    return r;
+}
+
+void sm_order_add_early(struct sm_order *o, uint32_t seq, struct sm_msg *m)
+{
+    struct sm_early *e = sm_xmalloc(sizeof *e);
+    e->seq = seq;
+    e->msg = m;
+    struct sm_list *p;
+    for (p = o->early.next; p != &o->early; p = p->next)
+        if (seq_lt(seq, sm_container_of(p, struct sm_early, link)->seq))
+            break;
+    sm_list_insert_before(p, &e->link);
+    if (o->nearly++ == 0)
+        sm_list_push_back(&early_owners, &o->owners);
+    if (m && ++early_total > sm_eng.early_peak)
+        sm_eng.early_peak = early_total;
+}
+
+void sm_order_advance(struct sm_order *o) { o->next++; }
+
+static void drop_early(struct sm_order *o, struct sm_early *e)
+{
+    sm_list_remove(&e->link);
+    if (e->msg)
+        early_total--;
+    free(e);
+    if (--o->nearly == 0)
+        sm_list_remove(&o->owners);
+}
+
+struct sm_msg *sm_order_pop_ready(struct sm_order *o, int *found)
+{
+    *found = 0;
+    while (!sm_list_empty(&o->early)) {
+        struct sm_early *e = sm_container_of(o->early.next, struct sm_early, link);
+        if (e->seq != o->next)
+            return NULL;
+        struct sm_msg *m = e->msg;
+        drop_early(o, e);
+        o->next++;
+        if (m) {
+            *found = 1;
+            return m;
+        }
+    }
+    return NULL;
+}
+
+struct sm_msg *sm_order_find_early(int src_world, uint32_t ctx, int tag, struct sm_order **owner)
+{
+    struct sm_list *p;
+    for (p = early_owners.next; p != &early_owners; p = p->next) {
+        struct sm_order *o = sm_container_of(p, struct sm_order, owners);
+        if (o->ctx != ctx || (src_world >= 0 && o->src != src_world))
+            continue;
+        for (struct sm_list *q = o->early.next; q != &o->early; q = q->next) {
+            struct sm_early *e = sm_container_of(q, struct sm_early, link);
+            if (e->msg && e->msg->tag == tag) {
+                *owner = o;
+                return e->msg;
+            }
+        }
+    }
+    return NULL;
+}
+
+void sm_order_consume_early(struct sm_order *o, struct sm_msg *m)
+{
+    for (struct sm_list *q = o->early.next; q != &o->early; q = q->next) {
+        struct sm_early *e = sm_container_of(q, struct sm_early, link);
+        if (e->msg == m) {
+            e->msg = NULL;
+            early_total--;
+            return;
+        }
+    }
+}
+
+size_t sm_order_early_count(void) { return early_total; }
+
+void sm_order_fini(void)
+{
+    struct sm_map *m = &sm_eng.order;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (m->keys[i] == UINT64_MAX)
+            continue;
+        struct sm_order *o = m->vals[i];
+        while (!sm_list_empty(&o->early)) {
+            struct sm_early *e = sm_container_of(o->early.next, struct sm_early, link);
+            if (e->msg) {
+                free(e->msg->data);
+                free(e->msg);
+            }
+            drop_early(o, e);
+        }
+        free(o);
+    }
+    sm_map_free(m);
+}

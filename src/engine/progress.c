@@ -1,0 +1,240 @@
+/* progress.c — engine start-up (PMI exchange of business cards, transport choice), the progress
+ * loop, and shutdown.
+ *
+ * Waiting policy: a rank waiting for a request polls the transport for SCTPMPI_SPIN_US (default
+ * 50 µs, or 0 when the host runs more ranks than it has cores), then blocks in the transport's
+ * progress() for up to SCTPMPI_BLOCK_US at a time.  Spinning keeps small-message latency low on
+ * a dedicated core (a wake-up from poll costs ~30 µs on these VMs); blocking lets 8 ranks share
+ * 2 cores. */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "boot/pmi.h"
+#include "engine/engine.h"
+
+struct sm_engine sm_eng;
+
+static void random_hex(char *out, size_t nbytes)
+{
+    unsigned char b[32];
+    if (nbytes > sizeof b)
+        nbytes = sizeof b;
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (!f || fread(b, 1, nbytes, f) != nbytes)
+        sm_die("cannot read /dev/urandom for the job secret");
+    fclose(f);
+    for (size_t i = 0; i < nbytes; i++)
+        sprintf(out + 2 * i, "%02x", b[i]);
+}
+
+static void job_secret(char *secret, size_t len)
+{
+    const char *e = getenv("SCTPMPI_JOB_SECRET");
+    if (e && *e) {
+        snprintf(secret, len, "%s", e);
+        return;
+    }
+    if (sm_pmi_get("sctpmpi-secret", secret, len) == 0)
+        return;
+    /* launcher without our secret (hydra, srun): rank 0 makes one */
+    if (sm_eng.rank == 0) {
+        random_hex(secret, 16);
+        if (sm_pmi_put("sctpmpi-secret", secret))
+            sm_die("PMI put of the job secret failed");
+    }
+    if (sm_pmi_barrier())
+        sm_die("PMI barrier failed");
+    if (sm_eng.rank != 0 && sm_pmi_get("sctpmpi-secret", secret, len))
+        sm_die("cannot get the job secret from PMI");
+}
+
+static int parse_addrs(char *list, const char **out, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *a = strtok_r(list, ", ", &save); a && n < max;
+         a = strtok_r(NULL, ", ", &save))
+        out[n++] = a;
+    return n;
+}
+
+int sm_engine_start(void)
+{
+    memset(&sm_eng, 0, sizeof sm_eng);
+    sm_verbose = (int)sm_env_int("SCTPMPI_VERBOSE", 0);
+    if (sm_pmi_init(&sm_eng.rank, &sm_eng.size))
+        sm_die("cannot start: PMI initialisation failed");
+    sm_log_rank = sm_eng.rank;
+    sm_list_init(&sm_eng.posted);
+    sm_list_init(&sm_eng.unexpected);
+    sm_list_init(&sm_eng.self_q);
+    sm_list_init(&sm_eng.waiting_sends);
+    sm_eng.eager_limit = (size_t)sm_env_size("SCTPMPI_EAGER_LIMIT", 64 * 1024);
+    sm_eng.segment = (size_t)sm_env_size("SCTPMPI_RNDV_SEGMENT", 512 * 1024);
+    sm_eng.credit_window = sm_env_size("SCTPMPI_EAGER_CREDIT", 8 * 1024 * 1024);
+    sm_eng.unexpected_max = (size_t)sm_env_size("SCTPMPI_UNEXPECTED_MAX", 1ll << 30);
+    long local = (long)sm_env_int("SCTPMPI_LOCAL_RANKS", 1);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    long spin_dflt = (ncpu > 0 && local > ncpu) ? 0 : 50;
+    sm_eng.spin_ns = (long)sm_env_int("SCTPMPI_SPIN_US", spin_dflt) * 1000;
+    sm_eng.block_us = (long)sm_env_int("SCTPMPI_BLOCK_US", 100000);
+    if (sm_eng.segment < 4096)
+        sm_eng.segment = 4096;
+    if (sm_eng.credit_window < 4 * (int64_t)sm_credit_cost(0))
+        sm_eng.credit_window = 4 * (int64_t)sm_credit_cost(0);
+
+    sm_eng.peers = sm_xcalloc((size_t)sm_eng.size, sizeof *sm_eng.peers);
+    for (int i = 0; i < sm_eng.size; i++)
+        sm_eng.peers[i].credit = sm_eng.credit_window;
+    sm_eng.lanes = 1;
+    if (sm_eng.size == 1)
+        return 0; /* a singleton talks only to itself */
+
+    const char *tname = sm_env_str("SCTPMPI_TRANSPORT", "tcp");
+    sm_eng.tp_ops = sm_transport_find(tname);
+    if (!sm_eng.tp_ops)
+        sm_die("unknown or unavailable transport '%s' (SCTPMPI_TRANSPORT / mpiexec --transport): "
+               "this build has tcp%s", tname,
+#ifdef SCTPMPI_HAVE_SCTP
+               ", sctp"
+#else
+               ""
+#endif
+        );
+    char secret[80];
+    job_secret(secret, sizeof secret);
+
+    static struct sm_upcalls up = {NULL, sm_up_frame_begin, sm_up_frame_end, sm_up_send_done,
+                                   sm_up_peer_failed};
+    char *addrlist = strdup(sm_env_str("SCTPMPI_ADDRS", ""));
+    const char *addrs[16];
+    struct sm_transport_args a = {
+        .rank = sm_eng.rank,
+        .size = sm_eng.size,
+        .secret = secret,
+        .addrs = addrs,
+        .naddrs = parse_addrs(addrlist, addrs, 16),
+        .local_ranks = (int)local,
+        .up = &up,
+    };
+    char card[1024], key[64];
+    if (sm_eng.tp_ops->init(&a, &sm_eng.tp, card, sizeof card))
+        sm_die("the %s transport failed to start", tname);
+    free(addrlist);
+    snprintf(key, sizeof key, "card-%d", sm_eng.rank);
+    if (sm_pmi_put(key, card) || sm_pmi_barrier())
+        sm_die("PMI exchange of business cards failed");
+    char **cards = sm_xcalloc((size_t)sm_eng.size, sizeof *cards);
+    for (int i = 0; i < sm_eng.size; i++) {
+        cards[i] = sm_xmalloc(1024);
+        snprintf(key, sizeof key, "card-%d", i);
+        if (sm_pmi_get(key, cards[i], 1024))
+            sm_die("no business card for rank %d in PMI", i);
+    }
+    const char *dir = getenv("SCTPMPI_CARD_DIR");
+    if (dir && *dir) { /* test hook: lets a test find a rank's ports */
+        char path[4096];
+        snprintf(path, sizeof path, "%s/card.%d", dir, sm_eng.rank);
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fprintf(f, "%s\n", card);
+            fclose(f);
+        }
+    }
+    if (sm_eng.tp_ops->set_peers(sm_eng.tp, (const char *const *)cards))
+        sm_die("the %s transport rejected the business cards", tname);
+    for (int i = 0; i < sm_eng.size; i++)
+        free(cards[i]);
+    free(cards);
+    sm_eng.lanes = sm_eng.tp_ops->lanes(sm_eng.tp);
+    size_t maxp = sm_eng.tp_ops->max_payload(sm_eng.tp);
+    if (sm_eng.eager_limit > maxp)
+        sm_eng.eager_limit = maxp;
+    if (sm_eng.segment > maxp)
+        sm_eng.segment = maxp;
+    return 0;
+}
+
+int sm_progress_poll(void)
+{
+    int n = sm_self_progress();
+    if (sm_eng.tp) {
+        int k = sm_eng.tp_ops->progress(sm_eng.tp, 0);
+        if (k < 0)
+            sm_die("transport progress failed");
+        n += k;
+    }
+    return n + sm_self_progress();
+}
+
+int sm_progress_until(int (*done)(void *), void *arg)
+{
+    if (done(arg))
+        return 0;
+    uint64_t t0 = sm_now_ns();
+    for (;;) {
+        sm_progress_poll();
+        if (done(arg))
+            return 0;
+        if (!sm_eng.tp)
+            sm_die("a singleton would wait forever: nothing can complete this request");
+        if (sm_eng.spin_ns && sm_now_ns() - t0 < (uint64_t)sm_eng.spin_ns)
+            continue;
+        if (!sm_list_empty(&sm_eng.self_q))
+            continue;
+        if (sm_eng.spin_ns == 0)
+            sched_yield();
+        if (sm_eng.tp_ops->progress(sm_eng.tp, sm_eng.block_us) < 0)
+            sm_die("transport progress failed");
+        sm_self_progress();
+        if (done(arg))
+            return 0;
+    }
+}
+
+static int transport_idle(void *arg)
+{
+    (void)arg;
+    return !sm_eng.tp_ops->busy(sm_eng.tp);
+}
+
+void sm_engine_stats(FILE *f)
+{
+    fprintf(f,
+            "sctpmpi[%d] stats: eager %llu, rendezvous %llu, early-matched %llu, "
+            "unexpected peak %zu msgs / %zu bytes, early-arrival peak %zu\n",
+            sm_eng.rank, (unsigned long long)sm_eng.stats_eager,
+            (unsigned long long)sm_eng.stats_rndv, (unsigned long long)sm_eng.stats_early_matched,
+            sm_eng.unexpected_peak, sm_eng.unexpected_peak_bytes, sm_eng.early_peak);
+    if (sm_eng.tp && sm_eng.tp_ops->stats)
+        sm_eng.tp_ops->stats(sm_eng.tp, f);
+}
+
+/* called after the job-wide barrier of MPI_Finalize */
+int sm_engine_stop(void)
+{
+    if (sm_eng.tp)
+        sm_progress_until(transport_idle, NULL);
+    if (sm_env_bool("SCTPMPI_STATS", 0))
+        sm_engine_stats(stderr);
+    int rc = 0;
+    if (sm_eng.size > 1 && sm_pmi_barrier())
+        rc = -1;
+    if (sm_eng.tp)
+        sm_eng.tp_ops->finalize(sm_eng.tp);
+    sm_eng.tp = NULL;
+    sm_pmi_finalize();
+    while (!sm_list_empty(&sm_eng.unexpected)) {
+        struct sm_msg *m = sm_container_of(sm_eng.unexpected.next, struct sm_msg, link);
+        sm_unexpected_remove(m);
+        sm_msg_free(m);
+    }
+    sm_order_fini();
+    sm_map_free(&sm_eng.send_seq);
+    free(sm_eng.peers);
+    sm_eng.peers = NULL;
+    sm_req_pool_fini();
+    return rc;
+}

@@ -1,0 +1,414 @@
+/* protocol.c — the message protocols (docs/design.md "Protocols"):
+ *   eager      EAGER frame with the data; SM_FL_SYNC asks for a SYNC_ACK when matched;
+ *   rendezvous RTS -> CTS(receive id) -> DATA segments (receive id + offset, self-describing);
+ *   cancel     CANCEL_REQ -> CANCEL_ACK for sends the receiver has not matched;
+ *   credit     CREDIT returns eager buffer space (flowctl.c).
+ * and the transport upcalls that feed arrivals into matching (match.c, order.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+
+/* ---- sender side ------------------------------------------------------------------------- */
+static uint32_t next_send_seq(int wpeer, uint32_t ctx)
+{
+    uint64_t k = sm_key(wpeer, ctx);
+    uintptr_t v = (uintptr_t)sm_map_get(&sm_eng.send_seq, k);
+    /* stored as seq + 1 so that NULL means "never sent" */
+    uint32_t seq = v ? (uint32_t)(v - 1) : 0;
+    if (sm_map_put(&sm_eng.send_seq, k, (void *)(uintptr_t)((uint32_t)(seq + 1) + 1ull)))
+        sm_die("out of memory in the sequence table");
+    return seq;
+}
+
+static void send_maybe_complete(struct sctpmpi_request *r)
+{
+    if (r->io_pending || r->await_sync || r->await_cts || r->cancel_pending || r->complete)
+        return;
+    if (!sm_list_empty(&r->waiting))
+        sm_list_remove(&r->waiting);
+    sm_req_complete(r);
+}
+
+static void send_fail(struct sctpmpi_request *r, int err)
+{
+    r->status.MPI_ERROR = err;
+    r->await_sync = r->await_cts = r->cancel_pending = 0;
+    send_maybe_complete(r);
+}
+
+static void track(int rc, struct sctpmpi_request *r)
+{
+    if (rc == 1)
+        r->io_pending++;
+    else if (rc < 0)
+        send_fail(r, -rc);
+}
+
+int sm_send_start(struct sctpmpi_request *r)
+{
+    struct sm_peer *p = &sm_eng.peers[r->wpeer];
+    sm_list_init(&r->waiting);
+    if (p->failed) {
+        send_fail(r, MPI_ERR_PROC_FAILED);
+        return 0;
+    }
+    r->seq = next_send_seq(r->wpeer, r->ctx);
+    struct sm_frame_hdr h;
+    int self = r->wpeer == sm_eng.rank;
+    int lane = sm_lane_for(r->ctx, r->tag);
+    if (r->bytes <= sm_eng.eager_limit &&
+        (self || sm_credit_take(r->wpeer, sm_credit_cost(r->bytes)))) {
+        sm_frame_init(&h, SM_F_EAGER);
+        h.tag = r->tag;
+        h.context = r->ctx;
+        h.seq = r->seq;
+        h.size = r->bytes;
+        h.sreq = r->id;
+        if (!self)
+            h.flags |= SM_FL_CREDITED;
+        if (r->mode == SM_MODE_SYNC) {
+            h.flags |= SM_FL_SYNC;
+            r->await_sync = 1;
+            sm_list_push_back(&sm_eng.waiting_sends, &r->waiting);
+        }
+        sm_eng.stats_eager++;
+        track(sm_frame_send(r->wpeer, lane, &h, r->buf, r->bytes, r), r);
+    } else {
+        sm_frame_init(&h, SM_F_RTS);
+        h.tag = r->tag;
+        h.context = r->ctx;
+        h.seq = r->seq;
+        h.size = r->bytes;
+        h.sreq = r->id;
+        r->await_cts = 1;
+        sm_list_push_back(&sm_eng.waiting_sends, &r->waiting);
+        sm_eng.stats_rndv++;
+        track(sm_frame_send(r->wpeer, lane, &h, NULL, 0, r), r);
+    }
+    send_maybe_complete(r);
+    return 0;
+}
+
+static void on_cts(int peer, const struct sm_frame_hdr *h)
+{
+    struct sctpmpi_request *r = sm_req_by_id(h->sreq);
+    if (!r || r->kind != SM_REQ_SEND || !r->await_cts || r->wpeer != peer) {
+        SM_WARN("dropping CTS from rank %d for unknown send %#llx", peer,
+                (unsigned long long)h->sreq);
+        return;
+    }
+    r->await_cts = 0;
+    r->matched = 1;
+    int lane = sm_lane_for(r->ctx, r->tag);
+    size_t seg = sm_eng.segment;
+    for (size_t off = 0; off < r->bytes; off += seg) {
+        size_t n = r->bytes - off < seg ? r->bytes - off : seg;
+        struct sm_frame_hdr d;
+        sm_frame_init(&d, SM_F_DATA);
+        d.rreq = h->rreq;
+        d.size = off;
+        track(sm_frame_send(peer, lane, &d, (char *)r->buf + off, n, r), r);
+    }
+    send_maybe_complete(r);
+}
+
+static void on_sync_ack(int peer, const struct sm_frame_hdr *h)
+{
+    struct sctpmpi_request *r = sm_req_by_id(h->sreq);
+    if (!r || r->kind != SM_REQ_SEND || !r->await_sync || r->wpeer != peer) {
+        SM_WARN("dropping SYNC_ACK from rank %d for unknown send", peer);
+        return;
+    }
+    r->await_sync = 0;
+    r->matched = 1;
+    send_maybe_complete(r);
+}
+
+void sm_up_send_done(void *ctx, void *cookie)
+{
+    (void)ctx;
+    struct sctpmpi_request *r = cookie;
+    if (!r)
+        return;
+    if (r->io_pending > 0)
+        r->io_pending--;
+    send_maybe_complete(r);
+}
+
+int sm_cancel_send(struct sctpmpi_request *r)
+{
+    if (r->complete || r->matched || r->cancel_pending || (!r->await_cts && !r->await_sync))
+        return 0;
+    struct sm_frame_hdr h;
+    sm_frame_init(&h, SM_F_CANCEL_REQ);
+    h.context = r->ctx;
+    h.seq = r->seq;
+    h.sreq = r->id;
+    r->cancel_pending = 1;
+    int rc = sm_frame_send(r->wpeer, 0, &h, NULL, 0, NULL);
+    if (rc < 0)
+        r->cancel_pending = 0;
+    return 0;
+}
+
+static void on_cancel_ack(int peer, const struct sm_frame_hdr *h)
+{
+    struct sctpmpi_request *r = sm_req_by_id(h->sreq);
+    if (!r || r->kind != SM_REQ_SEND || !r->cancel_pending || r->wpeer != peer)
+        return;
+    r->cancel_pending = 0;
+    if (h->flags & SM_FL_CANCELLED) {
+        r->status.sm_cancelled = 1;
+        r->await_cts = r->await_sync = 0;
+    }
+    send_maybe_complete(r);
+}
+
+/* ---- receiver side ------------------------------------------------------------------------ */
+void sm_send_cts(struct sctpmpi_request *r, struct sm_msg *m)
+{
+    struct sm_frame_hdr h;
+    sm_frame_init(&h, SM_F_CTS);
+    h.sreq = m->sreq;
+    h.rreq = r->id;
+    r->received = 0;
+    r->status.sm_count = m->size < r->bytes ? m->size : r->bytes;
+    sm_frame_send(m->src, 0, &h, NULL, 0, NULL);
+    if (m->size == 0)
+        sm_req_complete(r);
+}
+
+void sm_send_sync_ack(int peer, uint64_t sreq)
+{
+    struct sm_frame_hdr h;
+    sm_frame_init(&h, SM_F_SYNC_ACK);
+    h.sreq = sreq;
+    sm_frame_send(peer, 0, &h, NULL, 0, NULL);
+}
+
+static struct sm_msg *msg_from_header(int peer, const struct sm_frame_hdr *h)
+{
+    struct sm_msg *m = sm_xcalloc(1, sizeof *m);
+    sm_list_init(&m->link);
+    m->src = peer;
+    m->tag = h->tag;
+    m->ctx = h->context;
+    m->seq = h->seq;
+    m->is_rts = h->type == SM_F_RTS;
+    m->sync = !!(h->flags & SM_FL_SYNC);
+    m->size = m->is_rts ? h->size : h->payload_len;
+    m->sreq = h->sreq;
+    m->credit = (h->flags & SM_FL_CREDITED) ? sm_credit_cost(h->payload_len) : 0;
+    return m;
+}
+
+/* an in-order message (or one made in-order by earlier arrivals) that found no receive */
+static void hold_unexpected(struct sm_msg *m)
+{
+    sm_unexpected_add(m);
+}
+
+/* a receive r was found for message m at header time */
+static void deliver_matched(struct sctpmpi_request *r, struct sm_msg *m)
+{
+    sm_recv_deliver(r, m); /* copies eager data from m->data, or sends CTS */
+}
+
+/* handle a message whose turn has come (seq == next); loops over early arrivals it unblocks */
+static void arrived_in_order(struct sm_order *o, struct sm_msg *m, struct sctpmpi_request *r)
+{
+    for (;;) {
+        if (!r)
+            r = sm_match_in_order(o, m);
+        if (r)
+            deliver_matched(r, m);
+        else
+            hold_unexpected(m);
+        sm_order_advance(o);
+        int found;
+        m = sm_order_pop_ready(o, &found);
+        if (!m)
+            return;
+        r = NULL;
+    }
+}
+
+static int valid_envelope(int peer, const struct sm_frame_hdr *h)
+{
+    if (h->tag < 0) {
+        SM_WARN("dropping frame from rank %d with negative tag %d", peer, h->tag);
+        return 0;
+    }
+    if (h->type == SM_F_EAGER && h->payload_len > sm_eng.eager_limit) {
+        SM_WARN("dropping eager frame from rank %d: %u bytes > eager limit", peer,
+                h->payload_len);
+        return 0;
+    }
+    return 1;
+}
+
+void *sm_up_frame_begin(void *ctx, int peer, const struct sm_frame_hdr *h)
+{
+    (void)ctx;
+    struct sm_peer *p = &sm_eng.peers[peer];
+    p->cur_msg = NULL;
+    p->cur_req = NULL;
+    if (h->type == SM_F_EAGER) {
+        if (!valid_envelope(peer, h))
+            return NULL;
+        struct sm_msg *m = msg_from_header(peer, h);
+        struct sm_order *o = sm_order_get(peer, h->context);
+        struct sctpmpi_request *r = (h->seq == sm_order_next(o)) ? sm_match_in_order(o, m)
+                                                                   : sm_match_early(o, m);
+        p->cur_msg = m;
+        p->cur_req = r;
+        if (r) {
+            sm_recv_set_envelope(r, m->src, m->tag, m->size);
+            if (m->size <= r->bytes)
+                return r->buf; /* straight into the user's buffer */
+        }
+        m->data = sm_xmalloc(m->size);
+        sm_unexpected_charge(sizeof *m + m->size);
+        return m->data;
+    }
+    if (h->type == SM_F_DATA) {
+        struct sctpmpi_request *r = sm_req_by_id(h->rreq);
+        if (!r || r->kind != SM_REQ_RECV || r->complete ||
+            sm_comm_world_rank(r->comm, r->status.MPI_SOURCE) != peer) {
+            SM_WARN("dropping DATA from rank %d for unknown receive", peer);
+            return NULL;
+        }
+        p->cur_req = r;
+        if (h->size + h->payload_len <= r->bytes)
+            return (char *)r->buf + h->size;
+        return NULL;
+    }
+    return NULL;
+}
+
+static void on_eager_end(int peer, struct sm_peer *p, void *payload)
+{
+    struct sm_msg *m = p->cur_msg;
+    struct sctpmpi_request *r = p->cur_req;
+    p->cur_msg = NULL;
+    p->cur_req = NULL;
+    if (!m)
+        return; /* invalid frame, dropped in frame_begin */
+    struct sm_order *o = sm_order_get(peer, m->ctx);
+    int in_order = m->seq == sm_order_next(o);
+    if (r && m->size <= r->bytes && payload == r->buf) {
+        /* data is in place: complete the receive without a copy */
+        r->status.sm_count = m->size;
+        if (m->credit)
+            sm_credit_consumed(peer, m->credit);
+        if (m->sync)
+            sm_send_sync_ack(peer, m->sreq);
+        sm_req_complete(r);
+        sm_unexpected_charge(sizeof *m);
+        if (in_order) {
+            sm_order_advance(o);
+            int found;
+            struct sm_msg *nm = sm_order_pop_ready(o, &found);
+            if (nm)
+                arrived_in_order(o, nm, NULL);
+        } else {
+            sm_order_add_early(o, m->seq, NULL);
+            sm_eng.stats_early_matched++;
+        }
+        sm_msg_free(m);
+        return;
+    }
+    if (in_order) {
+        arrived_in_order(o, m, r);
+    } else if (r) {
+        sm_order_add_early(o, m->seq, NULL);
+        sm_eng.stats_early_matched++;
+        deliver_matched(r, m);
+    } else {
+        sm_order_add_early(o, m->seq, m);
+    }
+}
+
+static void on_rts(int peer, const struct sm_frame_hdr *h)
+{
+    if (!valid_envelope(peer, h))
+        return;
+    struct sm_msg *m = msg_from_header(peer, h);
+    sm_unexpected_charge(sizeof *m);
+    struct sm_order *o = sm_order_get(peer, h->context);
+    if (h->seq == sm_order_next(o)) {
+        arrived_in_order(o, m, NULL);
+        return;
+    }
+    struct sctpmpi_request *r = sm_match_early(o, m);
+    if (r) {
+        sm_order_add_early(o, m->seq, NULL);
+        sm_eng.stats_early_matched++;
+        deliver_matched(r, m);
+    } else {
+        sm_order_add_early(o, m->seq, m);
+    }
+}
+
+static void on_data_end(struct sm_peer *p, const struct sm_frame_hdr *h, void *payload)
+{
+    struct sctpmpi_request *r = p->cur_req;
+    p->cur_req = NULL;
+    if (!r)
+        return;
+    size_t off = h->size, n = h->payload_len;
+    if (payload != (char *)r->buf + off && off < r->bytes) {
+        size_t c = r->bytes - off < n ? r->bytes - off : n;
+        memcpy((char *)r->buf + off, payload, c);
+    }
+    r->received += n;
+    if (r->received >= r->msg_size)
+        sm_req_complete(r);
+}
+
+static void on_cancel_req(int peer, const struct sm_frame_hdr *h)
+{
+    struct sm_frame_hdr a;
+    sm_frame_init(&a, SM_F_CANCEL_ACK);
+    a.sreq = h->sreq;
+    if (sm_cancel_arrived(peer, h->context, h->seq))
+        a.flags |= SM_FL_CANCELLED;
+    sm_frame_send(peer, 0, &a, NULL, 0, NULL);
+}
+
+void sm_up_frame_end(void *ctx, int peer, const struct sm_frame_hdr *h, void *payload)
+{
+    (void)ctx;
+    struct sm_peer *p = &sm_eng.peers[peer];
+    switch (h->type) {
+    case SM_F_EAGER: on_eager_end(peer, p, payload); break;
+    case SM_F_RTS: on_rts(peer, h); break;
+    case SM_F_CTS: on_cts(peer, h); break;
+    case SM_F_DATA: on_data_end(p, h, payload); break;
+    case SM_F_SYNC_ACK: on_sync_ack(peer, h); break;
+    case SM_F_CANCEL_REQ: on_cancel_req(peer, h); break;
+    case SM_F_CANCEL_ACK: on_cancel_ack(peer, h); break;
+    case SM_F_CREDIT: sm_credit_returned(peer, h->size); break;
+    default: SM_WARN("dropping frame of unknown type %u from rank %d", h->type, peer);
+    }
+}
+
+void sm_up_peer_failed(void *ctx, int peer, const char *why)
+{
+    (void)ctx;
+    if (peer < 0 || peer >= sm_eng.size || sm_eng.peers[peer].failed)
+        return;
+    sm_eng.peers[peer].failed = 1;
+    SM_ERR("lost the connection to rank %d: %s", peer, why);
+    sm_fail_receives_from(peer);
+    struct sm_list *l, *t;
+    sm_list_for_each_safe(l, t, &sm_eng.waiting_sends)
+    {
+        struct sctpmpi_request *r = sm_container_of(l, struct sctpmpi_request, waiting);
+        if (r->wpeer == peer) {
+            r->io_pending = 0;
+            send_fail(r, MPI_ERR_PROC_FAILED);
+        }
+    }
+}

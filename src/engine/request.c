@@ -1,0 +1,79 @@
+/* request.c — request objects: a slab of slots addressed by wire ids (slot | generation << 32),
+ * so a CTS or DATA frame naming a stale or forged id is recognised and dropped. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+
+static struct sctpmpi_request **slots;
+static uint32_t nslots, *free_stack, nfree;
+static uint32_t generation = 1;
+
+struct sctpmpi_request *sm_req_alloc(int kind)
+{
+    if (!nfree) {
+        uint32_t grow = nslots ? nslots : 256;
+        struct sctpmpi_request **ns = realloc(slots, (nslots + grow) * sizeof *ns);
+        uint32_t *nf = realloc(free_stack, (nslots + grow) * sizeof *nf);
+        if (!ns || !nf)
+            sm_die("out of memory allocating requests");
+        slots = ns;
+        free_stack = nf;
+        for (uint32_t i = 0; i < grow; i++) {
+            slots[nslots + i] = NULL;
+            free_stack[nfree++] = nslots + grow - 1 - i;
+        }
+        nslots += grow;
+    }
+    uint32_t idx = free_stack[--nfree];
+    struct sctpmpi_request *r = slots[idx];
+    if (!r)
+        r = slots[idx] = sm_xmalloc(sizeof *r);
+    memset(r, 0, sizeof *r);
+    sm_list_init(&r->link);
+    if (++generation == 0)
+        generation = 1;
+    r->id = ((uint64_t)generation << 32) | idx;
+    r->kind = kind;
+    r->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    r->status.MPI_TAG = MPI_ANY_TAG;
+    return r;
+}
+
+struct sctpmpi_request *sm_req_by_id(uint64_t id)
+{
+    uint32_t idx = (uint32_t)id;
+    if (idx >= nslots || !slots[idx] || slots[idx]->id != id || !slots[idx]->kind)
+        return NULL;
+    return slots[idx];
+}
+
+void sm_req_release(struct sctpmpi_request *r)
+{
+    uint32_t idx = (uint32_t)r->id;
+    free(r->owned_buf);
+    r->owned_buf = NULL;
+    if (r->bsend_charge)
+        sm_bsend_uncharge(r->bsend_charge);
+    r->kind = 0;
+    r->id = 0;
+    free_stack[nfree++] = idx;
+}
+
+void sm_req_complete(struct sctpmpi_request *r)
+{
+    r->complete = 1;
+    if (r->freed)
+        sm_req_release(r);
+}
+
+void sm_req_pool_fini(void)
+{
+    for (uint32_t i = 0; i < nslots; i++)
+        free(slots[i]);
+    free(slots);
+    free(free_stack);
+    slots = NULL;
+    free_stack = NULL;
+    nslots = nfree = 0;
+}

@@ -1,0 +1,273 @@
+/* sctp_assoc.c — peers and their associations: business cards ("sctp:ADDR[,ADDR...]:PORT"
+ * plus ":nocrc" when a rank skips CRC32c), the AF_CONN address of each peer, the hello that opens
+ * every stream (sender's rank + job secret; a failed check aborts the association and the job
+ * goes on), usrsctp notifications (association up, lost, shut down) and peer failure reports. */
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transport/sctp/sctp_internal.h"
+
+struct sctp_hello {
+    uint32_t magic;           /* SCTP_SM_PPID_HELLO */
+    int32_t rank, size;
+    uint32_t streams;
+    char secret[SCTP_SM_SECRET_MAX];
+};
+
+int sctp_assoc_parse_card(struct sm_transport *t, int rank, const char *card)
+{
+    struct sctp_peer *p = &t->peers[rank];
+    if (strncmp(card, "sctp:", 5) != 0)
+        return -1;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", card + 5);
+    char *port_s = strchr(buf, ':');
+    if (!port_s)
+        return -1;
+    *port_s++ = '\0';
+    char *flags = strchr(port_s, ':');
+    if (flags)
+        *flags++ = '\0';
+    char *end;
+    long port = strtol(port_s, &end, 10);
+    if (*end || port <= 0 || port > 65535)
+        return -1;
+    p->crc32c = !(flags && strstr(flags, "nocrc"));
+    p->naddrs = 0;
+    for (char *save = NULL, *a = strtok_r(buf, ",", &save); a && p->naddrs < SCTP_SM_MAX_ADDRS;
+         a = strtok_r(NULL, ",", &save)) {
+        struct sockaddr_in *sin = &p->addrs[p->naddrs];
+        memset(sin, 0, sizeof *sin);
+        sin->sin_family = AF_INET;
+        sin->sin_port = htons((uint16_t)port);
+        if (inet_pton(AF_INET, a, &sin->sin_addr) != 1)
+            return -1;
+        p->naddrs++;
+    }
+    return p->naddrs > 0 ? 0 : -1;
+}
+
+void sctp_assoc_fill_sconn(struct sctp_peer *p, struct sockaddr_conn *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->sconn_family = AF_CONN;
+    sc->sconn_port = htons(SCTP_SM_SCTP_PORT);
+    sc->sconn_addr = p;
+}
+
+struct sctp_peer *sctp_assoc_peer_of_addr(struct sm_transport *t, void *conn_addr)
+{
+    if (!t->peers || !conn_addr)
+        return NULL;
+    uintptr_t a = (uintptr_t)conn_addr, b = (uintptr_t)t->peers;
+    if (a < b || a >= b + (uintptr_t)t->size * sizeof *t->peers ||
+        (a - b) % sizeof *t->peers != 0)
+        return NULL;
+    return (struct sctp_peer *)conn_addr;
+}
+
+struct sctp_peer *sctp_assoc_peer_of_id(struct sm_transport *t, sctp_assoc_t id)
+{
+    if (!id)
+        return NULL;
+    for (int r = 0; r < t->size; r++)
+        if (t->peers[r].assoc_id == id)
+            return &t->peers[r];
+    /* not seen yet (e.g. an association the peer set up): ask usrsctp for its address */
+    struct sockaddr *addrs = NULL;
+    int n = usrsctp_getpaddrs(t->sock, id, &addrs);
+    struct sctp_peer *p = NULL;
+    if (n > 0 && addrs && addrs->sa_family == AF_CONN)
+        p = sctp_assoc_peer_of_addr(t, ((struct sockaddr_conn *)addrs)->sconn_addr);
+    if (addrs)
+        usrsctp_freepaddrs(addrs);
+    return p;
+}
+
+/* forget the association: the next send to the peer sets up a new one */
+void sctp_assoc_reset(struct sm_transport *t, struct sctp_peer *p)
+{
+    p->assoc_id = 0;
+    memset(p->hello_sent, 0, (size_t)t->nstreams);
+    for (int s = 0; s < SCTP_SM_MAX_STREAMS; s++) {
+        p->rx[s].authed = 0;
+        free(p->rx[s].part);
+        p->rx[s].part = NULL;
+        p->rx[s].part_len = p->rx[s].part_cap = 0;
+    }
+    p->tsn_valid = 0;
+}
+
+void sctp_assoc_queue_failure(struct sm_transport *t, struct sctp_peer *p, const char *why)
+{
+    struct sctp_arrival *a = calloc(1, sizeof *a);
+    if (!a)
+        return;
+    a->kind = SCTP_ARR_PEER_FAILED;
+    a->peer = p->rank;
+    snprintf(a->why, sizeof a->why, "%s", why);
+    sctp_recv_queue(t, a);
+}
+
+void sctp_assoc_abort(struct sm_transport *t, struct sctp_peer *p, const char *why)
+{
+    sctp_log("rank %d: aborting the association from rank %d's address: %s", t->rank, p->rank,
+             why);
+    if (p->assoc_id) {
+        struct sctp_sndinfo si;
+        memset(&si, 0, sizeof si);
+        si.snd_flags = SCTP_ABORT;
+        si.snd_assoc_id = p->assoc_id;
+        usrsctp_sendv(t->sock, NULL, 0, NULL, 0, &si, sizeof si, SCTP_SENDV_SNDINFO, 0);
+    }
+    sctp_assoc_reset(t, p);
+    p->state = SCTP_PEER_IDLE;
+}
+
+int sctp_assoc_send_hello(struct sm_transport *t, struct sctp_peer *p, int sid)
+{
+    struct sctp_hello h;
+    memset(&h, 0, sizeof h);
+    h.magic = SCTP_SM_PPID_HELLO;
+    h.rank = t->rank;
+    h.size = t->size;
+    h.streams = (uint32_t)t->nstreams;
+    snprintf(h.secret, sizeof h.secret, "%s", t->secret);
+    struct sctp_sndinfo si;
+    memset(&si, 0, sizeof si);
+    si.snd_sid = (uint16_t)sid;
+    si.snd_ppid = htonl(SCTP_SM_PPID_HELLO);
+    si.snd_assoc_id = p->assoc_id;
+    struct sockaddr_conn sc;
+    sctp_assoc_fill_sconn(p, &sc);
+    if (usrsctp_sendv(t->sock, &h, sizeof h, (struct sockaddr *)&sc, 1, &si, sizeof si,
+                      SCTP_SENDV_SNDINFO, 0) < 0)
+        return -1;
+    p->hello_sent[sid] = 1;
+    if (!p->assoc_id) {
+        p->assoc_id = usrsctp_getassocid(t->sock, (struct sockaddr *)&sc);
+        if (p->state == SCTP_PEER_IDLE || p->state == SCTP_PEER_CLOSED)
+            p->state = SCTP_PEER_CONNECTING;
+    }
+    return 0;
+}
+
+static int secret_equal(const char *a, const char *b)
+{
+    size_t la = strnlen(a, SCTP_SM_SECRET_MAX), lb = strnlen(b, SCTP_SM_SECRET_MAX);
+    unsigned diff = (unsigned)(la ^ lb);
+    for (size_t i = 0; i < la && i < lb; i++)
+        diff |= (unsigned)(a[i] ^ b[i]);
+    return diff == 0;
+}
+
+int sctp_assoc_check_hello(struct sm_transport *t, struct sctp_peer *p, int sid, const char *data,
+                           size_t len)
+{
+    struct sctp_hello h;
+    if (len != sizeof h) {
+        sctp_assoc_abort(t, p, "malformed hello");
+        return -1;
+    }
+    memcpy(&h, data, sizeof h);
+    h.secret[SCTP_SM_SECRET_MAX - 1] = '\0';
+    if (h.magic != SCTP_SM_PPID_HELLO || h.rank != p->rank || h.size != t->size) {
+        char why[96];
+        snprintf(why, sizeof why, "hello claims rank %d of %d", h.rank, h.size);
+        sctp_assoc_abort(t, p, why);
+        return -1;
+    }
+    if (!secret_equal(h.secret, t->secret)) {
+        sctp_assoc_abort(t, p, "wrong job secret");
+        return -1;
+    }
+    p->rx[sid].authed = 1;
+    p->ever_authed = 1;
+    return 0;
+}
+
+static void on_assoc_change(struct sm_transport *t, const struct sctp_assoc_change *ac)
+{
+    struct sctp_peer *p = sctp_assoc_peer_of_id(t, ac->sac_assoc_id);
+    if (!p)
+        return;
+    switch (ac->sac_state) {
+    case SCTP_COMM_UP:
+    case SCTP_RESTART:
+        if (ac->sac_state == SCTP_RESTART || (p->assoc_id && p->assoc_id != ac->sac_assoc_id))
+            sctp_assoc_reset(t, p);
+        p->assoc_id = ac->sac_assoc_id;
+        p->state = SCTP_PEER_UP;
+        p->out_streams = ac->sac_outbound_streams;
+        p->in_streams = ac->sac_inbound_streams;
+        p->assoc_count++;
+        if (t->tu.debug)
+            sctp_log("rank %d: association %u with rank %d up (%d out / %d in streams)",
+                     t->rank, ac->sac_assoc_id, p->rank, p->out_streams, p->in_streams);
+        break;
+    case SCTP_COMM_LOST:
+    case SCTP_CANT_STR_ASSOC: {
+        if (p->assoc_id != ac->sac_assoc_id)
+            return; /* an association we aborted ourselves */
+        int was = p->state;
+        sctp_assoc_reset(t, p);
+        if (t->finalizing || was == SCTP_PEER_CLOSED) {
+            p->state = SCTP_PEER_CLOSED;
+            return;
+        }
+        p->state = SCTP_PEER_FAILED;
+        char why[96];
+        snprintf(why, sizeof why, "SCTP association %s (error %u)",
+                 ac->sac_state == SCTP_COMM_LOST ? "lost" : "could not be set up",
+                 ac->sac_error);
+        sctp_assoc_queue_failure(t, p, why);
+        break;
+    }
+    case SCTP_SHUTDOWN_COMP:
+        if (p->assoc_id == ac->sac_assoc_id) {
+            sctp_assoc_reset(t, p);
+            p->state = SCTP_PEER_CLOSED;
+        }
+        break;
+    default:
+        break;
+    }
+}
+
+void sctp_assoc_notification(struct sm_transport *t, const void *data, size_t len)
+{
+    const union sctp_notification *n = data;
+    if (len < sizeof n->sn_header)
+        return;
+    switch (n->sn_header.sn_type) {
+    case SCTP_ASSOC_CHANGE:
+        if (len >= sizeof n->sn_assoc_change)
+            on_assoc_change(t, &n->sn_assoc_change);
+        break;
+    case SCTP_SHUTDOWN_EVENT: {
+        /* the peer is finalizing: its end of the association closes gracefully */
+        struct sctp_peer *p = sctp_assoc_peer_of_id(t, n->sn_shutdown_event.sse_assoc_id);
+        if (p && p->state != SCTP_PEER_FAILED)
+            p->state = SCTP_PEER_CLOSED;
+        break;
+    }
+    case SCTP_PEER_ADDR_CHANGE:
+        if (t->tu.debug)
+            sctp_log("rank %d: path state change %u on association %u", t->rank,
+                     n->sn_paddr_change.spc_state, n->sn_paddr_change.spc_assoc_id);
+        break;
+    case SCTP_REMOTE_ERROR:
+        if (t->tu.debug)
+            sctp_log("rank %d: remote error %u on association %u", t->rank,
+                     n->sn_remote_error.sre_error, n->sn_remote_error.sre_assoc_id);
+        break;
+    case SCTP_SEND_FAILED_EVENT:
+        if (t->tu.debug)
+            sctp_log("rank %d: send failed on association %u", t->rank,
+                     n->sn_send_failed_event.ssfe_assoc_id);
+        break;
+    default:
+        break;
+    }
+}

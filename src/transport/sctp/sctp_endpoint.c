@@ -1,0 +1,244 @@
+/* sctp_endpoint.c — the usrsctp stack and this rank's one SCTP endpoint: usrsctp_init_nothreads
+ * over AF_CONN, sysctls (after init: init resets them), the one-to-many socket with its options
+ * (streams, buffers, Nagle, RTO, I-DATA, MTU, SACK), usrsctp's timers, and the teardown
+ * (graceful SHUTDOWN, then abort whatever lingers, then usrsctp_finish). */
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "transport/sctp/sctp_internal.h"
+
+void sctp_log(const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "sctpmpi sctp: %s\n", line);
+}
+
+uint64_t sctp_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static int setopt(struct sm_transport *t, int level, int name, const void *v, socklen_t len,
+                  const char *what)
+{
+    if (usrsctp_setsockopt(t->sock, level, name, v, len) == 0)
+        return 0;
+    sctp_log("setsockopt %s failed: %s", what, strerror(errno));
+    return -1;
+}
+
+static void apply_sysctls(const struct sctp_tunables *tu)
+{
+    usrsctp_sysctl_set_sctp_sendspace((uint32_t)tu->sockbuf);
+    usrsctp_sysctl_set_sctp_recvspace((uint32_t)tu->sockbuf);
+    usrsctp_sysctl_set_sctp_rto_initial_default((uint32_t)tu->rto_initial);
+    usrsctp_sysctl_set_sctp_rto_min_default((uint32_t)tu->rto_min);
+    usrsctp_sysctl_set_sctp_rto_max_default((uint32_t)tu->rto_max);
+    usrsctp_sysctl_set_sctp_init_rto_max_default((uint32_t)tu->rto_max);
+    usrsctp_sysctl_set_sctp_enable_sack_immediately(1);
+    usrsctp_sysctl_set_sctp_default_frag_interleave(2);
+    usrsctp_sysctl_set_sctp_auto_asconf(0);
+    usrsctp_sysctl_set_sctp_nr_outgoing_streams_default(SCTP_SM_MAX_STREAMS);
+    if (tu->max_burst >= 0)
+        usrsctp_sysctl_set_sctp_max_burst_default((uint32_t)tu->max_burst);
+    if (tu->sack_delay_ms >= 0)
+        usrsctp_sysctl_set_sctp_delayed_sack_time_default((uint32_t)tu->sack_delay_ms);
+    if (tu->hb_interval_ms >= 0)
+        usrsctp_sysctl_set_sctp_heartbeat_interval_default((uint32_t)tu->hb_interval_ms);
+    if (tu->path_max_retrans >= 0)
+        usrsctp_sysctl_set_sctp_path_rtx_max_default((uint32_t)tu->path_max_retrans);
+    if (tu->assoc_max_retrans > 0)
+        usrsctp_sysctl_set_sctp_assoc_rtx_max_default((uint32_t)tu->assoc_max_retrans);
+}
+
+static int apply_socket_options(struct sm_transport *t)
+{
+    const struct sctp_tunables *tu = &t->tu;
+    int rc = 0;
+    int buf = (int)tu->sockbuf;
+    rc |= setopt(t, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf, "SO_SNDBUF");
+    rc |= setopt(t, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf, "SO_RCVBUF");
+    int on = 1, nodelay = tu->nodelay;
+    rc |= setopt(t, IPPROTO_SCTP, SCTP_NODELAY, &nodelay, sizeof nodelay, "SCTP_NODELAY");
+    rc |= setopt(t, IPPROTO_SCTP, SCTP_RECVRCVINFO, &on, sizeof on, "SCTP_RECVRCVINFO");
+
+    struct sctp_initmsg im = {
+        .sinit_num_ostreams = (uint16_t)t->nstreams,
+        .sinit_max_instreams = SCTP_SM_MAX_STREAMS,
+        .sinit_max_attempts = 0,
+        .sinit_max_init_timeo = (uint16_t)(tu->rto_max > 65535 ? 65535 : tu->rto_max),
+    };
+    rc |= setopt(t, IPPROTO_SCTP, SCTP_INITMSG, &im, sizeof im, "SCTP_INITMSG");
+
+    struct sctp_rtoinfo rto = {.srto_assoc_id = SCTP_FUTURE_ASSOC,
+                               .srto_initial = (uint32_t)tu->rto_initial,
+                               .srto_max = (uint32_t)tu->rto_max,
+                               .srto_min = (uint32_t)tu->rto_min};
+    rc |= setopt(t, IPPROTO_SCTP, SCTP_RTOINFO, &rto, sizeof rto, "SCTP_RTOINFO");
+
+    /* I-DATA (RFC 8260): without it a large message blocks small ones on other streams at the
+     * receiver; it needs fragment interleave level 2, on both ends */
+    int level = 2;
+    rc |= setopt(t, IPPROTO_SCTP, SCTP_FRAGMENT_INTERLEAVE, &level, sizeof level,
+                 "SCTP_FRAGMENT_INTERLEAVE");
+    if (tu->interleave) {
+        struct sctp_assoc_value av = {.assoc_id = SCTP_FUTURE_ASSOC, .assoc_value = 1};
+        rc |= setopt(t, IPPROTO_SCTP, SCTP_INTERLEAVING_SUPPORTED, &av, sizeof av,
+                     "SCTP_INTERLEAVING_SUPPORTED");
+    }
+    if (tu->fragment > 0) {
+        struct sctp_assoc_value av = {.assoc_id = SCTP_FUTURE_ASSOC,
+                                      .assoc_value = (uint32_t)tu->fragment};
+        rc |= setopt(t, IPPROTO_SCTP, SCTP_MAXSEG, &av, sizeof av, "SCTP_MAXSEG");
+    }
+    if (tu->max_burst >= 0) {
+        struct sctp_assoc_value av = {.assoc_id = SCTP_FUTURE_ASSOC,
+                                      .assoc_value = (uint32_t)tu->max_burst};
+        rc |= setopt(t, IPPROTO_SCTP, SCTP_MAX_BURST, &av, sizeof av, "SCTP_MAX_BURST");
+    }
+    if (tu->sack_delay_ms >= 0) {
+        struct sctp_sack_info si = {.sack_assoc_id = SCTP_FUTURE_ASSOC,
+                                    .sack_delay = (uint32_t)tu->sack_delay_ms,
+                                    .sack_freq = tu->sack_delay_ms ? 2 : 1};
+        rc |= setopt(t, IPPROTO_SCTP, SCTP_DELAYED_SACK, &si, sizeof si, "SCTP_DELAYED_SACK");
+    }
+    if (tu->assoc_max_retrans > 0) {
+        struct sctp_assocparams ap;
+        memset(&ap, 0, sizeof ap);
+        ap.sasoc_assoc_id = SCTP_FUTURE_ASSOC;
+        ap.sasoc_asocmaxrxt = (uint16_t)tu->assoc_max_retrans;
+        rc |= setopt(t, IPPROTO_SCTP, SCTP_ASSOCINFO, &ap, sizeof ap, "SCTP_ASSOCINFO");
+    }
+    /* the AF_CONN "path" has no PMTU discovery: the MTU is ours to set */
+    struct sctp_paddrparams pp;
+    memset(&pp, 0, sizeof pp);
+    pp.spp_assoc_id = SCTP_FUTURE_ASSOC;
+    pp.spp_pathmtu = (uint32_t)tu->mtu;
+    pp.spp_flags = SPP_PMTUD_DISABLE;
+    if (tu->hb_interval_ms == 0)
+        pp.spp_flags |= SPP_HB_DISABLE;
+    else if (tu->hb_interval_ms > 0) {
+        pp.spp_flags |= SPP_HB_ENABLE;
+        pp.spp_hbinterval = (uint32_t)tu->hb_interval_ms;
+    }
+    if (tu->path_max_retrans >= 0)
+        pp.spp_pathmaxrxt = (uint16_t)tu->path_max_retrans;
+    rc |= setopt(t, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof pp, "SCTP_PEER_ADDR_PARAMS");
+
+    static const uint16_t events[] = {SCTP_ASSOC_CHANGE, SCTP_PEER_ADDR_CHANGE,
+                                      SCTP_SEND_FAILED_EVENT, SCTP_SHUTDOWN_EVENT,
+                                      SCTP_REMOTE_ERROR};
+    for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
+        struct sctp_event ev = {.se_assoc_id = SCTP_FUTURE_ASSOC, .se_type = events[i],
+                                .se_on = 1};
+        rc |= setopt(t, IPPROTO_SCTP, SCTP_EVENT, &ev, sizeof ev, "SCTP_EVENT");
+    }
+    return rc ? -1 : 0;
+}
+
+int sctp_endpoint_open(struct sm_transport *t)
+{
+    /* no usrsctp threads and no usrsctp UDP socket: we own I/O (sctp_udp.c) and drive timers */
+    usrsctp_init_nothreads(0, sctp_udp_conn_output, NULL);
+    apply_sysctls(&t->tu);
+    t->last_timer_ms = sctp_now_ms();
+    t->sock = usrsctp_socket(AF_CONN, SOCK_SEQPACKET, IPPROTO_SCTP, sctp_recv_callback, NULL, 0, t);
+    if (!t->sock) {
+        sctp_log("usrsctp_socket failed: %s", strerror(errno));
+        return -1;
+    }
+    usrsctp_set_non_blocking(t->sock, 1);
+    if (apply_socket_options(t) < 0)
+        return -1;
+    struct sockaddr_conn sc;
+    memset(&sc, 0, sizeof sc);
+    sc.sconn_family = AF_CONN;
+    sc.sconn_port = htons(SCTP_SM_SCTP_PORT);
+    sc.sconn_addr = NULL; /* every registered AF_CONN address (one per peer) */
+    if (usrsctp_bind(t->sock, (struct sockaddr *)&sc, sizeof sc) < 0) {
+        sctp_log("usrsctp_bind failed: %s", strerror(errno));
+        return -1;
+    }
+    /* without listen() incoming INITs are dropped */
+    if (usrsctp_listen(t->sock, 1) < 0) {
+        sctp_log("usrsctp_listen failed: %s", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void sctp_endpoint_timers(struct sm_transport *t)
+{
+    uint64_t now = sctp_now_ms();
+    if (now > t->last_timer_ms) {
+        usrsctp_handle_timers((uint32_t)(now - t->last_timer_ms));
+        t->last_timer_ms = now;
+    }
+}
+
+static int associations_open(struct sm_transport *t)
+{
+    int n = 0;
+    for (int r = 0; r < t->size; r++)
+        if (r != t->rank &&
+            (t->peers[r].state == SCTP_PEER_UP || t->peers[r].state == SCTP_PEER_CONNECTING))
+            n++;
+    return n;
+}
+
+void sctp_endpoint_close(struct sm_transport *t)
+{
+    if (!t->sock)
+        return;
+    t->finalizing = 1;
+    /* 1. graceful SHUTDOWN of every association (peers see SHUTDOWN_EVENT, not a failure) */
+    pthread_mutex_lock(&t->stack_lock);
+    for (int r = 0; t->peers && r < t->size; r++) {
+        struct sctp_peer *p = &t->peers[r];
+        if (r == t->rank || (p->state != SCTP_PEER_UP && p->state != SCTP_PEER_CONNECTING))
+            continue;
+        struct sctp_sndinfo si;
+        memset(&si, 0, sizeof si);
+        si.snd_flags = SCTP_EOF;
+        si.snd_assoc_id = p->assoc_id;
+        struct sockaddr_conn sc;
+        sctp_assoc_fill_sconn(p, &sc);
+        usrsctp_sendv(t->sock, NULL, 0, (struct sockaddr *)&sc, 1, &si, sizeof si,
+                      SCTP_SENDV_SNDINFO, 0);
+    }
+    sctp_udp_flush(t);
+    pthread_mutex_unlock(&t->stack_lock);
+    uint64_t deadline = sctp_now_ms() + (uint64_t)t->tu.linger_ms;
+    while (t->peers && associations_open(t) > 0 && sctp_now_ms() < deadline)
+        sctp_progress(t, 5000);
+
+    /* 2. abort whatever lingers (usrsctp_finish fails while associations linger) */
+    pthread_mutex_lock(&t->stack_lock);
+    struct linger l = {.l_onoff = 1, .l_linger = 0};
+    usrsctp_setsockopt(t->sock, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+    usrsctp_close(t->sock);
+    t->sock = NULL;
+    sctp_udp_flush(t);
+    for (int r = 0; t->peers && r < t->size; r++)
+        usrsctp_deregister_address(&t->peers[r]);
+    int tries = 0;
+    while (usrsctp_finish() != 0 && tries++ < 300) {
+        pthread_mutex_unlock(&t->stack_lock);
+        usleep(10000);
+        pthread_mutex_lock(&t->stack_lock);
+        sctp_endpoint_timers(t);
+        sctp_udp_flush(t);
+    }
+    if (tries > 300)
+        sctp_log("rank %d: usrsctp_finish still failing after 3 s", t->rank);
+    pthread_mutex_unlock(&t->stack_lock);
+}

@@ -1,0 +1,268 @@
+/* sctp_internal.h — state shared by the files of the SCTP transport (src/transport/sctp/).
+ *
+ * Design (docs/transport-sctp.md has the why and the numbers):
+ *  - usrsctp runs without threads of its own (usrsctp_init_nothreads) over AF_CONN: we own the
+ *    UDP socket(s) and carry SCTP packets in UDP datagrams (RFC 6951 framing).  Every peer rank
+ *    is one AF_CONN "address" (a pointer to its struct sctp_peer), so a datagram's UDP source
+ *    names the rank before usrsctp sees it and datagrams from unknown sources never reach it.
+ *  - One one-to-many SCTP socket per rank; one association per peer, set up on first send.
+ *  - All usrsctp calls happen under t->stack_lock.  usrsctp's receive callback only queues
+ *    "arrivals" (struct sctp_arrival); progress() hands them to the engine without the lock.
+ *  - Progress: the caller's progress() drives input, timers and output.  A small watchdog
+ *    thread drives them too while the application computes (strong progress), and an optional
+ *    dedicated receive thread mode (SCTPMPI_SCTP_PROGRESS=thread) exists for comparison. */
+#ifndef SCTPMPI_SCTP_INTERNAL_H
+#define SCTPMPI_SCTP_INTERNAL_H
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include <usrsctp.h>
+
+#include "engine/wire.h"
+#include "transport/transport.h"
+
+/* socket options the installed usrsctp.h lacks (the library supports them) */
+#ifndef SCTP_INTERLEAVING_SUPPORTED
+#define SCTP_INTERLEAVING_SUPPORTED 0x00001206
+#endif
+#ifndef SCTP_CMT_ON_OFF
+#define SCTP_CMT_ON_OFF 0x00001200
+#endif
+#ifndef SCTP_PEER_ADDR_THLDS
+#define SCTP_PEER_ADDR_THLDS 0x00000023
+#endif
+
+#define SCTP_SM_PPID_FRAME 0x534d4631u  /* "SMF1": one engine frame per SCTP message */
+#define SCTP_SM_PPID_HELLO 0x534d4831u  /* "SMH1": rank + job secret, first on every stream */
+#define SCTP_SM_SCTP_PORT 5001          /* SCTP port inside the UDP encapsulation (all ranks) */
+#define SCTP_SM_MAX_ADDRS 8             /* addresses per rank (multihoming, later) */
+#define SCTP_SM_MAX_STREAMS 256
+#define SCTP_SM_SECRET_MAX 128
+#define SCTP_SM_RX_BATCH 32             /* datagrams per recvmmsg */
+#define SCTP_SM_TX_BATCH 64             /* datagrams per sendmmsg */
+#define SCTP_SM_INLINE_IOV 8            /* iovec elements kept inside a queued send */
+
+/* ---- tunables (sctp_tunables.c) ---- */
+enum sctp_progress_mode { SCTP_PROGRESS_CALLER = 0, SCTP_PROGRESS_THREAD = 1 };
+
+struct sctp_tunables {
+    int streams;              /* SCTPMPI_SCTP_STREAMS: data streams (1 = single stream) */
+    size_t sockbuf;           /* SCTPMPI_SOCKBUF: SCTP send and receive buffer, bytes */
+    size_t udpbuf;            /* SCTPMPI_SCTP_UDPBUF: kernel UDP socket buffers, bytes */
+    size_t max_payload;       /* SCTPMPI_SCTP_MAX_PAYLOAD (0: derived from sockbuf) */
+    int nodelay;              /* SCTPMPI_SCTP_NODELAY */
+    int sack_immediately;     /* SCTPMPI_SCTP_SACK_IMMEDIATELY */
+    size_t sack_immediately_max; /* I-bit only on frames up to this size */
+    int sack_delay_ms;        /* SCTPMPI_SCTP_SACK_DELAY (-1: usrsctp default) */
+    int crc32c;               /* SCTPMPI_SCTP_CRC32C */
+    int rto_initial, rto_min, rto_max; /* ms */
+    int max_burst;            /* SCTPMPI_SCTP_MAX_BURST (-1: default) */
+    int mtu;                  /* SCTPMPI_SCTP_MTU: path MTU of the UDP path, bytes */
+    int fragment;             /* SCTPMPI_SCTP_FRAGMENT: SCTP_MAXSEG (0: from MTU) */
+    int interleave;           /* SCTPMPI_SCTP_INTERLEAVE: I-DATA (RFC 8260) */
+    int port;                 /* SCTPMPI_SCTP_PORT: UDP port, 0 = pick a free one */
+    int hb_interval_ms;       /* SCTPMPI_SCTP_HB_INTERVAL (-1: default, 0: off) */
+    int path_max_retrans;     /* SCTPMPI_SCTP_PATH_MAX_RETRANS (-1: default) */
+    int assoc_max_retrans;    /* SCTPMPI_SCTP_ASSOC_MAX_RETRANS (-1: default) */
+    enum sctp_progress_mode progress;  /* SCTPMPI_SCTP_PROGRESS=caller|thread */
+    int watchdog_us;          /* SCTPMPI_SCTP_WATCHDOG_US: strong-progress tick, 0 = off */
+    int spin_us;              /* SCTPMPI_SCTP_SPIN_US: busy-poll before blocking */
+    int linger_ms;            /* SCTPMPI_SCTP_LINGER_MS: graceful shutdown wait at finalize */
+    double test_drop;         /* SCTPMPI_SCTP_TEST_DROP: % of DATA-bearing packets dropped */
+    unsigned test_seed;       /* SCTPMPI_SCTP_TEST_SEED */
+    int debug;                /* SCTPMPI_SCTP_DEBUG: log association events */
+};
+
+void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks);
+
+/* ---- peers and associations (sctp_assoc.c) ---- */
+struct sctp_rx_stream {       /* one (peer, incoming stream); touched under the stack lock */
+    int authed;               /* the hello arrived on this stream */
+    char *part;               /* a message delivered in parts (partial delivery) so far */
+    size_t part_len, part_cap;
+};
+
+struct sctp_tx_item {         /* a frame waiting for send-buffer space (in order per lane) */
+    struct sctp_tx_item *next;
+    struct iovec iov[SCTP_SM_INLINE_IOV];
+    int iovcnt;
+    size_t len;
+    void *cookie;             /* send_done(cookie) once sent; NULL when we own a copy */
+    char *owned;              /* our copy (small frames, frames without cookie) */
+    unsigned char hdr_copy[sizeof(struct sm_frame_hdr)]; /* the header (engine's stack) */
+};
+
+struct sctp_stream_stats {
+    uint64_t tx_msgs, tx_bytes, rx_msgs, rx_bytes;
+};
+
+enum sctp_peer_state {
+    SCTP_PEER_IDLE = 0,       /* no association */
+    SCTP_PEER_CONNECTING,     /* first send done, COMM_UP not seen */
+    SCTP_PEER_UP,             /* association established */
+    SCTP_PEER_CLOSED,         /* shut down gracefully (peer finalizing) */
+    SCTP_PEER_FAILED          /* lost (reported through up->peer_failed) */
+};
+
+struct sctp_peer {
+    struct sm_transport *t;   /* back pointer; &peer is the AF_CONN address */
+    int rank;
+    struct sockaddr_in addrs[SCTP_SM_MAX_ADDRS];
+    int naddrs;
+    int crc32c;               /* this peer's card says it checks CRC32c */
+    enum sctp_peer_state state;
+    sctp_assoc_t assoc_id;    /* 0 while unknown */
+    int ever_authed;          /* a hello from this peer passed */
+    int out_streams, in_streams;
+    unsigned char *hello_sent;            /* per outgoing stream */
+    struct sctp_rx_stream *rx;            /* per incoming stream */
+    struct sctp_tx_item **txq_head, **txq_tail; /* per lane */
+    int txq_len;
+    struct sctp_stream_stats *st;         /* per stream */
+    uint64_t retrans_chunks;              /* DATA chunks we sent twice (seen in conn output) */
+    uint32_t highest_tsn; int tsn_valid;
+    uint64_t tx_datagrams, rx_datagrams, tx_dropped_test;
+    unsigned assoc_count;                 /* associations set up so far */
+};
+
+/* one queued event for the engine, produced under the stack lock, consumed in progress() */
+enum sctp_arrival_kind { SCTP_ARR_DATA, SCTP_ARR_PEER_FAILED };
+struct sctp_arrival {
+    struct sctp_arrival *next;
+    enum sctp_arrival_kind kind;
+    int peer;
+    uint16_t sid;
+    int eor;
+    char *data;               /* malloc'd (by usrsctp or us); freed after hand-over */
+    size_t len;
+    char why[96];
+};
+
+struct sctp_early_dgram {
+    struct sctp_early_dgram *next;
+    struct sockaddr_in from;
+    size_t len;
+    unsigned char data[];
+};
+
+struct sctp_udp_socket {
+    int fd;
+    struct sockaddr_in addr;
+};
+
+struct sm_transport {
+    struct sctp_tunables tu;
+    int rank, size;
+    char secret[SCTP_SM_SECRET_MAX];
+    const struct sm_upcalls *up;
+    int nlanes, nstreams;     /* lanes the engine sees; SCTP streams we open */
+    size_t max_payload;
+
+    /* UDP (sctp_udp.c) */
+    struct sctp_udp_socket udp[SCTP_SM_MAX_ADDRS];
+    int nudp;
+    uint16_t udp_port;
+    int wake_fd;              /* eventfd: arrivals queued by a thread, or stop request */
+    unsigned char *rx_bufs;   /* SCTP_SM_RX_BATCH datagram buffers */
+    size_t rx_buf_size;
+    unsigned char *tx_bufs;   /* SCTP_SM_TX_BATCH datagrams waiting for sendmmsg */
+    size_t tx_buf_size;
+    struct mmsghdr tx_msgs[SCTP_SM_TX_BATCH];
+    struct iovec tx_iov[SCTP_SM_TX_BATCH];
+    int tx_count;
+    uint64_t drop_state;      /* test-drop generator */
+    uint64_t rogue_datagrams, rogue_logged, udp_send_errors, udp_truncated;
+    uint64_t *addr_keys;      /* open-addressing map (ip << 16 | port) -> rank + 1 */
+    int *addr_ranks;
+    size_t addr_mask;
+    struct sctp_early_dgram *early; /* datagrams that arrived before set_peers (replayed) */
+    int nearly;
+
+    /* usrsctp (sctp_endpoint.c) */
+    struct socket *sock;
+    pthread_mutex_t stack_lock;
+    uint64_t last_timer_ms;
+
+    /* peers (sctp_assoc.c) */
+    struct sctp_peer *peers;
+    int peers_known;
+    int finalizing;
+    int all_crc32c;           /* every rank checks CRC32c (else offload: nobody does) */
+
+    /* arrivals (sctp_recv.c) */
+    struct sctp_arrival *arr_head, *arr_tail;
+    size_t arr_bytes;
+    char *gather;             /* contiguous copy of a multi-element frame for usrsctp_sendv */
+    size_t gather_size;
+
+    /* progress threads (sctp_progress.c) */
+    pthread_t thread;
+    int thread_running;
+    atomic_int stop_thread;
+    atomic_int in_progress;   /* the caller is inside progress(): the watchdog stays out */
+    int txq_total;            /* frames queued in all txqs */
+    uint64_t watchdog_steps, thread_steps;
+};
+
+/* sctp_udp.c */
+int sctp_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs);
+void sctp_udp_close(struct sm_transport *t);
+int sctp_udp_conn_output(void *addr, void *buffer, size_t length, uint8_t tos, uint8_t set_df);
+int sctp_udp_pump_input(struct sm_transport *t, int budget);  /* locked; returns datagrams */
+void sctp_udp_flush(struct sm_transport *t);                   /* locked */
+struct sctp_peer *sctp_udp_peer_of(struct sm_transport *t, const struct sockaddr_in *from);
+int sctp_udp_build_map(struct sm_transport *t);
+void sctp_udp_replay_early(struct sm_transport *t);  /* locked: datagrams seen before set_peers */
+
+/* sctp_endpoint.c */
+int sctp_endpoint_open(struct sm_transport *t);
+void sctp_endpoint_close(struct sm_transport *t);
+void sctp_endpoint_timers(struct sm_transport *t);            /* locked */
+uint64_t sctp_now_ms(void);
+
+/* sctp_assoc.c */
+int sctp_assoc_parse_card(struct sm_transport *t, int rank, const char *card);
+struct sctp_peer *sctp_assoc_peer_of_addr(struct sm_transport *t, void *conn_addr);
+struct sctp_peer *sctp_assoc_peer_of_id(struct sm_transport *t, sctp_assoc_t id);
+void sctp_assoc_fill_sconn(struct sctp_peer *p, struct sockaddr_conn *sc);
+int sctp_assoc_send_hello(struct sm_transport *t, struct sctp_peer *p, int sid); /* locked */
+int sctp_assoc_check_hello(struct sm_transport *t, struct sctp_peer *p, int sid,
+                           const char *data, size_t len);                      /* locked */
+void sctp_assoc_abort(struct sm_transport *t, struct sctp_peer *p, const char *why); /* locked */
+void sctp_assoc_notification(struct sm_transport *t, const void *data, size_t len); /* locked */
+void sctp_assoc_reset(struct sm_transport *t, struct sctp_peer *p);
+void sctp_assoc_queue_failure(struct sm_transport *t, struct sctp_peer *p, const char *why);
+
+/* sctp_send.c */
+int sctp_send_frame(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
+                    int iovcnt, void *cookie);
+int sctp_send_retry_queued(struct sm_transport *t, void **done, int maxdone);   /* locked */
+
+/* sctp_recv.c */
+int sctp_recv_callback(struct socket *sock, union sctp_sockstore addr, void *data,
+                       size_t datalen, struct sctp_rcvinfo rcv, int flags, void *ulp_info);
+void sctp_recv_queue(struct sm_transport *t, struct sctp_arrival *a);      /* locked */
+int sctp_recv_deliver(struct sm_transport *t, struct sctp_arrival *list);  /* unlocked */
+void sctp_recv_free_list(struct sctp_arrival *list);
+
+/* sctp_progress.c */
+int sctp_progress(struct sm_transport *t, long timeout_us);
+int sctp_progress_start_thread(struct sm_transport *t);
+void sctp_progress_stop_thread(struct sm_transport *t);
+int sctp_progress_step_locked(struct sm_transport *t);
+
+/* sctp_stats.c */
+int sctp_stats_peer_info(struct sm_transport *t, int peer, char *buf, size_t len);
+void sctp_stats_print(struct sm_transport *t, FILE *f);
+void sctp_stats_note_output(struct sctp_peer *p, const unsigned char *pkt, size_t len);
+
+void sctp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

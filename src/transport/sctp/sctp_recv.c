@@ -1,0 +1,161 @@
+/* sctp_recv.c — the receive path: usrsctp's receive callback (runs inside our usrsctp calls,
+ * under the stack lock) checks each stream's hello, reassembles messages delivered in parts and
+ * queues complete frames ("arrivals"); progress() hands them to the engine without the lock,
+ * one whole frame at a time (frame_begin, copy, frame_end), so the engine never sees two frames
+ * of one peer interleaved. */
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transport/sctp/sctp_internal.h"
+
+void sctp_recv_queue(struct sm_transport *t, struct sctp_arrival *a)
+{
+    a->next = NULL;
+    if (t->arr_tail)
+        t->arr_tail->next = a;
+    else
+        t->arr_head = a;
+    t->arr_tail = a;
+    t->arr_bytes += a->len + sizeof *a;
+}
+
+void sctp_recv_free_list(struct sctp_arrival *list)
+{
+    while (list) {
+        struct sctp_arrival *next = list->next;
+        free(list->data);
+        free(list);
+        list = next;
+    }
+}
+
+/* append a part of a message; returns the whole message (ours to free) at its end, else NULL */
+static char *assemble(struct sctp_rx_stream *rx, char *data, size_t len, int eor, size_t *total)
+{
+    if (rx->part_len + len > rx->part_cap) {
+        size_t cap = rx->part_cap ? rx->part_cap : 65536;
+        while (cap < rx->part_len + len)
+            cap *= 2;
+        char *n = realloc(rx->part, cap);
+        if (!n) {
+            free(data);
+            return NULL;
+        }
+        rx->part = n;
+        rx->part_cap = cap;
+    }
+    memcpy(rx->part + rx->part_len, data, len);
+    rx->part_len += len;
+    free(data);
+    if (!eor)
+        return NULL;
+    char *whole = rx->part;
+    *total = rx->part_len;
+    rx->part = NULL;
+    rx->part_len = rx->part_cap = 0;
+    return whole;
+}
+
+int sctp_recv_callback(struct socket *sock, union sctp_sockstore addr, void *data,
+                       size_t datalen, struct sctp_rcvinfo rcv, int flags, void *ulp_info)
+{
+    (void)sock;
+    struct sm_transport *t = ulp_info;
+    if (!data)
+        return 1;
+    if (flags & MSG_NOTIFICATION) {
+        sctp_assoc_notification(t, data, datalen);
+        free(data);
+        return 1;
+    }
+    struct sctp_peer *p = NULL;
+    if (addr.sa.sa_family == AF_CONN)
+        p = sctp_assoc_peer_of_addr(t, addr.sconn.sconn_addr);
+    if (!p)
+        p = sctp_assoc_peer_of_id(t, rcv.rcv_assoc_id);
+    if (!p || p->state == SCTP_PEER_FAILED) {
+        free(data);
+        return 1;
+    }
+    if (!p->assoc_id)
+        p->assoc_id = rcv.rcv_assoc_id;
+    int sid = rcv.rcv_sid;
+    if (sid >= SCTP_SM_MAX_STREAMS) {
+        free(data);
+        sctp_assoc_abort(t, p, "stream number out of range");
+        return 1;
+    }
+    struct sctp_rx_stream *rx = &p->rx[sid];
+    char *msg = data;
+    size_t len = datalen;
+    int eor = (flags & MSG_EOR) != 0;
+    if (!eor || rx->part_len) {
+        msg = assemble(rx, data, datalen, eor, &len);
+        if (!msg)
+            return 1;
+    }
+    uint32_t ppid = ntohl(rcv.rcv_ppid);
+    if (ppid == SCTP_SM_PPID_HELLO) {
+        sctp_assoc_check_hello(t, p, sid, msg, len);
+        free(msg);
+        return 1;
+    }
+    const char *bad = NULL;
+    struct sm_frame_hdr h;
+    if (ppid != SCTP_SM_PPID_FRAME)
+        bad = "unknown payload protocol";
+    else if (!rx->authed)
+        bad = "frame before the hello on its stream";
+    else if (len < sizeof h)
+        bad = "frame shorter than its header";
+    else {
+        memcpy(&h, msg, sizeof h);
+        if (h.payload_len != len - sizeof h || h.version != SM_WIRE_VERSION)
+            bad = "malformed frame header";
+    }
+    if (bad) {
+        free(msg);
+        sctp_assoc_abort(t, p, bad);
+        return 1;
+    }
+    struct sctp_arrival *a = malloc(sizeof *a);
+    if (!a) {
+        free(msg);
+        return 1;
+    }
+    a->kind = SCTP_ARR_DATA;
+    a->peer = p->rank;
+    a->sid = (uint16_t)sid;
+    a->eor = 1;
+    a->data = msg;
+    a->len = len;
+    p->st[sid < t->nstreams ? sid : 0].rx_msgs++;
+    p->st[sid < t->nstreams ? sid : 0].rx_bytes += len;
+    sctp_recv_queue(t, a);
+    return 1;
+}
+
+int sctp_recv_deliver(struct sm_transport *t, struct sctp_arrival *list)
+{
+    const struct sm_upcalls *up = t->up;
+    int n = 0;
+    while (list) {
+        struct sctp_arrival *a = list;
+        list = a->next;
+        if (a->kind == SCTP_ARR_DATA) {
+            const struct sm_frame_hdr *h = (const struct sm_frame_hdr *)a->data;
+            char *payload = a->data + sizeof *h;
+            void *dest = up->frame_begin(up->ctx, a->peer, h);
+            if (dest && h->payload_len)
+                memcpy(dest, payload, h->payload_len);
+            up->frame_end(up->ctx, a->peer, h, dest ? dest : payload);
+        } else {
+            up->peer_failed(up->ctx, a->peer, a->why);
+        }
+        free(a->data);
+        free(a);
+        n++;
+    }
+    return n;
+}

@@ -1,0 +1,203 @@
+/* sctp_send.c — the send path: one engine frame = one SCTP message on the stream of its lane,
+ * preceded on every new (association, stream) by the hello; frames that find the association's
+ * send buffer full wait in a per-(peer, lane) queue (keeping their order) and are pushed again
+ * from progress(). */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi.h"
+#include "transport/sctp/sctp_internal.h"
+
+#define SCTP_SM_COPY_MAX 4096 /* frames up to this size are copied when they must wait */
+
+static int stream_of(struct sm_transport *t, struct sctp_peer *p, int lane)
+{
+    if (t->nstreams <= 1)
+        return 0;
+    int n = p->out_streams > 0 ? p->out_streams : t->nstreams;
+    if (n > t->nstreams)
+        n = t->nstreams;
+    return lane % n;
+}
+
+/* 0 sent, 1 no room now (EWOULDBLOCK), < 0 error */
+static int try_send(struct sm_transport *t, struct sctp_peer *p, int lane, const struct iovec *iov,
+                    int iovcnt, size_t len)
+{
+    int sid = stream_of(t, p, lane);
+    if (!p->hello_sent[sid] && sctp_assoc_send_hello(t, p, sid) < 0)
+        return (errno == EWOULDBLOCK || errno == EAGAIN) ? 1 : -1;
+    const void *data = iov[0].iov_base;
+    if (iovcnt > 1) {
+        if (t->gather_size < len) {
+            char *g = realloc(t->gather, len);
+            if (!g)
+                return -1;
+            t->gather = g;
+            t->gather_size = len;
+        }
+        size_t off = 0;
+        for (int i = 0; i < iovcnt; i++) {
+            if (iov[i].iov_len)
+                memcpy(t->gather + off, iov[i].iov_base, iov[i].iov_len);
+            off += iov[i].iov_len;
+        }
+        data = t->gather;
+    }
+    struct sctp_sndinfo si;
+    memset(&si, 0, sizeof si);
+    si.snd_sid = (uint16_t)sid;
+    si.snd_ppid = htonl(SCTP_SM_PPID_FRAME);
+    si.snd_assoc_id = p->assoc_id;
+    if (t->tu.sack_immediately && len <= t->tu.sack_immediately_max)
+        si.snd_flags |= SCTP_SACK_IMMEDIATELY;
+    struct sockaddr_conn sc;
+    sctp_assoc_fill_sconn(p, &sc);
+    if (usrsctp_sendv(t->sock, data, len, (struct sockaddr *)&sc, 1, &si, sizeof si,
+                      SCTP_SENDV_SNDINFO, 0) < 0)
+        return (errno == EWOULDBLOCK || errno == EAGAIN) ? 1 : -1;
+    p->st[sid].tx_msgs++;
+    p->st[sid].tx_bytes += len;
+    return 0;
+}
+
+static void free_item(struct sctp_tx_item *it)
+{
+    free(it->owned);
+    free(it);
+}
+
+/* queue a frame behind others of its lane; returns what send() returns (0 or 1) or < 0 */
+static int enqueue(struct sm_transport *t, struct sctp_peer *p, int lane, const struct iovec *iov,
+                   int iovcnt, size_t len, void *cookie)
+{
+    struct sctp_tx_item *it = calloc(1, sizeof *it);
+    if (!it)
+        return -MPI_ERR_NO_MEM;
+    it->len = len;
+    if (!cookie || len <= SCTP_SM_COPY_MAX || iovcnt > SCTP_SM_INLINE_IOV) {
+        /* own a copy: the caller's memory is free at once */
+        it->owned = malloc(len ? len : 1);
+        if (!it->owned) {
+            free(it);
+            return -MPI_ERR_NO_MEM;
+        }
+        size_t off = 0;
+        for (int i = 0; i < iovcnt; i++) {
+            if (iov[i].iov_len)
+                memcpy(it->owned + off, iov[i].iov_base, iov[i].iov_len);
+            off += iov[i].iov_len;
+        }
+        it->iov[0].iov_base = it->owned;
+        it->iov[0].iov_len = len;
+        it->iovcnt = 1;
+        it->cookie = NULL;
+    } else {
+        /* reference the payload (valid until send_done), copy the header (caller's stack) */
+        for (int i = 0; i < iovcnt; i++)
+            it->iov[i] = iov[i];
+        it->iovcnt = iovcnt;
+        if (iov[0].iov_len <= sizeof it->hdr_copy) {
+            memcpy(it->hdr_copy, iov[0].iov_base, iov[0].iov_len);
+            it->iov[0].iov_base = it->hdr_copy;
+        }
+        it->cookie = cookie;
+    }
+    int q = lane % t->nlanes;
+    if (p->txq_tail[q])
+        p->txq_tail[q]->next = it;
+    else
+        p->txq_head[q] = it;
+    p->txq_tail[q] = it;
+    p->txq_len++;
+    t->txq_total++;
+    return it->cookie ? 1 : 0;
+}
+
+int sctp_send_frame(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
+                    int iovcnt, void *cookie)
+{
+    if (peer < 0 || peer >= t->size || peer == t->rank || !t->peers_known || iovcnt < 1)
+        return -MPI_ERR_INTERN;
+    if (lane < 0)
+        lane = 0;
+    struct sctp_peer *p = &t->peers[peer];
+    if (p->state == SCTP_PEER_FAILED)
+        return -MPI_ERR_PROC_FAILED;
+    size_t len = 0;
+    for (int i = 0; i < iovcnt; i++)
+        len += iov[i].iov_len;
+    if (len > t->max_payload + sizeof(struct sm_frame_hdr))
+        return -MPI_ERR_INTERN;
+    int rc;
+    pthread_mutex_lock(&t->stack_lock);
+    int q = lane % t->nlanes;
+    if (p->txq_head[q]) {
+        rc = enqueue(t, p, lane, iov, iovcnt, len, cookie);
+    } else {
+        rc = try_send(t, p, lane, iov, iovcnt, len);
+        if (rc == 1)
+            rc = enqueue(t, p, lane, iov, iovcnt, len, cookie);
+        else if (rc < 0) {
+            sctp_log("rank %d: send of %zu bytes to rank %d failed: %s", t->rank, len, peer,
+                     strerror(errno));
+            rc = -MPI_ERR_OTHER;
+        }
+    }
+    sctp_udp_flush(t);
+    pthread_mutex_unlock(&t->stack_lock);
+    return rc;
+}
+
+/* drop the queue of a failed peer without send_done: the engine fails those requests itself */
+static void drop_queue(struct sm_transport *t, struct sctp_peer *p)
+{
+    for (int q = 0; q < t->nlanes; q++) {
+        while (p->txq_head[q]) {
+            struct sctp_tx_item *it = p->txq_head[q];
+            p->txq_head[q] = it->next;
+            free_item(it);
+            p->txq_len--;
+            t->txq_total--;
+        }
+        p->txq_tail[q] = NULL;
+    }
+}
+
+int sctp_send_retry_queued(struct sm_transport *t, void **done, int maxdone)
+{
+    int ndone = 0;
+    if (t->txq_total == 0)
+        return 0;
+    for (int r = 0; r < t->size && ndone < maxdone; r++) {
+        struct sctp_peer *p = &t->peers[r];
+        if (!p->txq_len)
+            continue;
+        if (p->state == SCTP_PEER_FAILED) {
+            drop_queue(t, p);
+            continue;
+        }
+        for (int q = 0; q < t->nlanes && ndone < maxdone; q++) {
+            while (p->txq_head[q] && ndone < maxdone) {
+                struct sctp_tx_item *it = p->txq_head[q];
+                int rc = try_send(t, p, q, it->iov, it->iovcnt, it->len);
+                if (rc == 1)
+                    break;
+                if (rc < 0)
+                    sctp_log("rank %d: queued send of %zu bytes to rank %d failed: %s", t->rank,
+                             it->len, r, strerror(errno));
+                p->txq_head[q] = it->next;
+                if (!it->next)
+                    p->txq_tail[q] = NULL;
+                p->txq_len--;
+                t->txq_total--;
+                if (it->cookie)
+                    done[ndone++] = it->cookie;
+                free_item(it);
+            }
+        }
+    }
+    return ndone;
+}

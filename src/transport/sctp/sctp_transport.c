@@ -1,0 +1,184 @@
+/* sctp_transport.c — the SCTP transport's function table (transport.h): endpoint creation and
+ * business card, peers, lanes -> streams, payload limit, finalize.  One per process (usrsctp
+ * is a process-wide stack). */
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "transport/sctp/sctp_internal.h"
+
+static struct sm_transport *the_transport; /* usrsctp is process-wide: one endpoint */
+
+static void destroy(struct sm_transport *t)
+{
+    if (!t)
+        return;
+    sctp_progress_stop_thread(t);
+    if (t->sock)
+        sctp_endpoint_close(t);
+    sctp_recv_free_list(t->arr_head);
+    t->arr_head = t->arr_tail = NULL;
+    for (int r = 0; t->peers && r < t->size; r++) {
+        struct sctp_peer *p = &t->peers[r];
+        for (int q = 0; p->txq_head && q < t->nlanes; q++)
+            while (p->txq_head[q]) {
+                struct sctp_tx_item *it = p->txq_head[q];
+                p->txq_head[q] = it->next;
+                free(it->owned);
+                free(it);
+            }
+        for (int s = 0; p->rx && s < SCTP_SM_MAX_STREAMS; s++)
+            free(p->rx[s].part);
+        free(p->hello_sent);
+        free(p->rx);
+        free(p->txq_head);
+        free(p->txq_tail);
+        free(p->st);
+    }
+    free(t->peers);
+    sctp_udp_close(t);
+    free(t->gather);
+    pthread_mutex_destroy(&t->stack_lock);
+    free(t);
+}
+
+static int sctp_init(const struct sm_transport_args *a, struct sm_transport **out, char *card,
+                     size_t cardlen)
+{
+    if (the_transport) {
+        sctp_log("only one SCTP endpoint per process");
+        return -1;
+    }
+    struct sm_transport *t = calloc(1, sizeof *t);
+    if (!t)
+        return -1;
+    t->wake_fd = -1;
+    pthread_mutex_init(&t->stack_lock, NULL);
+    sctp_tunables_load(&t->tu, a->local_ranks);
+    t->rank = a->rank;
+    t->size = a->size;
+    t->up = a->up;
+    snprintf(t->secret, sizeof t->secret, "%s", a->secret ? a->secret : "");
+    if (t->tu.streams <= 1) {
+        t->nstreams = 1; /* single-stream variant: every lane on stream 0 */
+        t->nlanes = 1;
+    } else {
+        t->nstreams = t->tu.streams + 1; /* stream 0 = control lane, 1..N = data lanes */
+        t->nlanes = t->nstreams;
+    }
+    /* a frame is one SCTP message: it must fit the send buffer several times over, and stay
+     * below the partial-delivery point (half the receive buffer) to arrive in one piece */
+    size_t cap = t->tu.sockbuf / 4;
+    size_t mp = t->tu.max_payload ? t->tu.max_payload : (256u << 10);
+    if (mp > cap)
+        mp = cap;
+    if (mp < 4096 + sizeof(struct sm_frame_hdr))
+        mp = 4096 + sizeof(struct sm_frame_hdr);
+    t->max_payload = mp - sizeof(struct sm_frame_hdr);
+    if (sctp_udp_open(t, a->addrs, a->naddrs) < 0 || sctp_endpoint_open(t) < 0) {
+        destroy(t);
+        return -1;
+    }
+    int n = snprintf(card, cardlen, "sctp:");
+    for (int i = 0; i < t->nudp && n >= 0 && (size_t)n < cardlen; i++) {
+        char ip[INET_ADDRSTRLEN];
+        inet_ntop(AF_INET, &t->udp[i].addr.sin_addr, ip, sizeof ip);
+        n += snprintf(card + n, cardlen - (size_t)n, "%s%s", i ? "," : "", ip);
+    }
+    if (n >= 0 && (size_t)n < cardlen)
+        n += snprintf(card + n, cardlen - (size_t)n, ":%u%s", t->udp_port,
+                      t->tu.crc32c ? "" : ":nocrc");
+    if (n < 0 || (size_t)n >= cardlen) {
+        destroy(t);
+        return -1;
+    }
+    the_transport = t;
+    *out = t;
+    return 0;
+}
+
+static int sctp_set_peers(struct sm_transport *t, const char *const *cards)
+{
+    t->peers = calloc((size_t)t->size, sizeof *t->peers);
+    if (!t->peers)
+        return -1;
+    int all_nocrc = 1;
+    for (int r = 0; r < t->size; r++) {
+        struct sctp_peer *p = &t->peers[r];
+        p->t = t;
+        p->rank = r;
+        p->hello_sent = calloc((size_t)t->nstreams, 1);
+        p->rx = calloc(SCTP_SM_MAX_STREAMS, sizeof *p->rx);
+        p->txq_head = calloc((size_t)t->nlanes, sizeof *p->txq_head);
+        p->txq_tail = calloc((size_t)t->nlanes, sizeof *p->txq_tail);
+        p->st = calloc((size_t)t->nstreams, sizeof *p->st);
+        if (!p->hello_sent || !p->rx || !p->txq_head || !p->txq_tail || !p->st)
+            return -1;
+        if (!cards[r] || sctp_assoc_parse_card(t, r, cards[r]) < 0) {
+            sctp_log("rank %d: bad business card for rank %d: '%s'", t->rank, r,
+                     cards[r] ? cards[r] : "(none)");
+            return -1;
+        }
+        if (p->crc32c)
+            all_nocrc = 0;
+    }
+    pthread_mutex_lock(&t->stack_lock);
+    /* CRC32c off only when every rank asked for it (nobody then checks it) */
+    t->all_crc32c = !all_nocrc;
+    if (all_nocrc)
+        usrsctp_enable_crc32c_offload();
+    else if (!t->tu.crc32c && t->rank == 0)
+        sctp_log("SCTPMPI_SCTP_CRC32C=off ignored: not every rank asked for it");
+    for (int r = 0; r < t->size; r++)
+        if (r != t->rank)
+            usrsctp_register_address(&t->peers[r]);
+    int rc = sctp_udp_build_map(t);
+    t->peers_known = 1;
+    sctp_udp_replay_early(t);
+    sctp_udp_flush(t);
+    pthread_mutex_unlock(&t->stack_lock);
+    if (rc == 0)
+        rc = sctp_progress_start_thread(t);
+    return rc;
+}
+
+static int sctp_lanes(struct sm_transport *t)
+{
+    return t->nlanes;
+}
+
+static size_t sctp_max_payload(struct sm_transport *t)
+{
+    return t->max_payload;
+}
+
+static int sctp_busy(struct sm_transport *t)
+{
+    return t->txq_total > 0;
+}
+
+static void sctp_stats(struct sm_transport *t, void *file)
+{
+    sctp_stats_print(t, file ? file : stderr);
+}
+
+static int sctp_finalize(struct sm_transport *t)
+{
+    destroy(t);
+    the_transport = NULL;
+    return 0;
+}
+
+const struct sm_transport_ops sm_transport_sctp = {
+    .name = "sctp",
+    .init = sctp_init,
+    .set_peers = sctp_set_peers,
+    .lanes = sctp_lanes,
+    .max_payload = sctp_max_payload,
+    .send = sctp_send_frame,
+    .progress = sctp_progress,
+    .busy = sctp_busy,
+    .peer_info = sctp_stats_peer_info,
+    .stats = sctp_stats,
+    .finalize = sctp_finalize,
+};

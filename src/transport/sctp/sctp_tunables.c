@@ -1,0 +1,100 @@
+/* sctp_tunables.c — the SCTPMPI_* environment variables of the SCTP transport and their
+ * defaults (docs/transport-sctp.md lists them). */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "transport/sctp/sctp_internal.h"
+
+static const char *env(const char *name)
+{
+    const char *v = getenv(name);
+    return (v && *v) ? v : NULL;
+}
+
+static long env_long(const char *name, long dflt, long lo, long hi)
+{
+    const char *v = env(name);
+    if (!v)
+        return dflt;
+    char *end;
+    long x = strtol(v, &end, 0);
+    if (*end == 'k' || *end == 'K')
+        x <<= 10, end++;
+    else if (*end == 'm' || *end == 'M')
+        x <<= 20, end++;
+    if (*end || x < lo || x > hi) {
+        sctp_log("ignoring %s=%s (expected %ld..%ld)", name, v, lo, hi);
+        return dflt;
+    }
+    return x;
+}
+
+static int env_bool(const char *name, int dflt)
+{
+    const char *v = env(name);
+    if (!v)
+        return dflt;
+    if (!strcasecmp(v, "1") || !strcasecmp(v, "on") || !strcasecmp(v, "yes") ||
+        !strcasecmp(v, "true"))
+        return 1;
+    if (!strcasecmp(v, "0") || !strcasecmp(v, "off") || !strcasecmp(v, "no") ||
+        !strcasecmp(v, "false"))
+        return 0;
+    sctp_log("ignoring %s=%s (expected on/off)", name, v);
+    return dflt;
+}
+
+void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
+{
+    memset(tu, 0, sizeof *tu);
+    tu->streams = (int)env_long("SCTPMPI_SCTP_STREAMS", 10, 1, SCTP_SM_MAX_STREAMS - 1);
+    tu->sockbuf = (size_t)env_long("SCTPMPI_SOCKBUF", 1 << 20, 16 << 10, 256 << 20);
+    tu->udpbuf = (size_t)env_long("SCTPMPI_SCTP_UDPBUF", 4 << 20, 64 << 10, 256 << 20);
+    tu->max_payload = (size_t)env_long("SCTPMPI_SCTP_MAX_PAYLOAD", 0, 0, 16 << 20);
+    tu->nodelay = env_bool("SCTPMPI_SCTP_NODELAY", 1);
+    tu->sack_immediately = env_bool("SCTPMPI_SCTP_SACK_IMMEDIATELY", 1);
+    tu->sack_immediately_max =
+        (size_t)env_long("SCTPMPI_SCTP_SACK_IMMEDIATELY_MAX", 16 << 10, 0, 1 << 30);
+    tu->sack_delay_ms = (int)env_long("SCTPMPI_SCTP_SACK_DELAY", -1, 0, 500);
+    tu->crc32c = env_bool("SCTPMPI_SCTP_CRC32C", 1);
+    tu->rto_initial = (int)env_long("SCTPMPI_SCTP_RTO_INITIAL", 1000, 1, 600000);
+    tu->rto_min = (int)env_long("SCTPMPI_SCTP_RTO_MIN", 200, 1, 600000);
+    tu->rto_max = (int)env_long("SCTPMPI_SCTP_RTO_MAX", 5000, 1, 600000);
+    if (tu->rto_min > tu->rto_max)
+        tu->rto_min = tu->rto_max;
+    if (tu->rto_initial < tu->rto_min)
+        tu->rto_initial = tu->rto_min;
+    if (tu->rto_initial > tu->rto_max)
+        tu->rto_initial = tu->rto_max;
+    tu->max_burst = (int)env_long("SCTPMPI_SCTP_MAX_BURST", -1, 0, 1 << 20);
+    /* MTU >= 60000 stalls usrsctp (packets over 32 mbufs are dropped): cap below */
+    tu->mtu = (int)env_long("SCTPMPI_SCTP_MTU", 1500, 576, 59000);
+    tu->fragment = (int)env_long("SCTPMPI_SCTP_FRAGMENT", 0, 0, 65535);
+    tu->interleave = env_bool("SCTPMPI_SCTP_INTERLEAVE", 1);
+    tu->port = (int)env_long("SCTPMPI_SCTP_PORT", 0, 0, 65535);
+    tu->hb_interval_ms = (int)env_long("SCTPMPI_SCTP_HB_INTERVAL", -1, 0, 3600000);
+    tu->path_max_retrans = (int)env_long("SCTPMPI_SCTP_PATH_MAX_RETRANS", -1, 0, 1000);
+    tu->assoc_max_retrans = (int)env_long("SCTPMPI_SCTP_ASSOC_MAX_RETRANS", -1, 1, 1000);
+    const char *pm = env("SCTPMPI_SCTP_PROGRESS");
+    tu->progress = (pm && !strcasecmp(pm, "thread")) ? SCTP_PROGRESS_THREAD : SCTP_PROGRESS_CALLER;
+    if (pm && strcasecmp(pm, "thread") && strcasecmp(pm, "caller"))
+        sctp_log("ignoring SCTPMPI_SCTP_PROGRESS=%s (expected caller or thread)", pm);
+    tu->watchdog_us = (int)env_long("SCTPMPI_SCTP_WATCHDOG_US", 2000, 0, 1000000);
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int oversubscribed = local_ranks > (ncpu > 0 ? ncpu : 1);
+    tu->spin_us = (int)env_long("SCTPMPI_SCTP_SPIN_US", oversubscribed ? 0 : 20, 0, 1000000);
+    tu->linger_ms = (int)env_long("SCTPMPI_SCTP_LINGER_MS", 2000, 0, 600000);
+    const char *d = env("SCTPMPI_SCTP_TEST_DROP");
+    if (d) {
+        char *end;
+        double x = strtod(d, &end);
+        if (*end || x < 0 || x > 100)
+            sctp_log("ignoring SCTPMPI_SCTP_TEST_DROP=%s (expected 0..100)", d);
+        else
+            tu->test_drop = x;
+    }
+    tu->test_seed = (unsigned)env_long("SCTPMPI_SCTP_TEST_SEED", 1, 0, 0x7fffffff);
+    tu->debug = env_bool("SCTPMPI_SCTP_DEBUG", 0);
+}

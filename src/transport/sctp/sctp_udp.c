@@ -1,0 +1,370 @@
+/* sctp_udp.c — the UDP side of the SCTP transport: our own UDP socket(s) carrying SCTP packets
+ * (RFC 6951 framing: the SCTP common header directly in the UDP payload), the usrsctp AF_CONN
+ * output callback (batched with sendmmsg, and the SCTPMPI_SCTP_TEST_DROP loss exercise), input
+ * (recvmmsg -> usrsctp_conninput) and the map from a datagram's source to a peer rank. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "transport/sctp/sctp_internal.h"
+
+static int set_buffer(int fd, int opt, int force_opt, size_t bytes)
+{
+    int v = bytes > 0x7fffffff ? 0x7fffffff : (int)bytes;
+    if (setsockopt(fd, SOL_SOCKET, force_opt, &v, sizeof v) == 0)
+        return 0;
+    return setsockopt(fd, SOL_SOCKET, opt, &v, sizeof v);
+}
+
+static int bind_udp(struct sm_transport *t, const char *ip, int port)
+{
+    struct sctp_udp_socket *u = &t->udp[t->nudp];
+    memset(&u->addr, 0, sizeof u->addr);
+    u->addr.sin_family = AF_INET;
+    if (inet_pton(AF_INET, ip, &u->addr.sin_addr) != 1) {
+        sctp_log("bad local address '%s' (IPv4 only for now)", ip);
+        return -1;
+    }
+    u->addr.sin_port = htons((uint16_t)port);
+    u->fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (u->fd < 0)
+        return -1;
+    /* our own buffers: usrsctp's internal UDP socket is stuck at 128 KB and overflows */
+    set_buffer(u->fd, SO_RCVBUF, SO_RCVBUFFORCE, t->tu.udpbuf);
+    set_buffer(u->fd, SO_SNDBUF, SO_SNDBUFFORCE, t->tu.udpbuf);
+    if (bind(u->fd, (struct sockaddr *)&u->addr, sizeof u->addr) < 0) {
+        close(u->fd);
+        u->fd = -1;
+        return -1;
+    }
+    socklen_t sl = sizeof u->addr;
+    getsockname(u->fd, (struct sockaddr *)&u->addr, &sl);
+    t->nudp++;
+    return 0;
+}
+
+int sctp_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
+{
+    static const char *const loopback[] = {"127.0.0.1"};
+    if (!addrs || naddrs <= 0) {
+        addrs = loopback;
+        naddrs = 1;
+    }
+    if (naddrs > SCTP_SM_MAX_ADDRS)
+        naddrs = SCTP_SM_MAX_ADDRS;
+    t->nudp = 0;
+    /* the first address picks the port (the requested one, or the next free above it, or any);
+     * every further address must get the same port since the card lists one port */
+    int port = t->tu.port;
+    int tries = port ? 256 : 1;
+    int bound = 0;
+    for (int i = 0; i < tries && !bound; i++) {
+        if (bind_udp(t, addrs[0], port ? port + i : 0) == 0)
+            bound = 1;
+        else if (errno != EADDRINUSE && errno != EACCES)
+            break;
+    }
+    if (!bound) {
+        sctp_log("cannot bind a UDP socket on %s (port %d): %s", addrs[0], port, strerror(errno));
+        return -1;
+    }
+    t->udp_port = ntohs(t->udp[0].addr.sin_port);
+    for (int i = 1; i < naddrs; i++) {
+        if (bind_udp(t, addrs[i], t->udp_port) < 0) {
+            sctp_log("cannot bind UDP %s:%u: %s", addrs[i], t->udp_port, strerror(errno));
+            return -1;
+        }
+    }
+    t->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (t->wake_fd < 0)
+        return -1;
+    t->rx_buf_size = (size_t)t->tu.mtu + 512;
+    if (t->rx_buf_size < 2048)
+        t->rx_buf_size = 2048;
+    t->tx_buf_size = t->rx_buf_size;
+    t->rx_bufs = malloc(t->rx_buf_size * SCTP_SM_RX_BATCH);
+    t->tx_bufs = malloc(t->tx_buf_size * SCTP_SM_TX_BATCH);
+    if (!t->rx_bufs || !t->tx_bufs)
+        return -1;
+    t->drop_state = 0x9e3779b97f4a7c15ull ^ ((uint64_t)t->tu.test_seed << 20) ^ (uint64_t)t->rank;
+    return 0;
+}
+
+void sctp_udp_close(struct sm_transport *t)
+{
+    for (int i = 0; i < t->nudp; i++)
+        if (t->udp[i].fd >= 0)
+            close(t->udp[i].fd);
+    t->nudp = 0;
+    if (t->wake_fd >= 0)
+        close(t->wake_fd);
+    t->wake_fd = -1;
+    free(t->rx_bufs);
+    free(t->tx_bufs);
+    free(t->addr_keys);
+    free(t->addr_ranks);
+    while (t->early) {
+        struct sctp_early_dgram *e = t->early;
+        t->early = e->next;
+        free(e);
+    }
+    t->rx_bufs = t->tx_bufs = NULL;
+    t->addr_keys = NULL;
+    t->addr_ranks = NULL;
+}
+
+/* ---- source address -> peer ---- */
+static uint64_t addr_key(const struct sockaddr_in *a)
+{
+    return ((uint64_t)a->sin_addr.s_addr << 16) | a->sin_port;
+}
+
+static size_t addr_hash(uint64_t k, size_t mask)
+{
+    k ^= k >> 29;
+    k *= 0xbf58476d1ce4e5b9ull;
+    k ^= k >> 32;
+    return (size_t)k & mask;
+}
+
+int sctp_udp_build_map(struct sm_transport *t)
+{
+    size_t n = 0;
+    for (int r = 0; r < t->size; r++)
+        n += (size_t)t->peers[r].naddrs;
+    size_t cap = 16;
+    while (cap < 2 * n + 2)
+        cap <<= 1;
+    free(t->addr_keys);
+    free(t->addr_ranks);
+    t->addr_keys = calloc(cap, sizeof *t->addr_keys);
+    t->addr_ranks = calloc(cap, sizeof *t->addr_ranks);
+    if (!t->addr_keys || !t->addr_ranks)
+        return -1;
+    t->addr_mask = cap - 1;
+    for (int r = 0; r < t->size; r++) {
+        for (int i = 0; i < t->peers[r].naddrs; i++) {
+            uint64_t k = addr_key(&t->peers[r].addrs[i]);
+            size_t h = addr_hash(k, t->addr_mask);
+            while (t->addr_ranks[h] && t->addr_keys[h] != k)
+                h = (h + 1) & t->addr_mask;
+            t->addr_keys[h] = k;
+            t->addr_ranks[h] = r + 1;
+        }
+    }
+    return 0;
+}
+
+struct sctp_peer *sctp_udp_peer_of(struct sm_transport *t, const struct sockaddr_in *from)
+{
+    if (!t->addr_keys || from->sin_family != AF_INET)
+        return NULL;
+    uint64_t k = addr_key(from);
+    size_t h = addr_hash(k, t->addr_mask);
+    while (t->addr_ranks[h]) {
+        if (t->addr_keys[h] == k)
+            return &t->peers[t->addr_ranks[h] - 1];
+        h = (h + 1) & t->addr_mask;
+    }
+    return NULL;
+}
+
+/* ---- output ---- */
+static int packet_has_data(const unsigned char *pkt, size_t len)
+{
+    size_t off = 12; /* common header */
+    while (off + 4 <= len) {
+        unsigned type = pkt[off];
+        size_t clen = ((size_t)pkt[off + 2] << 8) | pkt[off + 3];
+        if (type == 0x00 || type == 0x40) /* DATA, I-DATA */
+            return 1;
+        if (clen < 4)
+            break;
+        off += (clen + 3) & ~(size_t)3;
+    }
+    return 0;
+}
+
+static int test_drop(struct sm_transport *t, const unsigned char *pkt, size_t len)
+{
+    if (t->tu.test_drop <= 0 || !packet_has_data(pkt, len))
+        return 0;
+    /* xorshift64*: deterministic for a given seed, rank and packet sequence */
+    uint64_t x = t->drop_state;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    t->drop_state = x;
+    double u = (double)((x * 0x2545f4914f6cdd1dull) >> 11) / 9007199254740992.0;
+    return u * 100.0 < t->tu.test_drop;
+}
+
+void sctp_udp_flush(struct sm_transport *t)
+{
+    int done = 0, retried = 0;
+    while (done < t->tx_count) {
+        int n = sendmmsg(t->udp[0].fd, t->tx_msgs + done, (unsigned)(t->tx_count - done), 0);
+        if (n > 0) {
+            done += n;
+            continue;
+        }
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == ENOBUFS) && retried < 3) {
+            struct pollfd pfd = {.fd = t->udp[0].fd, .events = POLLOUT};
+            poll(&pfd, 1, 1);
+            retried++;
+            continue;
+        }
+        /* a datagram the kernel refuses (e.g. unreachable peer): skip it, SCTP retransmits */
+        t->udp_send_errors++;
+        done++;
+    }
+    t->tx_count = 0;
+}
+
+int sctp_udp_conn_output(void *addr, void *buffer, size_t length, uint8_t tos, uint8_t set_df)
+{
+    (void)tos;
+    (void)set_df;
+    struct sctp_peer *p = addr;
+    struct sm_transport *t = p->t;
+    if (t->nudp == 0)
+        return -1;
+    if (test_drop(t, buffer, length)) {
+        p->tx_dropped_test++;
+        return 0;
+    }
+    sctp_stats_note_output(p, buffer, length);
+    p->tx_datagrams++;
+    if (length > t->tx_buf_size) { /* larger than the batch slots: send on its own */
+        sctp_udp_flush(t);
+        if (sendto(t->udp[0].fd, buffer, length, 0, (struct sockaddr *)&p->addrs[0],
+                   sizeof p->addrs[0]) < 0)
+            t->udp_send_errors++;
+        return 0;
+    }
+    if (t->tx_count == SCTP_SM_TX_BATCH)
+        sctp_udp_flush(t);
+    int i = t->tx_count++;
+    unsigned char *slot = t->tx_bufs + (size_t)i * t->tx_buf_size;
+    memcpy(slot, buffer, length);
+    t->tx_iov[i].iov_base = slot;
+    t->tx_iov[i].iov_len = length;
+    memset(&t->tx_msgs[i], 0, sizeof t->tx_msgs[i]);
+    t->tx_msgs[i].msg_hdr.msg_name = &p->addrs[0];
+    t->tx_msgs[i].msg_hdr.msg_namelen = sizeof p->addrs[0];
+    t->tx_msgs[i].msg_hdr.msg_iov = &t->tx_iov[i];
+    t->tx_msgs[i].msg_hdr.msg_iovlen = 1;
+    return 0;
+}
+
+/* ---- input ---- */
+static void note_rogue(struct sm_transport *t, const struct sockaddr_in *from, size_t len)
+{
+    t->rogue_datagrams++;
+    if (t->rogue_logged < 3) {
+        char ip[INET_ADDRSTRLEN] = "?";
+        inet_ntop(AF_INET, &from->sin_addr, ip, sizeof ip);
+        sctp_log("rank %d: dropped %zu-byte datagram from unknown %s:%u (not a rank of this job)",
+                 t->rank, len, ip, ntohs(from->sin_port));
+        t->rogue_logged++;
+    }
+}
+
+/* a peer that learnt our card first may reach us before we know its card: keep a few of its
+ * datagrams (an INIT, typically) and feed them to usrsctp once set_peers() built the map */
+static void keep_early(struct sm_transport *t, const struct sockaddr_in *from, const void *data,
+                       size_t len)
+{
+    if (t->nearly >= 256)
+        return;
+    struct sctp_early_dgram *e = malloc(sizeof *e + len);
+    if (!e)
+        return;
+    e->next = NULL;
+    e->from = *from;
+    e->len = len;
+    memcpy(e->data, data, len);
+    struct sctp_early_dgram **pp = &t->early;
+    while (*pp)
+        pp = &(*pp)->next;
+    *pp = e;
+    t->nearly++;
+}
+
+void sctp_udp_replay_early(struct sm_transport *t)
+{
+    struct sctp_early_dgram *e = t->early;
+    t->early = NULL;
+    t->nearly = 0;
+    while (e) {
+        struct sctp_early_dgram *next = e->next;
+        struct sctp_peer *p = sctp_udp_peer_of(t, &e->from);
+        if (!p)
+            note_rogue(t, &e->from, e->len);
+        else if (e->len >= 12) {
+            p->rx_datagrams++;
+            usrsctp_conninput(p, e->data, e->len, 0);
+        }
+        free(e);
+        e = next;
+    }
+}
+
+int sctp_udp_pump_input(struct sm_transport *t, int budget)
+{
+    struct mmsghdr msgs[SCTP_SM_RX_BATCH];
+    struct iovec iov[SCTP_SM_RX_BATCH];
+    struct sockaddr_in from[SCTP_SM_RX_BATCH];
+    int total = 0;
+    for (int s = 0; s < t->nudp; s++) {
+        for (;;) {
+            int want = SCTP_SM_RX_BATCH;
+            if (budget - total < want)
+                want = budget - total;
+            if (want <= 0)
+                return total;
+            for (int i = 0; i < want; i++) {
+                iov[i].iov_base = t->rx_bufs + (size_t)i * t->rx_buf_size;
+                iov[i].iov_len = t->rx_buf_size;
+                memset(&msgs[i], 0, sizeof msgs[i]);
+                msgs[i].msg_hdr.msg_name = &from[i];
+                msgs[i].msg_hdr.msg_namelen = sizeof from[i];
+                msgs[i].msg_hdr.msg_iov = &iov[i];
+                msgs[i].msg_hdr.msg_iovlen = 1;
+            }
+            int n = recvmmsg(t->udp[s].fd, msgs, (unsigned)want, MSG_DONTWAIT, NULL);
+            if (n <= 0)
+                break;
+            for (int i = 0; i < n; i++) {
+                size_t len = msgs[i].msg_len;
+                if (msgs[i].msg_hdr.msg_flags & MSG_TRUNC) {
+                    t->udp_truncated++;
+                    continue;
+                }
+                struct sctp_peer *p = sctp_udp_peer_of(t, &from[i]);
+                if (!p && !t->peers_known) {
+                    keep_early(t, &from[i], iov[i].iov_base, len);
+                    continue;
+                }
+                if (!p) {
+                    note_rogue(t, &from[i], len);
+                    continue;
+                }
+                if (len < 12) /* shorter than an SCTP common header */
+                    continue;
+                p->rx_datagrams++;
+                usrsctp_conninput(p, iov[i].iov_base, len, 0);
+            }
+            total += n;
+            if (n < want)
+                break;
+        }
+    }
+    return total;
+}

@@ -1,0 +1,745 @@
+/* tcp.c — the TCP transport: one connection per peer pair, opened lazily on first send, with a
+ * hello carrying the sender's rank and the job secret; non-blocking sockets with epoll;
+ * per-peer send queues that reference user memory until written; frames parsed from a staging
+ * buffer, large payloads received straight into the engine's destination buffer.
+ *
+ * Handshake (docs/design.md "TCP hello"): the connector sends a 64-byte HELLO
+ * {magic "SMPITCP1", rank, size, secret}; the acceptor answers 8 bytes "SMPIACK1" (use it) or
+ * "SMPIREJ1" (both sides connected at once and the lower rank's connection wins).  No frame
+ * travels on a connection before its ACK.  A HELLO with a bad magic, rank or secret, or a
+ * malformed frame, closes that connection with a log line; the job goes on. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "engine/wire.h"
+#include "mpi.h"
+#include "transport/transport.h"
+#include "util/util.h"
+
+#ifndef IPPROTO_MPTCP
+#define IPPROTO_MPTCP 262
+#endif
+
+#define HELLO_LEN 64
+#define SECRET_LEN 48
+#define STAGE_LEN (256 * 1024)
+#define COPY_SMALL 4096 /* frames up to this size are copied when they must wait */
+
+enum conn_state { C_CONNECTING, C_HELLO_SENT, C_WAIT_HELLO, C_ESTABLISHED, C_DEAD };
+
+struct txe {                /* one queued frame */
+    struct txe *next;
+    struct iovec iov[3];
+    int iovcnt;
+    void *cookie;
+    unsigned char hdr[sizeof(struct sm_frame_hdr)];
+    unsigned char small[]; /* copied payload for small frames */
+};
+
+struct conn {
+    struct conn *next_dead; /* closed connections are freed at the end of progress() */
+    int fd;
+    int peer;               /* -1 until the hello says */
+    int state;
+    int outgoing;
+    unsigned char hello[HELLO_LEN];
+    size_t hello_have;
+    /* receive side */
+    unsigned char *stage;
+    size_t have, off;       /* bytes in stage, parse offset */
+    int in_payload;         /* reading the payload of hdr */
+    struct sm_frame_hdr hdr;
+    unsigned char *dst;     /* where the payload goes */
+    unsigned char *own;     /* our allocation when the engine gave no destination */
+    size_t got;
+};
+
+struct tpeer {
+    struct sockaddr_in addr;
+    struct conn *data;      /* the established connection, or NULL */
+    struct conn *out;       /* our connection attempt in progress */
+    struct txe *q_head, *q_tail;
+    unsigned long long tx_frames, tx_bytes, rx_frames, rx_bytes;
+};
+
+struct sm_transport {
+    int rank, size;
+    char secret[SECRET_LEN];
+    const struct sm_upcalls *up;
+    int epfd, lfd;
+    struct sockaddr_in self;
+    struct tpeer *peers;
+    int sockbuf, mptcp;
+    int finalizing;
+    int queued;             /* frames in all queues */
+    struct conn *dead;      /* closed, to be freed when no upcall can still refer to them */
+};
+
+/* ---- helpers ------------------------------------------------------------------------------ */
+static void set_nonblock(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
+
+static void tune(struct sm_transport *t, int fd)
+{
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (t->sockbuf > 0) {
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &t->sockbuf, sizeof t->sockbuf);
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &t->sockbuf, sizeof t->sockbuf);
+    }
+}
+
+static int new_socket(struct sm_transport *t)
+{
+    int fd = -1;
+    if (t->mptcp) {
+        fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, IPPROTO_MPTCP);
+        if (fd < 0) {
+            SM_WARN("SCTPMPI_TCP_MPTCP=1 but MPTCP sockets fail (%s); using TCP",
+                    strerror(errno));
+            t->mptcp = 0;
+        }
+    }
+    if (fd < 0)
+        fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    return fd;
+}
+
+static void ep_set(struct sm_transport *t, struct conn *c, int op, uint32_t ev)
+{
+    struct epoll_event e = {.events = ev, .data.ptr = c};
+    epoll_ctl(t->epfd, op, c->fd, &e);
+}
+
+static struct conn *conn_new(struct sm_transport *t, int fd, int state, int peer, int outgoing)
+{
+    struct conn *c = sm_xcalloc(1, sizeof *c);
+    c->fd = fd;
+    c->state = state;
+    c->peer = peer;
+    c->outgoing = outgoing;
+    set_nonblock(fd);
+    tune(t, fd);
+    ep_set(t, c, EPOLL_CTL_ADD, state == C_CONNECTING ? EPOLLOUT : EPOLLIN);
+    return c;
+}
+
+static void conn_close(struct sm_transport *t, struct conn *c)
+{
+    if (c->state == C_DEAD)
+        return;
+    epoll_ctl(t->epfd, EPOLL_CTL_DEL, c->fd, NULL);
+    close(c->fd);
+    c->state = C_DEAD;
+    if (c->peer >= 0) {
+        struct tpeer *p = &t->peers[c->peer];
+        if (p->data == c)
+            p->data = NULL;
+        if (p->out == c)
+            p->out = NULL;
+    }
+    c->next_dead = t->dead;
+    t->dead = c;
+}
+
+static void free_dead(struct sm_transport *t)
+{
+    while (t->dead) {
+        struct conn *c = t->dead;
+        t->dead = c->next_dead;
+        free(c->stage);
+        free(c->own);
+        free(c);
+    }
+}
+
+static void peer_lost(struct sm_transport *t, struct conn *c, const char *why)
+{
+    int peer = c->peer;
+    int was_data = peer >= 0 && (t->peers[peer].data == c || t->peers[peer].out == c);
+    conn_close(t, c);
+    if (was_data && !t->finalizing) {
+        /* drop what was queued for the peer: nobody will take it */
+        struct tpeer *p = &t->peers[peer];
+        while (p->q_head) {
+            struct txe *e = p->q_head;
+            p->q_head = e->next;
+            t->queued--;
+            free(e);
+        }
+        p->q_tail = NULL;
+        t->up->peer_failed(t->up->ctx, peer, why);
+    }
+}
+
+/* ---- sending ------------------------------------------------------------------------------ */
+static size_t iov_total(const struct iovec *iov, int n)
+{
+    size_t s = 0;
+    for (int i = 0; i < n; i++)
+        s += iov[i].iov_len;
+    return s;
+}
+
+/* write queued frames of peer p; returns -1 if the connection broke */
+static int flush(struct sm_transport *t, struct tpeer *p)
+{
+    struct conn *c = p->data;
+    while (p->q_head) {
+        struct txe *e = p->q_head;
+        ssize_t n = writev(c->fd, e->iov, e->iovcnt);
+        if (n < 0) {
+            if (errno == EAGAIN || errno == EWOULDBLOCK)
+                break;
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p->tx_bytes += (size_t)n;
+        size_t left = (size_t)n;
+        int i = 0;
+        while (i < e->iovcnt && left >= e->iov[i].iov_len)
+            left -= e->iov[i++].iov_len;
+        if (i < e->iovcnt) { /* partial: keep the rest */
+            memmove(e->iov, e->iov + i, (size_t)(e->iovcnt - i) * sizeof *e->iov);
+            e->iovcnt -= i;
+            e->iov[0].iov_base = (char *)e->iov[0].iov_base + left;
+            e->iov[0].iov_len -= left;
+            break;
+        }
+        p->q_head = e->next;
+        if (!p->q_head)
+            p->q_tail = NULL;
+        t->queued--;
+        p->tx_frames++;
+        void *cookie = e->cookie;
+        free(e);
+        if (cookie)
+            t->up->send_done(t->up->ctx, cookie);
+    }
+    ep_set(t, c, EPOLL_CTL_MOD, p->q_head ? EPOLLIN | EPOLLOUT : EPOLLIN);
+    return 0;
+}
+
+static void enqueue(struct sm_transport *t, struct tpeer *p, const struct iovec *iov, int iovcnt,
+                    size_t skip, void *cookie, int copy_all)
+{
+    size_t total = iov_total(iov, iovcnt);
+    size_t extra = copy_all ? total : 0;
+    struct txe *e = sm_xmalloc(sizeof *e + extra);
+    e->next = NULL;
+    e->cookie = copy_all ? NULL : cookie;
+    e->iovcnt = 0;
+    if (copy_all) {
+        size_t o = 0;
+        for (int i = 0; i < iovcnt; i++) {
+            memcpy(e->small + o, iov[i].iov_base, iov[i].iov_len);
+            o += iov[i].iov_len;
+        }
+        e->iov[0].iov_base = e->small + skip;
+        e->iov[0].iov_len = total - skip;
+        e->iovcnt = 1;
+    } else {
+        /* copy the header (the engine builds it on its stack); reference the rest */
+        memcpy(e->hdr, iov[0].iov_base, iov[0].iov_len);
+        for (int i = 0; i < iovcnt && e->iovcnt < 3; i++) {
+            const char *base = i == 0 ? (const char *)e->hdr : iov[i].iov_base;
+            size_t len = iov[i].iov_len;
+            if (skip >= len) {
+                skip -= len;
+                continue;
+            }
+            e->iov[e->iovcnt].iov_base = (void *)(base + skip);
+            e->iov[e->iovcnt].iov_len = len - skip;
+            skip = 0;
+            e->iovcnt++;
+        }
+    }
+    if (p->q_tail)
+        p->q_tail->next = e;
+    else
+        p->q_head = e;
+    p->q_tail = e;
+    t->queued++;
+}
+
+static int start_connect(struct sm_transport *t, int peer)
+{
+    struct tpeer *p = &t->peers[peer];
+    int fd = new_socket(t);
+    if (fd < 0)
+        return -1;
+    struct conn *c = conn_new(t, fd, C_CONNECTING, peer, 1);
+    p->out = c;
+    if (connect(fd, (struct sockaddr *)&p->addr, sizeof p->addr) < 0 && errno != EINPROGRESS) {
+        SM_ERR("connect to rank %d failed: %s", peer, strerror(errno));
+        peer_lost(t, c, "connect failed");
+        return -1;
+    }
+    return 0;
+}
+
+static int tcp_send(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
+                    int iovcnt, void *cookie)
+{
+    (void)lane;
+    if (peer < 0 || peer >= t->size || peer == t->rank)
+        return -MPI_ERR_RANK;
+    struct tpeer *p = &t->peers[peer];
+    size_t total = iov_total(iov, iovcnt);
+    size_t done = 0;
+    if (p->data && !p->q_head) {
+        for (;;) {
+            ssize_t n = writev(p->data->fd, iov, iovcnt);
+            if (n >= 0) {
+                done = (size_t)n;
+                break;
+            }
+            if (errno == EINTR)
+                continue;
+            if (errno != EAGAIN && errno != EWOULDBLOCK) {
+                peer_lost(t, p->data, strerror(errno));
+                return -MPI_ERR_OTHER;
+            }
+            break;
+        }
+        p->tx_bytes += done;
+        if (done == total) {
+            p->tx_frames++;
+            return 0;
+        }
+    }
+    if (!p->data && !p->out && start_connect(t, peer))
+        return -MPI_ERR_OTHER;
+    int copy_all = total <= COPY_SMALL || !cookie;
+    enqueue(t, p, iov, iovcnt, done, cookie, copy_all);
+    if (p->data)
+        ep_set(t, p->data, EPOLL_CTL_MOD, EPOLLIN | EPOLLOUT);
+    return copy_all ? 0 : 1;
+}
+
+/* ---- handshake ---------------------------------------------------------------------------- */
+static void make_hello(struct sm_transport *t, unsigned char *h)
+{
+    memset(h, 0, HELLO_LEN);
+    memcpy(h, "SMPITCP1", 8);
+    int32_t r = t->rank, s = t->size;
+    memcpy(h + 8, &r, 4);
+    memcpy(h + 12, &s, 4);
+    memcpy(h + 16, t->secret, SECRET_LEN);
+}
+
+static void establish(struct sm_transport *t, struct conn *c)
+{
+    struct tpeer *p = &t->peers[c->peer];
+    c->state = C_ESTABLISHED;
+    p->data = c;
+    if (p->out == c)
+        p->out = NULL;
+    c->stage = sm_xmalloc(STAGE_LEN);
+    if (p->q_head && flush(t, p))
+        peer_lost(t, c, "write failed");
+    else
+        ep_set(t, c, EPOLL_CTL_MOD, p->q_head ? EPOLLIN | EPOLLOUT : EPOLLIN);
+}
+
+static void on_connected(struct sm_transport *t, struct conn *c)
+{
+    int err = 0;
+    socklen_t len = sizeof err;
+    getsockopt(c->fd, SOL_SOCKET, SO_ERROR, &err, &len);
+    if (err) {
+        SM_ERR("connect to rank %d failed: %s", c->peer, strerror(err));
+        peer_lost(t, c, "connect failed");
+        return;
+    }
+    unsigned char h[HELLO_LEN];
+    make_hello(t, h);
+    if (write(c->fd, h, HELLO_LEN) != HELLO_LEN) { /* a fresh socket always takes 64 bytes */
+        peer_lost(t, c, "hello failed");
+        return;
+    }
+    c->state = C_HELLO_SENT;
+    c->hello_have = 0;
+    ep_set(t, c, EPOLL_CTL_MOD, EPOLLIN);
+}
+
+/* connector: read the 8-byte answer */
+static void on_answer(struct sm_transport *t, struct conn *c)
+{
+    ssize_t n = read(c->fd, c->hello + c->hello_have, 8 - c->hello_have);
+    if (n <= 0) {
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+            return;
+        peer_lost(t, c, "connection closed during hello");
+        return;
+    }
+    c->hello_have += (size_t)n;
+    if (c->hello_have < 8)
+        return;
+    if (!memcmp(c->hello, "SMPIACK1", 8)) {
+        establish(t, c);
+    } else if (!memcmp(c->hello, "SMPIREJ1", 8)) {
+        /* the peer's own connection wins; our queue waits for it */
+        struct tpeer *p = &t->peers[c->peer];
+        p->out = NULL;
+        c->peer = -1;
+        conn_close(t, c);
+    } else {
+        peer_lost(t, c, "bad hello answer");
+    }
+}
+
+static void reject_at(struct sm_transport *t, struct conn *c, int level, const char *why)
+{
+    struct sockaddr_in a;
+    socklen_t al = sizeof a;
+    char ip[INET_ADDRSTRLEN] = "?";
+    if (!getpeername(c->fd, (struct sockaddr *)&a, &al))
+        inet_ntop(AF_INET, &a.sin_addr, ip, sizeof ip);
+    sm_log(level, "rejected a TCP connection from %s:%u: %s", ip, ntohs(a.sin_port), why);
+    c->peer = -1;
+    conn_close(t, c);
+}
+
+static void reject(struct sm_transport *t, struct conn *c, const char *why)
+{
+    reject_at(t, c, 0, why);
+}
+
+/* acceptor: read the 64-byte hello and decide */
+static void on_hello(struct sm_transport *t, struct conn *c)
+{
+    ssize_t n = read(c->fd, c->hello + c->hello_have, HELLO_LEN - c->hello_have);
+    if (n <= 0) {
+        if (n < 0 && (errno == EAGAIN || errno == EINTR))
+            return;
+        reject_at(t, c, 1, "closed before its hello");
+        return;
+    }
+    c->hello_have += (size_t)n;
+    if (c->hello_have < 8 && memcmp(c->hello, "SMPITCP1", c->hello_have)) {
+        reject(t, c, "not an sctpmpi hello");
+        return;
+    }
+    if (c->hello_have < HELLO_LEN)
+        return;
+    int32_t r, s;
+    memcpy(&r, c->hello + 8, 4);
+    memcpy(&s, c->hello + 12, 4);
+    if (memcmp(c->hello, "SMPITCP1", 8)) {
+        reject(t, c, "not an sctpmpi hello");
+        return;
+    }
+    if (s != t->size || r < 0 || r >= t->size || r == t->rank) {
+        reject(t, c, "hello names a rank that is not a peer");
+        return;
+    }
+    if (memcmp(c->hello + 16, t->secret, SECRET_LEN)) {
+        reject(t, c, "wrong job secret");
+        return;
+    }
+    struct tpeer *p = &t->peers[r];
+    if (p->data || (p->out && t->rank < r)) {
+        /* both sides connected at once (the secret is right): the lower rank's wins */
+        (void)!write(c->fd, "SMPIREJ1", 8);
+        c->peer = -1;
+        conn_close(t, c);
+        return;
+    }
+    if (write(c->fd, "SMPIACK1", 8) != 8) {
+        reject(t, c, "cannot answer its hello");
+        return;
+    }
+    if (p->out) { /* theirs wins: drop our attempt quietly, the queue moves to theirs */
+        struct conn *o = p->out;
+        p->out = NULL;
+        o->peer = -1;
+        conn_close(t, o);
+    }
+    c->peer = r;
+    establish(t, c);
+}
+
+static void on_accept(struct sm_transport *t)
+{
+    for (;;) {
+        int fd = accept4(t->lfd, NULL, NULL, SOCK_CLOEXEC);
+        if (fd < 0)
+            return;
+        conn_new(t, fd, C_WAIT_HELLO, -1, 0);
+    }
+}
+
+/* ---- receiving ---------------------------------------------------------------------------- */
+static int bad_frame(const struct sm_frame_hdr *h)
+{
+    return h->version != SM_WIRE_VERSION || h->type < 1 || h->type > SM_F_TYPE_MAX ||
+           h->payload_len > SM_WIRE_MAX_PAYLOAD;
+}
+
+static void deliver(struct sm_transport *t, struct conn *c, void *payload)
+{
+    struct tpeer *p = &t->peers[c->peer];
+    p->rx_frames++;
+    p->rx_bytes += sizeof c->hdr + c->hdr.payload_len;
+    t->up->frame_end(t->up->ctx, c->peer, &c->hdr, payload);
+}
+
+/* returns -1 when the connection is gone */
+static int on_readable(struct sm_transport *t, struct conn *c)
+{
+    for (int rounds = 0; rounds < 64; rounds++) {
+        if (c->in_payload) {
+            /* large payload: straight into its destination */
+            size_t want = c->hdr.payload_len - c->got;
+            ssize_t n = recv(c->fd, c->dst + c->got, want, 0);
+            if (n <= 0)
+                goto rd_err;
+            c->got += (size_t)n;
+            if (c->got < c->hdr.payload_len)
+                continue;
+            c->in_payload = 0;
+            unsigned char *own = c->own;
+            c->own = NULL;
+            deliver(t, c, c->dst);
+            free(own);
+            continue;
+        }
+        if (c->off == c->have)
+            c->off = c->have = 0;
+        else if (c->off > STAGE_LEN / 2) {
+            memmove(c->stage, c->stage + c->off, c->have - c->off);
+            c->have -= c->off;
+            c->off = 0;
+        }
+        ssize_t n = recv(c->fd, c->stage + c->have, STAGE_LEN - c->have, 0);
+        if (n <= 0)
+            goto rd_err;
+        c->have += (size_t)n;
+        while (c->have - c->off >= sizeof(struct sm_frame_hdr)) {
+            memcpy(&c->hdr, c->stage + c->off, sizeof c->hdr);
+            if (bad_frame(&c->hdr)) {
+                SM_ERR("malformed frame from rank %d (version %u, type %u, length %u): closing",
+                       c->peer, c->hdr.version, c->hdr.type, c->hdr.payload_len);
+                peer_lost(t, c, "malformed frame");
+                return -1;
+            }
+            size_t avail = c->have - c->off - sizeof c->hdr;
+            size_t len = c->hdr.payload_len;
+            if (avail >= len) {
+                unsigned char *src = c->stage + c->off + sizeof c->hdr;
+                void *dst = t->up->frame_begin(t->up->ctx, c->peer, &c->hdr);
+                if (dst && len)
+                    memcpy(dst, src, len);
+                c->off += sizeof c->hdr + len;
+                deliver(t, c, dst ? dst : src);
+                if (c->state != C_ESTABLISHED)
+                    return -1;
+                continue;
+            }
+            if (len <= STAGE_LEN - sizeof c->hdr && c->off + sizeof c->hdr + len <= STAGE_LEN)
+                break; /* will fit in the stage: read more */
+            /* the payload goes to its destination directly */
+            void *dst = t->up->frame_begin(t->up->ctx, c->peer, &c->hdr);
+            c->dst = dst ? dst : (c->own = sm_xmalloc(len));
+            memcpy(c->dst, c->stage + c->off + sizeof c->hdr, avail);
+            c->got = avail;
+            c->in_payload = 1;
+            c->off = c->have = 0;
+            break;
+        }
+        if (!c->in_payload && c->off < c->have && c->off > 0 &&
+            c->have - c->off < sizeof(struct sm_frame_hdr)) {
+            memmove(c->stage, c->stage + c->off, c->have - c->off);
+            c->have -= c->off;
+            c->off = 0;
+        }
+    }
+    return 0;
+rd_err:
+    if (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)
+        return 0;
+    peer_lost(t, c, "connection closed by the peer");
+    return -1;
+}
+
+static void on_event(struct sm_transport *t, struct conn *c, uint32_t ev)
+{
+    switch (c->state) {
+    case C_CONNECTING:
+        if (ev & (EPOLLOUT | EPOLLERR | EPOLLHUP))
+            on_connected(t, c);
+        return;
+    case C_HELLO_SENT: on_answer(t, c); return;
+    case C_WAIT_HELLO: on_hello(t, c); return;
+    case C_ESTABLISHED: break;
+    default: return;
+    }
+    if ((ev & (EPOLLIN | EPOLLERR | EPOLLHUP)) && on_readable(t, c))
+        return;
+    if (ev & EPOLLOUT) {
+        struct tpeer *p = &t->peers[c->peer];
+        if (flush(t, p))
+            peer_lost(t, c, "write failed");
+    }
+}
+
+static int tcp_progress(struct sm_transport *t, long timeout_us)
+{
+    struct epoll_event ev[32];
+    int ms = timeout_us < 0 ? -1 : timeout_us == 0 ? 0 : (int)((timeout_us + 999) / 1000);
+    int n = epoll_wait(t->epfd, ev, 32, ms);
+    if (n < 0)
+        return errno == EINTR ? 0 : -1;
+    for (int i = 0; i < n; i++) {
+        struct conn *c = ev[i].data.ptr;
+        if (c == NULL)
+            on_accept(t);
+        else if (c->state != C_DEAD)
+            on_event(t, c, ev[i].events);
+    }
+    free_dead(t);
+    return n;
+}
+
+/* ---- set-up and the table ----------------------------------------------------------------- */
+static int tcp_init(const struct sm_transport_args *a, struct sm_transport **out, char *card,
+                    size_t cardlen)
+{
+    struct sm_transport *t = sm_xcalloc(1, sizeof *t);
+    t->rank = a->rank;
+    t->size = a->size;
+    t->up = a->up;
+    snprintf(t->secret, sizeof t->secret, "%s", a->secret ? a->secret : "");
+    t->sockbuf = (int)sm_env_size("SCTPMPI_SOCKBUF", 0);
+    t->mptcp = sm_env_bool("SCTPMPI_TCP_MPTCP", 0);
+    t->peers = sm_xcalloc((size_t)a->size, sizeof *t->peers);
+    t->epfd = epoll_create1(EPOLL_CLOEXEC);
+    const char *ip = sm_env_str("SCTPMPI_TCP_ADDR", a->naddrs > 0 ? a->addrs[0] : "127.0.0.1");
+    t->self.sin_family = AF_INET;
+    if (inet_pton(AF_INET, ip, &t->self.sin_addr) != 1) {
+        SM_ERR("bad local address '%s' (SCTPMPI_TCP_ADDR / SCTPMPI_ADDRS)", ip);
+        return -1;
+    }
+    t->lfd = new_socket(t);
+    int one = 1;
+    setsockopt(t->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (t->lfd < 0 || bind(t->lfd, (struct sockaddr *)&t->self, sizeof t->self) ||
+        listen(t->lfd, 1024)) {
+        SM_ERR("cannot listen on %s: %s", ip, strerror(errno));
+        return -1;
+    }
+    socklen_t sl = sizeof t->self;
+    getsockname(t->lfd, (struct sockaddr *)&t->self, &sl);
+    set_nonblock(t->lfd);
+    struct epoll_event e = {.events = EPOLLIN, .data.ptr = NULL};
+    epoll_ctl(t->epfd, EPOLL_CTL_ADD, t->lfd, &e);
+    snprintf(card, cardlen, "tcp:%s:%u", ip, ntohs(t->self.sin_port));
+    *out = t;
+    return 0;
+}
+
+static int tcp_set_peers(struct sm_transport *t, const char *const *cards)
+{
+    for (int i = 0; i < t->size; i++) {
+        char ip[64];
+        unsigned port;
+        if (sscanf(cards[i], "tcp:%63[^:]:%u", ip, &port) != 2 || port > 65535) {
+            SM_ERR("rank %d's business card '%s' is not a tcp card", i, cards[i]);
+            return -1;
+        }
+        struct sockaddr_in *s = &t->peers[i].addr;
+        s->sin_family = AF_INET;
+        s->sin_port = htons((uint16_t)port);
+        if (inet_pton(AF_INET, ip, &s->sin_addr) != 1)
+            return -1;
+    }
+    return 0;
+}
+
+static int tcp_lanes(struct sm_transport *t)
+{
+    (void)t;
+    return 1;
+}
+
+static size_t tcp_max_payload(struct sm_transport *t)
+{
+    (void)t;
+    return SM_WIRE_MAX_PAYLOAD;
+}
+
+static int tcp_busy(struct sm_transport *t)
+{
+    t->finalizing = 1; /* only MPI_Finalize asks: EOFs from now on are expected */
+    return t->queued > 0;
+}
+
+static int tcp_peer_info(struct sm_transport *t, int peer, char *buf, size_t len)
+{
+    struct tpeer *p = &t->peers[peer];
+    char ip[INET_ADDRSTRLEN];
+    inet_ntop(AF_INET, &p->addr.sin_addr, ip, sizeof ip);
+    return snprintf(buf, len, "tcp %s:%u %s", ip, ntohs(p->addr.sin_port),
+                    p->data ? "connected" : p->out ? "connecting" : "not connected");
+}
+
+static void tcp_stats(struct sm_transport *t, void *file)
+{
+    FILE *f = file;
+    for (int i = 0; i < t->size; i++) {
+        struct tpeer *p = &t->peers[i];
+        if (!p->tx_frames && !p->rx_frames)
+            continue;
+        fprintf(f, "sctpmpi[%d] tcp peer %d: sent %llu frames %llu bytes, received %llu frames "
+                   "%llu bytes%s\n",
+                t->rank, i, p->tx_frames, p->tx_bytes, p->rx_frames, p->rx_bytes,
+                t->mptcp ? " (mptcp)" : "");
+    }
+}
+
+static int tcp_finalize(struct sm_transport *t)
+{
+    t->finalizing = 1;
+    for (int i = 0; i < t->size; i++) {
+        struct tpeer *p = &t->peers[i];
+        if (p->data)
+            conn_close(t, p->data);
+        if (p->out)
+            conn_close(t, p->out);
+        while (p->q_head) {
+            struct txe *e = p->q_head;
+            p->q_head = e->next;
+            free(e);
+        }
+    }
+    free_dead(t);
+    close(t->lfd);
+    close(t->epfd);
+    free(t->peers);
+    free(t);
+    return 0;
+}
+
+const struct sm_transport_ops sm_transport_tcp = {
+    .name = "tcp",
+    .init = tcp_init,
+    .set_peers = tcp_set_peers,
+    .lanes = tcp_lanes,
+    .max_payload = tcp_max_payload,
+    .send = tcp_send,
+    .progress = tcp_progress,
+    .busy = tcp_busy,
+    .peer_info = tcp_peer_info,
+    .stats = tcp_stats,
+    .finalize = tcp_finalize,
+};

@@ -1,0 +1,86 @@
+/* transport.h — the one small function table every transport implements (tcp, sctp, ...).
+ *
+ * A transport moves opaque frames between ranks.  It knows peers by rank and a "lane" number
+ * the engine picks for each frame (SCTP maps lanes to streams; TCP ignores them).  It knows
+ * nothing of MPI tags, matching or protocols: those live in the engine (src/engine/).
+ *
+ * Frames are the engine's wire frames (src/engine/wire.h): a fixed header followed by
+ * hdr.payload_len bytes.  A transport reads the header only to learn the frame length.
+ *
+ * Receive path: for every complete frame header the transport calls up->frame_begin(); the
+ * engine returns where the payload should be placed (e.g. straight into the user's receive
+ * buffer) or NULL, in which case the transport keeps the payload in its own memory.  When the
+ * whole payload is in place it calls up->frame_end() with a pointer to it.  Between the two
+ * calls for one peer the transport makes no other upcall for that peer (any lane).
+ *
+ * Send path: send() takes an iovec whose first element is the frame header (copied by the
+ * transport if it has to keep it: the engine builds headers on its stack) and whose other
+ * elements may point into user memory.  It returns 0 when every
+ * byte has been handed to the kernel/stack (the iovec memory is free again), 1 when some bytes
+ * are still referenced (then up->send_done(cookie) is called once they are not), or a negative
+ * MPI error class on failure. Frames to one peer on one lane are delivered in send order.
+ *
+ * Threads: every upcall happens on the caller's thread inside progress(), never inside send()
+ * and never from a thread of the transport's own (queue and hand over in progress()). */
+#ifndef SCTPMPI_TRANSPORT_H
+#define SCTPMPI_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+struct sm_frame_hdr;
+
+/* calls from a transport into the engine */
+struct sm_upcalls {
+    void *ctx;
+    void *(*frame_begin)(void *ctx, int peer, const struct sm_frame_hdr *h);
+    void (*frame_end)(void *ctx, int peer, const struct sm_frame_hdr *h, void *payload);
+    void (*send_done)(void *ctx, void *cookie);
+    /* the connection/association to peer is gone for good (error, abort, rogue close) */
+    void (*peer_failed)(void *ctx, int peer, const char *why);
+};
+
+struct sm_transport_args {
+    int rank, size;
+    const char *secret;           /* per-job secret (hex), checked on every new connection */
+    const char *const *addrs;     /* local addresses to bind (NULL: transport default) */
+    int naddrs;
+    int local_ranks;              /* ranks on this host (for spin/oversubscription choices) */
+    const struct sm_upcalls *up;
+};
+
+struct sm_transport;
+
+struct sm_transport_ops {
+    const char *name;
+    /* create the endpoint; write a NUL-terminated business card (addresses, ports) into card */
+    int (*init)(const struct sm_transport_args *a, struct sm_transport **t, char *card,
+                size_t cardlen);
+    /* learn every rank's business card (after the PMI exchange); connections stay lazy */
+    int (*set_peers)(struct sm_transport *t, const char *const *cards);
+    /* number of lanes the engine may use (>= 1); lane 0 is the control lane */
+    int (*lanes)(struct sm_transport *t);
+    /* largest payload the engine may put in one frame (caps eager size and data segments) */
+    size_t (*max_payload)(struct sm_transport *t);
+    int (*send)(struct sm_transport *t, int peer, int lane, const struct iovec *iov, int iovcnt,
+                void *cookie);
+    /* drain arrivals and push queued sends; wait up to timeout_us (0: poll, <0: forever)
+     * when nothing is ready.  Returns the number of events handled, or < 0 on fatal error. */
+    int (*progress)(struct sm_transport *t, long timeout_us);
+    /* true while sends are queued inside the transport (MPI_Finalize drains them) */
+    int (*busy)(struct sm_transport *t);
+    /* human-readable state of the path to peer (addresses, state), for errors and stats */
+    int (*peer_info)(struct sm_transport *t, int peer, char *buf, size_t len);
+    /* print statistics (SCTPMPI_STATS=1) to the given stream */
+    void (*stats)(struct sm_transport *t, void *file);
+    int (*finalize)(struct sm_transport *t);
+};
+
+extern const struct sm_transport_ops sm_transport_tcp;
+extern const struct sm_transport_ops sm_transport_sctp;
+
+/* look a transport up by name ("tcp", "sctp"); NULL when unknown or not built */
+const struct sm_transport_ops *sm_transport_find(const char *name);
+
+#endif

@@ -1,0 +1,74 @@
+/* util.h — small shared helpers: logging, tunables from SCTPMPI_* variables, time, lists. */
+#ifndef SCTPMPI_UTIL_H
+#define SCTPMPI_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/* ---- logging: SCTPMPI_VERBOSE=0..3 (0 errors only, 1 warnings, 2 info, 3 debug) ---------- */
+extern int sm_verbose;
+extern int sm_log_rank;
+void sm_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+_Noreturn void sm_die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+#define SM_ERR(...) sm_log(0, __VA_ARGS__)
+#define SM_WARN(...) sm_log(1, __VA_ARGS__)
+#define SM_INFO(...) sm_log(2, __VA_ARGS__)
+#define SM_DEBUG(...) sm_log(3, __VA_ARGS__)
+
+/* ---- tunables ---------------------------------------------------------------------------- */
+/* integer with optional k/K (1024), m/M, g/G suffix; on junk: warn and return dflt */
+long long sm_env_size(const char *name, long long dflt);
+long long sm_env_int(const char *name, long long dflt);
+int sm_env_bool(const char *name, int dflt); /* 1/0, on/off, yes/no, true/false */
+const char *sm_env_str(const char *name, const char *dflt);
+
+/* ---- time -------------------------------------------------------------------------------- */
+static inline uint64_t sm_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- intrusive doubly linked list -------------------------------------------------------- */
+struct sm_list {
+    struct sm_list *prev, *next;
+};
+static inline void sm_list_init(struct sm_list *l) { l->prev = l->next = l; }
+static inline int sm_list_empty(const struct sm_list *l) { return l->next == l; }
+static inline void sm_list_insert_before(struct sm_list *pos, struct sm_list *n)
+{
+    n->next = pos;
+    n->prev = pos->prev;
+    pos->prev->next = n;
+    pos->prev = n;
+}
+static inline void sm_list_push_back(struct sm_list *l, struct sm_list *n)
+{
+    sm_list_insert_before(l, n);
+}
+static inline void sm_list_remove(struct sm_list *n)
+{
+    n->prev->next = n->next;
+    n->next->prev = n->prev;
+    n->prev = n->next = n;
+}
+#define sm_container_of(ptr, type, member) ((type *)((char *)(ptr)-offsetof(type, member)))
+#define sm_list_for_each_safe(pos, tmp, head)                                                    \
+    for (pos = (head)->next, tmp = pos->next; pos != (head); pos = tmp, tmp = pos->next)
+
+/* ---- open-addressing map from a 64-bit key to a pointer ---------------------------------- */
+struct sm_map {
+    uint64_t *keys;
+    void **vals;
+    size_t cap, used;
+};
+void *sm_map_get(const struct sm_map *m, uint64_t key);
+int sm_map_put(struct sm_map *m, uint64_t key, void *val); /* replaces; -1 on ENOMEM */
+void sm_map_free(struct sm_map *m);
+
+void *sm_xmalloc(size_t n);  /* dies with a clear message when memory is exhausted */
+void *sm_xcalloc(size_t n, size_t sz);
+
+#endif

@@ -1,0 +1,11 @@
+/* pmi_server.h — mpiexec's side of PMI-1: answers each rank's requests over its socketpair. */
+#ifndef MPIEXEC_PMI_SERVER_H
+#define MPIEXEC_PMI_SERVER_H
+
+#include "job.h"
+
+/* Reads what rank rp sent and answers every complete request line.  Closes rp->pmi_fd
+ * when the rank closes its end. */
+void pmi_server_pump(struct job *job, struct rank_proc *rp);
+
+#endif
