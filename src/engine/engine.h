@@ -168,7 +168,8 @@ struct sctpmpi_request *sm_order_take_reservation(struct sm_order *o, uint32_t s
 void sm_order_add_early(struct sm_order *o, uint32_t seq, struct sm_msg *m);
 /* the in-order message was handled: next++ */
 void sm_order_advance(struct sm_order *o);
-/* pop early messages that are now in order (matched-early slots are skipped) */
+/* the early message that is now in order, if any (its caller handles it, then advances);
+ * slots of messages matched when they arrived early are stepped over */
 struct sm_msg *sm_order_pop_ready(struct sm_order *o, int *found);
 /* find an early message that a named-tag receive may take */
 struct sm_msg *sm_order_find_early(int src_world /* -1 any */, uint32_t ctx, int tag,

@@ -89,14 +89,17 @@ void sm_order_reserve(struct sm_order *o, uint32_t seq, struct sctpmpi_request *
 
 struct sctpmpi_request *sm_order_take_reservation(struct sm_order *o, uint32_t seq)
 {
-    if (sm_list_empty(&o->resv))
-        return NULL;
-    struct sctpmpi_request *r = sm_container_of(o->resv.next, struct sctpmpi_request, link);
-    if (r->seq != seq)
-        return NULL; /* reservations are made for the lowest missing seqs first */
-    sm_list_remove(&r->link);
-    r->reserved = 0;
-    return r;
+    for (struct sm_list *p = o->resv.next; p != &o->resv; p = p->next) {
+        struct sctpmpi_request *r = sm_container_of(p, struct sctpmpi_request, link);
+        if (r->seq == seq) {
+            sm_list_remove(&r->link);
+            r->reserved = 0;
+            return r;
+        }
+        if (seq_lt(seq, r->seq))
+            break;
+    }
+    return NULL;
 }
 
 void sm_order_add_early(struct sm_order *o, uint32_t seq, struct sm_msg *m)
@@ -136,11 +139,11 @@ struct sm_msg *sm_order_pop_ready(struct sm_order *o, int *found)
             return NULL;
         struct sm_msg *m = e->msg;
         drop_early(o, e);
-        o->next++;
-        if (m) {
+        if (m) { /* the caller handles it and advances next */
             *found = 1;
             return m;
         }
+        o->next++; /* matched when it arrived early: just step over it */
     }
     return NULL;
 }

@@ -234,6 +234,15 @@ static void arrived_in_order(struct sm_order *o, struct sm_msg *m, struct sctpmp
     }
 }
 
+/* the receive an arriving message goes to now, if any: in order, or early by the rule */
+static struct sctpmpi_request *match_arrival(struct sm_order *o, const struct sm_msg *m)
+{
+    if (m->seq == sm_order_next(o))
+        return sm_match_in_order(o, m);
+    struct sctpmpi_request *r = sm_order_take_reservation(o, m->seq);
+    return r ? r : sm_match_early(o, m);
+}
+
 static int valid_envelope(int peer, const struct sm_frame_hdr *h)
 {
     if (h->tag < 0) {
@@ -259,8 +268,7 @@ void *sm_up_frame_begin(void *ctx, int peer, const struct sm_frame_hdr *h)
             return NULL;
         struct sm_msg *m = msg_from_header(peer, h);
         struct sm_order *o = sm_order_get(peer, h->context);
-        struct sctpmpi_request *r = (h->seq == sm_order_next(o)) ? sm_match_in_order(o, m)
-                                                                   : sm_match_early(o, m);
+        struct sctpmpi_request *r = match_arrival(o, m);
         p->cur_msg = m;
         p->cur_req = r;
         if (r) {
@@ -297,8 +305,9 @@ static void on_eager_end(int peer, struct sm_peer *p, void *payload)
         return; /* invalid frame, dropped in frame_begin */
     struct sm_order *o = sm_order_get(peer, m->ctx);
     int in_order = m->seq == sm_order_next(o);
-    if (r && m->size <= r->bytes && payload == r->buf) {
-        /* data is in place: complete the receive without a copy */
+    (void)payload;
+    if (r && !m->data) {
+        /* frame_begin gave the user's buffer: the data is in place, no copy */
         r->status.sm_count = m->size;
         if (m->credit)
             sm_credit_consumed(peer, m->credit);
@@ -341,7 +350,7 @@ static void on_rts(int peer, const struct sm_frame_hdr *h)
         arrived_in_order(o, m, NULL);
         return;
     }
-    struct sctpmpi_request *r = sm_match_early(o, m);
+    struct sctpmpi_request *r = match_arrival(o, m);
     if (r) {
         sm_order_add_early(o, m->seq, NULL);
         sm_eng.stats_early_matched++;

@@ -8,7 +8,12 @@ case=$1; mpiexec=$2; prog=$3
 np=4
 dir=$(mktemp -d "${TMPDIR:-/tmp}/sm_launcher_XXXXXX")
 cleanup() {
-  for f in "$dir"/*.pid; do [ -f "$f" ] && kill -9 "$(cat "$f")" 2>/dev/null; done
+  # only processes that are still ours (pids may have been reused by now)
+  for f in "$dir"/*.pid; do
+    [ -f "$f" ] || continue
+    p=$(cat "$f")
+    tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | grep -q pmi_test && kill -9 "$p" 2>/dev/null
+  done
   rm -rf "$dir"
 }
 trap cleanup EXIT
@@ -33,7 +38,7 @@ start=$(date +%s.%N)
 # shellcheck disable=SC2086
 "$mpiexec" -n $np $opts "$prog" >"$dir/stdout" 2>"$dir/stderr" &
 launcher=$!
-( sleep 30; kill -9 $launcher 2>/dev/null ) &
+( trap 'kill $s 2>/dev/null; exit 0' TERM; sleep 30 & s=$!; wait $s; kill -9 $launcher ) >/dev/null 2>&1 &
 watchdog=$!
 if [ "$case" = signal ]; then
   # wait until every rank and every rank's child has written its pid, then TERM mpiexec

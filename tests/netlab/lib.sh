@@ -31,6 +31,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+# Probes run at nice -5 (the forwarder at -10) so a busy machine disturbs the measurements less.
 
 # field KEY LINE: value of key=value in a stats line
 field() { printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }

@@ -98,10 +98,16 @@ static int rtt(const char *host, int port, int n, int interval_us, int verbose) 
   double sum = 0;
   for (int i = 0; i < n; i++)
     if (rt[i] > 0) { v[k++] = rt[i]; sum += rt[i]; if (verbose) printf("%d %.4f\n", i, rt[i]); }
-  if (!k) { printf("sent=%d recv=0\n", n); return 1; }
+  free(sent);
+  free(rt);
+  if (!k) { printf("sent=%d recv=0\n", n); free(v); return 1; }
   qsort(v, (size_t)k, sizeof *v, cmp_d);
-  printf("sent=%d recv=%d min_ms=%.4f median_ms=%.4f mean_ms=%.4f p01_ms=%.4f p99_ms=%.4f max_ms=%.4f\n", n, k, v[0],
-         v[k / 2], sum / k, v[k / 100], v[(k * 99) / 100], v[k - 1]);
+  double tsum = 0; /* mean without the lowest and highest 1% */
+  int lo = k / 100, hi = k - k / 100;
+  for (int i = lo; i < hi; i++) tsum += v[i];
+  printf("sent=%d recv=%d min_ms=%.4f median_ms=%.4f mean_ms=%.4f tmean_ms=%.4f p01_ms=%.4f p99_ms=%.4f max_ms=%.4f\n", n, k,
+         v[0], v[k / 2], sum / k, tsum / (hi - lo), v[k / 100], v[(k * 99) / 100], v[k - 1]);
+  free(v);
   return 0;
 }
 
@@ -129,6 +135,7 @@ static int blast(const char *host, int port, long n, double pps, int size) {
   memcpy(pkt, &end, 8);
   for (int i = 0; i < 5; i++) send(s, pkt, 8, 0);
   printf("sent=%ld send_errors=%ld secs=%.3f\n", n, errs, now_s() - t0);
+  free(pkt);
   return 0;
 }
 

@@ -59,7 +59,7 @@ tx1_after=$(X a -- cat /sys/class/net/rail1/statistics/tx_packets)
 r0=$("$NETLAB" stats | grep '^link rail=0 src=a dst=b')
 echo "ok: rail 1 untouched while rail 0 carried: $r0"
 S
-cd "$T" && NETLAB="$NETLAB" NLPROBE="$NLPROBE" "$NETLAB" run "$T/topo.json" -- bash "$T/inner.sh"
+cd "$T" && NETLAB="$NETLAB" NLPROBE="$NLPROBE" "$NETLAB" run "$T/topo.json" -- nice -n -5 bash "$T/inner.sh"
 rc=$?
 [ $rc = 0 ] || fail "inner script exited $rc"
 ok "basic"

@@ -11,6 +11,10 @@
  *                 its associations must be rejected while the real traffic completes
  *     -s SEED     size pattern seed
  *     -t SECONDS  timeout (default 60)
+ *     -p SIZE     benchmark instead: ping-pong latency of SIZE-byte frames between pairs of
+ *                 ranks (0-1, 2-3, ...), -i iterations (default 2000)
+ *     -b SIZE     benchmark instead: streaming bandwidth, windows of 64 frames then a 0-byte ack
+ *     -S US       benchmarks: spin US microseconds in progress(0) before blocking (default 0)
  * Prints " No Errors" on success.  Statistics (SCTPMPI_STATS=1) go to stderr, as does the count
  * of frames that overtook an earlier-sent frame of the same sender on another lane. */
 #include <arpa/inet.h>
@@ -53,6 +57,14 @@ struct test_rank {
 };
 
 static struct test_rank T;
+
+/* benchmark state */
+static int bench_mode; /* 'p' ping-pong, 'b' bandwidth */
+static size_t bench_size;
+static int bench_iters = 2000, bench_spin_us;
+static char bench_cookie;
+static unsigned char *bench_rx;
+static long bench_arrived;
 static const char *g_dir;
 
 static void fail(const char *fmt, ...)
@@ -109,6 +121,10 @@ static void *up_frame_begin(void *ctx, int peer, const struct sm_frame_hdr *h)
     }
     if (T.in_frame[peer])
         fail("frame_begin for peer %d inside another frame of that peer", peer);
+    if (bench_mode) {
+        T.in_frame[peer] = 1;
+        return bench_rx;
+    }
     T.in_frame[peer] = 1;
     T.own_buf[peer] = NULL;
     if (h->seq % 2 == 0 && h->payload_len) { /* half the frames into "user" memory */
@@ -126,6 +142,12 @@ static void up_frame_end(void *ctx, int peer, const struct sm_frame_hdr *h, void
         return;
     }
     T.in_frame[peer] = 0;
+    if (bench_mode) {
+        (void)h;
+        (void)payload;
+        bench_arrived++;
+        return;
+    }
     if (T.own_buf[peer] && payload != T.own_buf[peer])
         fail("frame_end payload is not the buffer frame_begin returned");
     int lane = h->tag;
@@ -167,7 +189,8 @@ out:
 static void up_send_done(void *ctx, void *cookie)
 {
     (void)ctx;
-    free(cookie);
+    if (cookie != &bench_cookie)
+        free(cookie);
     T.outstanding--;
 }
 
@@ -185,7 +208,7 @@ static const struct sm_upcalls up = {NULL, up_frame_begin, up_frame_end, up_send
 /* ---- card exchange through files ---- */
 static void write_file(const char *name, int rank, const char *text)
 {
-    char path[4096], tmp[4096];
+    char path[4096], tmp[4200];
     snprintf(path, sizeof path, "%s/%s.%d", g_dir, name, rank);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
@@ -320,6 +343,93 @@ static void rogue_garbage(void)
     close(fd);
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void bench_send(int dst, const unsigned char *buf, size_t n)
+{
+    struct sm_frame_hdr h;
+    memset(&h, 0, sizeof h);
+    h.version = SM_WIRE_VERSION;
+    h.type = SM_F_EAGER;
+    h.payload_len = (uint32_t)n;
+    h.src = T.rank;
+    h.tag = 1;
+    struct iovec iov[2] = {{&h, sizeof h}, {(void *)buf, n}};
+    int rc = T.ops->send(T.t, dst, T.lanes > 1 ? 1 : 0, iov, n ? 2 : 1, &bench_cookie);
+    if (rc == 1)
+        T.outstanding++;
+    else if (rc < 0)
+        fail("bench send failed: %d", rc);
+}
+
+/* wait like the engine: spin in progress(0), then block in progress() */
+static void bench_wait(long target)
+{
+    double t0 = now_s();
+    while (bench_arrived < target) {
+        if (bench_spin_us && (now_s() - t0) * 1e6 < bench_spin_us)
+            progress(0);
+        else
+            progress(100000);
+    }
+}
+
+static void run_bench(void)
+{
+    int partner = T.rank ^ 1;
+    if (partner >= T.honest)
+        return;
+    unsigned char *buf = calloc(bench_size ? bench_size : 1, 1);
+    bench_rx = malloc(bench_size ? bench_size : 1);
+    int leader = T.rank % 2 == 0;
+    const int window = 64;
+    int warm = bench_iters / 10 + 1;
+    double t0 = 0;
+    for (int it = -warm; it < bench_iters; it++) {
+        if (it == 0)
+            t0 = now_s();
+        if (bench_mode == 'p') {
+            if (leader) {
+                bench_send(partner, buf, bench_size);
+                bench_wait(bench_arrived + 1);
+            } else {
+                bench_wait(bench_arrived + 1);
+                bench_send(partner, buf, bench_size);
+            }
+        } else {
+            if (leader) {
+                for (int w = 0; w < window; w++) {
+                    bench_send(partner, buf, bench_size);
+                    while (T.outstanding > 2 * window)
+                        progress(1000);
+                }
+                bench_wait(bench_arrived + 1);
+            } else {
+                bench_wait(bench_arrived + window);
+                bench_send(partner, buf, 0);
+            }
+        }
+    }
+    double el = now_s() - t0;
+    while (T.outstanding > 0 || T.ops->busy(T.t))
+        progress(1000);
+    if (leader) {
+        if (bench_mode == 'p')
+            printf("pair %d-%d: %zu bytes one-way latency %.2f us\n", T.rank, partner, bench_size,
+                   el / bench_iters / 2 * 1e6);
+        else
+            printf("pair %d-%d: %zu bytes bandwidth %.1f MB/s\n", T.rank, partner, bench_size,
+                   (double)bench_size * window * bench_iters / el / 1e6);
+        fflush(stdout);
+    }
+    free(buf);
+}
+
 static int rank_main(const char *tname, int rank, int size, int honest, int frames, unsigned seed,
                      int timeout)
 {
@@ -387,6 +497,19 @@ static int rank_main(const char *tname, int rank, int size, int honest, int fram
         return 0;
     }
 
+    if (bench_mode) {
+        run_bench();
+        write_file("done", rank, "1");
+        while (count_files("done", honest) < honest)
+            progress(10000);
+        if (getenv("SCTPMPI_STATS") && T.ops->stats)
+            T.ops->stats(T.t, stderr);
+        write_file("final", rank, "1");
+        while (count_files("final", honest) < honest)
+            usleep(1000);
+        T.ops->finalize(T.t);
+        return T.errors ? 1 : 0;
+    }
     T.total_expected = (long)frames * (honest - 1);
     run_traffic();
     while (T.total_received < T.total_expected || T.outstanding > 0 || T.ops->busy(T.t))
@@ -452,6 +575,13 @@ int main(int argc, char **argv)
             seed = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "-t") && i + 1 < argc)
             timeout = atoi(argv[++i]);
+        else if ((!strcmp(argv[i], "-p") || !strcmp(argv[i], "-b")) && i + 1 < argc) {
+            bench_mode = argv[i][1];
+            bench_size = (size_t)strtoul(argv[++i], NULL, 0);
+        } else if (!strcmp(argv[i], "-i") && i + 1 < argc)
+            bench_iters = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-S") && i + 1 < argc)
+            bench_spin_us = atoi(argv[++i]);
     }
     if (n < 1 || n > 64)
         return 2;

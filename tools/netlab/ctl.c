@@ -65,11 +65,13 @@ static void stats(nl_fwd *f, sbuf *b, int json, const nl_sel *sel) {
       first = 0;
     }
   if (json)
-    sb(b, "\n], \"pool_drops\": %llu, \"heap_max\": %llu, \"heap_now\": %u, \"pool_slots\": %u}\n",
-       (unsigned long long)f->pool_drops, (unsigned long long)f->heap_max, f->heap.n, f->nslots);
+    sb(b, "\n], \"pool_drops\": %llu, \"heap_max\": %llu, \"heap_now\": %u, \"pool_slots\": %u, \"late_mean_us\": %.1f, \"late_max_us\": %.1f}\n",
+       (unsigned long long)f->pool_drops, (unsigned long long)f->heap_max, f->heap.n, f->nslots,
+       f->late_n ? (double)f->late_sum_ns / (double)f->late_n / 1e3 : 0.0, (double)f->late_max_ns / 1e3);
   else
-    sb(b, "forwarder pool_drops=%llu heap_max=%llu heap_now=%u pool_slots=%u\n", (unsigned long long)f->pool_drops,
-       (unsigned long long)f->heap_max, f->heap.n, f->nslots);
+    sb(b, "forwarder pool_drops=%llu heap_max=%llu heap_now=%u pool_slots=%u late_mean_us=%.1f late_max_us=%.1f\n",
+       (unsigned long long)f->pool_drops, (unsigned long long)f->heap_max, f->heap.n, f->nslots,
+       f->late_n ? (double)f->late_sum_ns / (double)f->late_n / 1e3 : 0.0, (double)f->late_max_ns / 1e3);
 }
 
 int nl_ctl_exec(nl_fwd *f, const char *line, char *out, size_t outlen) {

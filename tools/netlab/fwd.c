@@ -62,10 +62,10 @@ int nl_link_reconfigure(nl_fwd *f, size_t idx) {
     }
   }
   if (!l->p.ge_on) l->ge_bad = 0;
-  if (l->p.pcap && !l->pcap && f->cfg.pcap_dir) {
-    const nl_topo *t = f->t;
-    size_t hh = (size_t)t->nhosts * (size_t)t->nhosts;
-    int rail = (int)(idx / hh), src = (int)(idx % hh / (size_t)t->nhosts), dst = (int)(idx % (size_t)t->nhosts);
+  const nl_topo *t = f->t;
+  size_t hh = (size_t)t->nhosts * (size_t)t->nhosts;
+  int rail = (int)(idx / hh), src = (int)(idx % hh / (size_t)t->nhosts), dst = (int)(idx % (size_t)t->nhosts);
+  if (l->p.pcap && !l->pcap && f->cfg.pcap_dir && src != dst) {
     char path[4096];
     snprintf(path, sizeof path, "%s/rail%d-%s-%s.pcap", f->cfg.pcap_dir, rail, t->hosts[src], t->hosts[dst]);
     l->pcap = nl_pcap_open(path, f->cfg.pcap_snaplen);
@@ -161,6 +161,10 @@ static void on_packet(nl_fwd *f, int rail, int src, uint32_t s, uint32_t len, ui
 static void release_due(nl_fwd *f, uint64_t now) {
   while (f->heap.n && f->heap.a[0].t <= now) {
     nl_hent e = nl_heap_pop(&f->heap);
+    uint64_t late = now - e.t;
+    f->late_n++;
+    f->late_sum_ns += late;
+    if (late > f->late_max_ns) f->late_max_ns = late;
     unsigned char *hdr = slot_ptr(f, e.slot);
     uint32_t hdrv[2];
     memcpy(hdrv, hdr, sizeof hdrv);
@@ -338,5 +342,16 @@ int nl_fwd_run(const nl_fwd_cfg *cfg) {
   }
   flush_pcaps(f, 1);
   if (f->quit == 2 && cfg->on_orphan) cfg->on_orphan(cfg->arg);
+  for (size_t i = 0; i < nl; i++) free(f->links[i].qring);
+  free(f->links);
+  free(f->tun_rx_pkts);
+  free(f->tun_rx_bytes);
+  free(f->tun_unroutable);
+  free(f->freelist);
+  free(f->heap.a);
+  munmap(f->pool, (size_t)f->nslots * f->slot_size);
+  close(f->epfd);
+  close(f->tfd);
+  close(f->sfd);
   return 0;
 }

@@ -44,6 +44,7 @@ typedef struct nl_fwd {
   nl_link *links;
   uint64_t *tun_rx_pkts, *tun_rx_bytes, *tun_unroutable;
   uint64_t pool_drops, heap_max;
+  uint64_t late_n, late_sum_ns, late_max_ns; /* how late timed packets left vs. their release time */
   /* packet pool */
   unsigned char *pool;
   size_t slot_size;

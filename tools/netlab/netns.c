@@ -91,8 +91,17 @@ static int tun_in(void *v) {
   struct ifreq ifr;
   memset(&ifr, 0, sizeof ifr);
   ifr.ifr_flags = IFF_TUN | IFF_NO_PI;
+  /* NETLAB_TUN_NAPI=1: packets we write enter the host's stack through NAPI/GRO. Measured on
+   * the 2-core machine it costs more forwarder CPU per packet (6.3 vs 4.6 us), so off by default. */
+  const char *napi = getenv("NETLAB_TUN_NAPI");
+  if (napi && !strcmp(napi, "1")) ifr.ifr_flags |= IFF_NAPI;
   snprintf(ifr.ifr_name, IFNAMSIZ, "%s", a->ifname);
-  if (ioctl(fd, TUNSETIFF, &ifr)) { int e = errno; close(fd); errno = e; return -1; }
+  if (ioctl(fd, TUNSETIFF, &ifr) && (!(ifr.ifr_flags & IFF_NAPI) || (ifr.ifr_flags &= (short)~IFF_NAPI, ioctl(fd, TUNSETIFF, &ifr)))) {
+    int e = errno;
+    close(fd);
+    errno = e;
+    return -1;
+  }
   a->fd = fd;
   return 0;
 }

@@ -110,19 +110,35 @@ void sctp_assoc_queue_failure(struct sm_transport *t, struct sctp_peer *p, const
     sctp_recv_queue(t, a);
 }
 
+/* called from the receive callback: log now, abort after usrsctp_conninput() returned */
 void sctp_assoc_abort(struct sm_transport *t, struct sctp_peer *p, const char *why)
 {
     sctp_log("rank %d: aborting the association from rank %d's address: %s", t->rank, p->rank,
              why);
-    if (p->assoc_id) {
+    p->rejected_id = p->assoc_id;
+    p->abort_pending = p->assoc_id != 0;
+    t->aborts_pending |= p->abort_pending;
+    sctp_assoc_reset(t, p);
+    p->state = SCTP_PEER_IDLE;
+}
+
+void sctp_assoc_run_aborts(struct sm_transport *t)
+{
+    if (!t->aborts_pending)
+        return;
+    t->aborts_pending = 0;
+    for (int r = 0; r < t->size; r++) {
+        struct sctp_peer *p = &t->peers[r];
+        if (!p->abort_pending)
+            continue;
+        p->abort_pending = 0;
         struct sctp_sndinfo si;
         memset(&si, 0, sizeof si);
         si.snd_flags = SCTP_ABORT;
-        si.snd_assoc_id = p->assoc_id;
-        usrsctp_sendv(t->sock, NULL, 0, NULL, 0, &si, sizeof si, SCTP_SENDV_SNDINFO, 0);
+        si.snd_assoc_id = p->rejected_id;
+        static const char none = 0; /* usrsctp rejects a NULL buffer even for 0 bytes */
+        usrsctp_sendv(t->sock, &none, 0, NULL, 0, &si, sizeof si, SCTP_SENDV_SNDINFO, 0);
     }
-    sctp_assoc_reset(t, p);
-    p->state = SCTP_PEER_IDLE;
 }
 
 int sctp_assoc_send_hello(struct sm_transport *t, struct sctp_peer *p, int sid)
@@ -190,6 +206,9 @@ int sctp_assoc_check_hello(struct sm_transport *t, struct sctp_peer *p, int sid,
 static void on_assoc_change(struct sm_transport *t, const struct sctp_assoc_change *ac)
 {
     struct sctp_peer *p = sctp_assoc_peer_of_id(t, ac->sac_assoc_id);
+    if (t->tu.debug)
+        sctp_log("rank %d: association %u (rank %d) state change %u error %u", t->rank,
+                 ac->sac_assoc_id, p ? p->rank : -1, ac->sac_state, ac->sac_error);
     if (!p)
         return;
     switch (ac->sac_state) {

@@ -212,8 +212,10 @@ void sctp_endpoint_close(struct sm_transport *t)
         si.snd_assoc_id = p->assoc_id;
         struct sockaddr_conn sc;
         sctp_assoc_fill_sconn(p, &sc);
-        usrsctp_sendv(t->sock, NULL, 0, (struct sockaddr *)&sc, 1, &si, sizeof si,
-                      SCTP_SENDV_SNDINFO, 0);
+        static const char none = 0; /* usrsctp rejects a NULL buffer even for 0 bytes */
+        if (usrsctp_sendv(t->sock, &none, 0, (struct sockaddr *)&sc, 1, &si, sizeof si,
+                          SCTP_SENDV_SNDINFO, 0) < 0 && t->tu.debug)
+            sctp_log("rank %d: SHUTDOWN to rank %d: %s", t->rank, r, strerror(errno));
     }
     sctp_udp_flush(t);
     pthread_mutex_unlock(&t->stack_lock);

@@ -119,6 +119,8 @@ struct sctp_peer {
     int crc32c;               /* this peer's card says it checks CRC32c */
     enum sctp_peer_state state;
     sctp_assoc_t assoc_id;    /* 0 while unknown */
+    sctp_assoc_t rejected_id; /* an association we aborted: its leftovers are dropped quietly */
+    int abort_pending;        /* rejected_id still to be aborted (not from inside a callback) */
     int ever_authed;          /* a hello from this peer passed */
     int out_streams, in_streams;
     unsigned char *hello_sent;            /* per outgoing stream */
@@ -127,6 +129,7 @@ struct sctp_peer {
     int txq_len;
     struct sctp_stream_stats *st;         /* per stream */
     uint64_t retrans_chunks;              /* DATA chunks we sent twice (seen in conn output) */
+    uint64_t data_chunks, idata_chunks;   /* DATA / I-DATA chunks sent (RFC 8260 check) */
     uint32_t highest_tsn; int tsn_valid;
     uint64_t tx_datagrams, rx_datagrams, tx_dropped_test;
     unsigned assoc_count;                 /* associations set up so far */
@@ -194,6 +197,7 @@ struct sm_transport {
     struct sctp_peer *peers;
     int peers_known;
     int finalizing;
+    int aborts_pending;       /* some peer has abort_pending */
     int all_crc32c;           /* every rank checks CRC32c (else offload: nobody does) */
 
     /* arrivals (sctp_recv.c) */
@@ -236,6 +240,7 @@ int sctp_assoc_send_hello(struct sm_transport *t, struct sctp_peer *p, int sid);
 int sctp_assoc_check_hello(struct sm_transport *t, struct sctp_peer *p, int sid,
                            const char *data, size_t len);                      /* locked */
 void sctp_assoc_abort(struct sm_transport *t, struct sctp_peer *p, const char *why); /* locked */
+void sctp_assoc_run_aborts(struct sm_transport *t);                                /* locked */
 void sctp_assoc_notification(struct sm_transport *t, const void *data, size_t len); /* locked */
 void sctp_assoc_reset(struct sm_transport *t, struct sctp_peer *p);
 void sctp_assoc_queue_failure(struct sm_transport *t, struct sctp_peer *p, const char *why);

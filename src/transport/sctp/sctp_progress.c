@@ -33,6 +33,7 @@ int sctp_progress_step_locked(struct sm_transport *t)
 {
     int n = sctp_udp_pump_input(t, SCTP_SM_INPUT_BUDGET);
     sctp_endpoint_timers(t);
+    sctp_assoc_run_aborts(t);
     sctp_udp_flush(t);
     return n;
 }

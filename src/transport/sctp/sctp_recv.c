@@ -74,7 +74,8 @@ int sctp_recv_callback(struct socket *sock, union sctp_sockstore addr, void *dat
         p = sctp_assoc_peer_of_addr(t, addr.sconn.sconn_addr);
     if (!p)
         p = sctp_assoc_peer_of_id(t, rcv.rcv_assoc_id);
-    if (!p || p->state == SCTP_PEER_FAILED) {
+    if (!p || p->state == SCTP_PEER_FAILED ||
+        (p->rejected_id && rcv.rcv_assoc_id == p->rejected_id)) {
         free(data);
         return 1;
     }

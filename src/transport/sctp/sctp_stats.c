@@ -18,6 +18,10 @@ void sctp_stats_note_output(struct sctp_peer *p, const unsigned char *pkt, size_
             break;
         if ((type == 0x00 || type == 0x40) && clen >= 8) { /* DATA / I-DATA: TSN at +4 */
             uint32_t tsn;
+            if (type == 0x40)
+                p->idata_chunks++;
+            else
+                p->data_chunks++;
             memcpy(&tsn, pkt + off + 4, 4);
             tsn = ntohl(tsn);
             if (p->tsn_valid && (int32_t)(tsn - p->highest_tsn) <= 0)
@@ -108,9 +112,11 @@ void sctp_stats_print(struct sm_transport *t, FILE *f)
         pthread_mutex_unlock(&t->stack_lock);
         fprintf(f,
                 "sctpmpi[%d] sctp assoc to rank %d: id %u %s, set-ups %u, datagrams out %llu in "
-                "%llu, retransmitted DATA chunks %llu, test-dropped %llu",
+                "%llu, DATA chunks out %llu (I-DATA %llu), retransmitted %llu, test-dropped %llu",
                 t->rank, r, p->assoc_id, peer_state_name(p->state), p->assoc_count,
                 (unsigned long long)p->tx_datagrams, (unsigned long long)p->rx_datagrams,
+                (unsigned long long)(p->data_chunks + p->idata_chunks),
+                (unsigned long long)p->idata_chunks,
                 (unsigned long long)p->retrans_chunks, (unsigned long long)p->tx_dropped_test);
         if (have)
             fprintf(f,

@@ -267,7 +267,7 @@ int sctp_udp_conn_output(void *addr, void *buffer, size_t length, uint8_t tos, u
 static void note_rogue(struct sm_transport *t, const struct sockaddr_in *from, size_t len)
 {
     t->rogue_datagrams++;
-    if (t->rogue_logged < 3) {
+    if (t->rogue_logged < 1) { /* one line; the count is in the statistics */
         char ip[INET_ADDRSTRLEN] = "?";
         inet_ntop(AF_INET, &from->sin_addr, ip, sizeof ip);
         sctp_log("rank %d: dropped %zu-byte datagram from unknown %s:%u (not a rank of this job)",

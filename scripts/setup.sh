@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# setup.sh — install everything sctpmpi needs on Debian 12 (idempotent; run as root).
+# Build tools, usrsctp (SCTP transport), Open MPI and MPICH (the comparison runs), iproute2
+# (netlab), Python with matplotlib (experiment plots).
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build pkg-config libusrsctp-dev iproute2 iputils-ping procps
+      python3 python3-matplotlib openmpi-bin libopenmpi-dev mpich libmpich-dev gdb)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [ "$(id -u)" != 0 ]; then
+    echo "setup.sh: missing packages (${missing[*]}) and not root: run as root" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "setup.sh: all packages present"

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# test.sh — install, build and run the whole test suite: the normal build, then the same suite
+# built with AddressSanitizer + UndefinedBehaviorSanitizer.  Prints ctest's summaries; exits
+# non-zero if any test failed.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/setup.sh" || exit 1
+export HWLOC_COMPONENTS=-gl OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+rc=0
+"$root/scripts/build.sh" "$root/build" || exit 1
+(cd "$root/build" && ctest --output-on-failure -j2 --timeout 600) || rc=1
+"$root/scripts/build.sh" "$root/build-asan" -DSCTPMPI_SANITIZE=ON || exit 1
+# the sanitizer pass runs the unit, launcher, transport and MPI tests (netlab is not ASan's job)
+(cd "$root/build-asan" && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
+   ctest --output-on-failure -j2 --timeout 600 -LE netlab) || rc=1
+exit $rc

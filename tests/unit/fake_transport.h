@@ -1,0 +1,15 @@
+/* fake_transport.h — a transport that records the frames the engine sends, for unit tests. */
+#ifndef FAKE_TRANSPORT_H
+#define FAKE_TRANSPORT_H
+#include "engine/engine.h"
+
+struct sent_frame { int peer, lane; struct sm_frame_hdr h; size_t len; };
+extern struct sent_frame fake_sent[4096];
+extern int fake_nsent;
+extern const struct sm_transport_ops fake_ops;
+/* set the engine up as rank 0 of size ranks, with the fake transport */
+void fake_engine(int size, size_t eager_limit, int64_t credit_window);
+void fake_engine_stop(void);
+/* count recorded frames of a type sent to peer (-1: any) */
+int fake_count(int type, int peer);
+#endif

@@ -1,0 +1,367 @@
+/* test_engine.c — unit tests of matching and the ordering rule (docs/design.md "Ordering"):
+ * frames are fed to the engine by hand, out of order, as a multi-stream transport would
+ * deliver them, and every receive must get exactly what in-order delivery would have given it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "fake_transport.h"
+
+static int failures;
+#define CHECK(cond, ...)                                                                         \
+    do {                                                                                         \
+        if (!(cond)) {                                                                           \
+            failures++;                                                                          \
+            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                              \
+            printf(__VA_ARGS__);                                                                 \
+            printf("\n");                                                                        \
+        }                                                                                        \
+    } while (0)
+
+/* deliver one frame from src as a transport would: begin, copy payload, end */
+static void feed(int src, int type, int tag, uint32_t seq, const void *payload, uint32_t len,
+                 uint16_t flags, uint64_t size_field, uint64_t sreq, uint64_t rreq)
+{
+    struct sm_frame_hdr h;
+    memset(&h, 0, sizeof h);
+    h.version = SM_WIRE_VERSION;
+    h.type = (uint8_t)type;
+    h.flags = flags;
+    h.payload_len = len;
+    h.src = src;
+    h.tag = tag;
+    h.context = 0;
+    h.seq = seq;
+    h.size = size_field;
+    h.sreq = sreq;
+    h.rreq = rreq;
+    void *stage = malloc(len ? len : 1);
+    if (len)
+        memcpy(stage, payload, len);
+    void *dst = sm_up_frame_begin(NULL, src, &h);
+    if (dst && len)
+        memcpy(dst, stage, len);
+    sm_up_frame_end(NULL, src, &h, dst ? dst : stage);
+    free(stage);
+}
+
+/* an eager message whose payload is one int: the sequence number, so receives can tell */
+static void eager(int src, int tag, uint32_t seq)
+{
+    int v = (int)seq;
+    feed(src, SM_F_EAGER, tag, seq, &v, sizeof v, SM_FL_CREDITED, sizeof v, 1000 + seq, 0);
+}
+
+struct rx { MPI_Request r; int v; };
+static void post(struct rx *x, int src, int tag)
+{
+    x->v = -1;
+    int rc = MPI_Irecv(&x->v, 1, MPI_INT, src, tag, MPI_COMM_WORLD, &x->r);
+    CHECK(rc == MPI_SUCCESS, "Irecv rc %d", rc);
+}
+static int done(struct rx *x) { return x->r == MPI_REQUEST_NULL || x->r->complete; }
+static int tag_of(struct rx *x) { return x->r->status.MPI_TAG; }
+static void finish(struct rx *x) { MPI_Wait(&x->r, MPI_STATUS_IGNORE); }
+
+static void test_in_order_basic(void)
+{
+    fake_engine(4, 65536, 1 << 20);
+    struct rx a;
+    post(&a, 1, 5);
+    CHECK(!done(&a), "receive completed before any message");
+    eager(1, 5, 0);
+    CHECK(done(&a) && a.v == 0, "in-order message not delivered (v=%d)", a.v);
+    finish(&a);
+    fake_engine_stop();
+}
+
+static void test_named_tag_overtakes(void)
+{
+    /* seq 0 (tag A) is still missing; seq 1 (tag B) may complete a receive naming tag B */
+    fake_engine(4, 65536, 1 << 20);
+    struct rx b, any;
+    post(&b, 1, 20);
+    eager(1, 20, 1);
+    CHECK(done(&b) && b.v == 1, "named-tag receive did not take the early message");
+    post(&any, 1, MPI_ANY_TAG);
+    CHECK(!done(&any), "ANY_TAG receive completed while seq 0 is missing");
+    eager(1, 10, 0);
+    CHECK(done(&any) && any.v == 0 && tag_of(&any) == 10, "ANY_TAG got v=%d", any.v);
+    finish(&b);
+    finish(&any);
+    /* the consumed early slot must not be delivered again: next is seq 2 */
+    struct rx n;
+    post(&n, 1, MPI_ANY_TAG);
+    eager(1, 30, 2);
+    CHECK(done(&n) && n.v == 2, "seq 2 not delivered in order (v=%d)", n.v);
+    finish(&n);
+    fake_engine_stop();
+}
+
+static void test_any_tag_waits_behind_named(void)
+{
+    /* R1 names tag A, R2 is ANY_TAG; seq 1 (tag B) arrives early.  In-order delivery gives
+     * seq 0 (tag A) to R1 and seq 1 to R2: R2 must not take seq 1 while seq 0 could be tag B
+     * ... it cannot be, but seq 0 with tag A must reach R1, and seq 1 R2, either way. */
+    fake_engine(4, 65536, 1 << 20);
+    struct rx r1, r2;
+    post(&r1, 1, 10);
+    post(&r2, 1, MPI_ANY_TAG);
+    eager(1, 20, 1);
+    CHECK(!done(&r2), "ANY_TAG receive took an early message past a named receive");
+    eager(1, 10, 0);
+    CHECK(done(&r1) && r1.v == 0, "R1 got v=%d", r1.v);
+    CHECK(done(&r2) && r2.v == 1 && tag_of(&r2) == 20, "R2 got v=%d", r2.v);
+    finish(&r1);
+    finish(&r2);
+    fake_engine_stop();
+}
+
+static void test_wildcard_reservations(void)
+{
+    /* three ANY_TAG receives; seq 2 arrives first: R1, R2 are reserved for seq 0, 1 and R3
+     * takes seq 2 at once; later arrivals fill R2 then R1 exactly as in order */
+    fake_engine(4, 65536, 1 << 20);
+    struct rx r[3];
+    for (int i = 0; i < 3; i++)
+        post(&r[i], 1, MPI_ANY_TAG);
+    eager(1, 7, 2);
+    CHECK(done(&r[2]) && r[2].v == 2, "R3 did not take seq 2 (v=%d)", r[2].v);
+    CHECK(!done(&r[0]) && !done(&r[1]), "reserved receives completed too early");
+    int rc = MPI_Cancel(&r[0].r);
+    CHECK(rc == MPI_SUCCESS, "cancel call failed");
+    eager(1, 8, 1);
+    CHECK(done(&r[1]) && r[1].v == 1, "R2 got v=%d", r[1].v);
+    eager(1, 9, 0);
+    CHECK(done(&r[0]) && r[0].v == 0, "R1 got v=%d", r[0].v);
+    MPI_Status st;
+    MPI_Wait(&r[0].r, &st);
+    int cancelled = 1;
+    MPI_Test_cancelled(&st, &cancelled);
+    CHECK(!cancelled, "a reserved receive was cancelled");
+    finish(&r[1]);
+    finish(&r[2]);
+    fake_engine_stop();
+}
+
+static void test_not_enough_wildcards(void)
+{
+    fake_engine(4, 65536, 1 << 20);
+    struct rx r1, r2;
+    post(&r1, 1, MPI_ANY_TAG);
+    eager(1, 5, 1); /* one missing, one wildcard: cannot reserve and match both */
+    CHECK(!done(&r1), "single wildcard receive took an early message");
+    eager(1, 6, 0);
+    CHECK(done(&r1) && r1.v == 0, "R1 got v=%d", r1.v);
+    post(&r2, 1, MPI_ANY_TAG);
+    CHECK(done(&r2) && r2.v == 1, "seq 1 not in the unexpected queue (v=%d)", r2.v);
+    finish(&r1);
+    finish(&r2);
+    fake_engine_stop();
+}
+
+static void test_probe_sees_in_order_only(void)
+{
+    fake_engine(4, 65536, 1 << 20);
+    eager(1, 5, 1);
+    int flag = 1;
+    MPI_Status st;
+    MPI_Iprobe(1, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+    CHECK(!flag, "probe saw a message that overtook a missing one");
+    eager(1, 6, 0);
+    MPI_Iprobe(1, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+    CHECK(flag && st.MPI_TAG == 6, "probe did not show seq 0 first (tag %d)", st.MPI_TAG);
+    struct rx a, b;
+    post(&a, 1, MPI_ANY_TAG);
+    post(&b, 1, MPI_ANY_TAG);
+    CHECK(a.v == 0 && b.v == 1, "unexpected queue out of order: %d %d", a.v, b.v);
+    finish(&a);
+    finish(&b);
+    fake_engine_stop();
+}
+
+static void test_any_source_reservation(void)
+{
+    /* wildcard-source receives reserved for rank 1's missing message are not given to rank 2 */
+    fake_engine(4, 65536, 1 << 20);
+    struct rx r1, r2, r3;
+    post(&r1, MPI_ANY_SOURCE, MPI_ANY_TAG);
+    post(&r2, MPI_ANY_SOURCE, MPI_ANY_TAG);
+    eager(1, 5, 1);
+    CHECK(done(&r2) && r2.v == 1, "R2 did not take rank 1's seq 1");
+    eager(2, 5, 0);
+    CHECK(!done(&r1), "R1, reserved for rank 1 seq 0, was given to rank 2");
+    eager(1, 4, 0);
+    CHECK(done(&r1) && r1.v == 0 && r1.r->status.MPI_SOURCE == 1, "R1 wrong");
+    post(&r3, MPI_ANY_SOURCE, MPI_ANY_TAG);
+    CHECK(done(&r3) && r3.r->status.MPI_SOURCE == 2, "rank 2's message lost");
+    finish(&r1);
+    finish(&r2);
+    finish(&r3);
+    fake_engine_stop();
+}
+
+static void test_rendezvous_and_sync(void)
+{
+    fake_engine(4, 1024, 1 << 20);
+    /* an early RTS matched by a named receive answers with a CTS at once */
+    char big[5000];
+    MPI_Request r;
+    MPI_Irecv(big, sizeof big, MPI_CHAR, 1, 3, MPI_COMM_WORLD, &r);
+    feed(1, SM_F_RTS, 3, 1, NULL, 0, 0, sizeof big, 77, 0);
+    CHECK(fake_count(SM_F_CTS, 1) == 1, "no CTS for a matched early RTS");
+    uint64_t rid = fake_sent[fake_nsent - 1].h.rreq;
+    char seg[4096];
+    memset(seg, 'x', sizeof seg);
+    feed(1, SM_F_DATA, 0, 0, seg, 4096, 0, 0, 0, rid);
+    CHECK(!r->complete, "receive complete after part of the data");
+    feed(1, SM_F_DATA, 0, 0, seg, sizeof big - 4096, 0, 4096, 0, rid);
+    CHECK(r->complete && big[4999] == 'x', "rendezvous receive incomplete");
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    /* DATA for a stale receive id is dropped, not written anywhere */
+    feed(1, SM_F_DATA, 0, 0, seg, 16, 0, 0, 0, rid);
+    /* synchronous eager: SYNC_ACK only when matched */
+    int v = 42, got = 0;
+    feed(2, SM_F_EAGER, 9, 0, &v, sizeof v, SM_FL_SYNC | SM_FL_CREDITED, sizeof v, 555, 0);
+    CHECK(fake_count(SM_F_SYNC_ACK, 2) == 0, "SYNC_ACK before the match");
+    MPI_Recv(&got, 1, MPI_INT, 2, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK(got == 42 && fake_count(SM_F_SYNC_ACK, 2) == 1, "no SYNC_ACK after the match");
+    fake_engine_stop();
+}
+
+static void test_credit_and_cancel(void)
+{
+    fake_engine(4, 65536, 64 * 1024);
+    /* 100 unexpected 1000-byte messages, then received: credit flows back in CREDIT frames */
+    static char buf[1000];
+    for (uint32_t i = 0; i < 100; i++)
+        feed(1, SM_F_EAGER, 1, i, buf, sizeof buf, SM_FL_CREDITED, sizeof buf, i, 0);
+    CHECK(fake_count(SM_F_CREDIT, 1) == 0, "credit returned before consumption");
+    for (int i = 0; i < 100; i++)
+        MPI_Recv(buf, sizeof buf, MPI_CHAR, 1, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    uint64_t returned = 0;
+    for (int i = 0; i < fake_nsent; i++)
+        if (fake_sent[i].h.type == SM_F_CREDIT)
+            returned += fake_sent[i].h.size;
+    CHECK(returned >= 100 * 1000 - 64 * 1024 / 4 && returned <= 100 * (1000 + 64),
+          "credit returned %llu", (unsigned long long)returned);
+    /* a sender's cancel removes its unmatched message */
+    feed(1, SM_F_EAGER, 2, 100, buf, 10, SM_FL_CREDITED, 10, 9, 0);
+    feed(1, SM_F_CANCEL_REQ, 0, 100, NULL, 0, 0, 0, 9, 0);
+    CHECK(fake_sent[fake_nsent - 1].h.type == SM_F_CANCEL_ACK &&
+              (fake_sent[fake_nsent - 1].h.flags & SM_FL_CANCELLED),
+          "cancel of an unmatched message refused");
+    int flag = 1;
+    MPI_Iprobe(1, 2, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    CHECK(!flag, "cancelled message still visible");
+    /* a posted receive that never matches can be cancelled */
+    struct rx x;
+    post(&x, 3, 99);
+    MPI_Cancel(&x.r);
+    MPI_Status st;
+    MPI_Wait(&x.r, &st);
+    int c = 0;
+    MPI_Test_cancelled(&st, &c);
+    CHECK(c, "posted receive not cancelled");
+    fake_engine_stop();
+}
+
+static void test_truncation_and_errors(void)
+{
+    fake_engine(4, 65536, 1 << 20);
+    char small[4];
+    MPI_Request r;
+    MPI_Irecv(small, 4, MPI_CHAR, 1, 1, MPI_COMM_WORLD, &r);
+    char data[10] = "abcdefghi";
+    feed(1, SM_F_EAGER, 1, 0, data, 10, SM_FL_CREDITED, 10, 1, 0);
+    MPI_Status st;
+    int rc = MPI_Wait(&r, &st);
+    CHECK(rc == MPI_ERR_TRUNCATE && !memcmp(small, "abcd", 4), "truncation rc %d", rc);
+    CHECK(MPI_Send(data, 1, MPI_CHAR, 9, 0, MPI_COMM_WORLD) == MPI_ERR_RANK, "bad rank");
+    CHECK(MPI_Send(data, 1, MPI_CHAR, 1, -5, MPI_COMM_WORLD) == MPI_ERR_TAG, "bad tag");
+    CHECK(MPI_Send(data, -1, MPI_CHAR, 1, 0, MPI_COMM_WORLD) == MPI_ERR_COUNT, "bad count");
+    CHECK(MPI_Send(data, 1, MPI_DATATYPE_NULL, 1, 0, MPI_COMM_WORLD) == MPI_ERR_TYPE, "bad type");
+    CHECK(MPI_Send(NULL, 3, MPI_CHAR, 1, 0, MPI_COMM_WORLD) == MPI_ERR_BUFFER, "bad buffer");
+    CHECK(MPI_Send(data, 1, MPI_CHAR, 1, 0, MPI_COMM_NULL) == MPI_ERR_COMM, "bad comm");
+    /* frames with junk ids or a negative tag change nothing */
+    feed(2, SM_F_CTS, 0, 0, NULL, 0, 0, 0, 0xdeadbeef, 1);
+    feed(2, SM_F_SYNC_ACK, 0, 0, NULL, 0, 0, 0, 0xdeadbeef, 0);
+    feed(2, SM_F_EAGER, -7, 0, data, 4, 0, 4, 0, 0);
+    feed(2, 99, 0, 0, NULL, 0, 0, 0, 0, 0);
+    int flag = 1;
+    MPI_Iprobe(2, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    CHECK(!flag, "a frame with a negative tag was queued");
+    fake_engine_stop();
+}
+
+static void test_many_out_of_order(void)
+{
+    /* 2000 messages on 7 tags, delivered in a scrambled order that keeps per-tag order (as
+     * independent streams do); named receives per tag must each see their tag's order, and
+     * wildcard receives posted afterwards must see global send order */
+    fake_engine(4, 65536, 1 << 30);
+    enum { N = 2000, T = 7 };
+    static uint32_t order[N];
+    int n = 0;
+    uint32_t next[T] = {0};
+    /* per-tag queues of seqs: seq s has tag s % T; round-robin over tags in a shifting order */
+    srand(12345);
+    while (n < N) {
+        int t = rand() % T;
+        uint32_t s = next[t] * T + (uint32_t)t;
+        if (s >= N)
+            continue;
+        order[n++] = s;
+        next[t]++;
+    }
+    /* first half received by named receives posted up front (tags 0..T-1, 100 each) */
+    static struct rx named[T][50];
+    for (int t = 0; t < T; t++)
+        for (int i = 0; i < 50; i++)
+            post(&named[t][i], 1, t);
+    for (int i = 0; i < N; i++)
+        eager(1, (int)(order[i] % T), order[i]);
+    for (int t = 0; t < T; t++)
+        for (int i = 0; i < 50; i++) {
+            CHECK(done(&named[t][i]) && named[t][i].v == i * T + t, "tag %d #%d got %d", t, i,
+                  named[t][i].v);
+            finish(&named[t][i]);
+        }
+    /* the rest, by wildcard receives: must come in seq order */
+    int prev = -1, count = 0;
+    for (;;) {
+        int flag;
+        MPI_Iprobe(1, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+        if (!flag)
+            break;
+        int v;
+        MPI_Recv(&v, 1, MPI_INT, 1, MPI_ANY_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK(v > prev, "wildcard order broken: %d after %d", v, prev);
+        prev = v;
+        count++;
+    }
+    CHECK(count == N - 50 * T, "wildcard receives got %d messages", count);
+    fake_engine_stop();
+}
+
+int main(void)
+{
+    test_in_order_basic();
+    test_named_tag_overtakes();
+    test_any_tag_waits_behind_named();
+    test_wildcard_reservations();
+    test_not_enough_wildcards();
+    test_probe_sees_in_order_only();
+    test_any_source_reservation();
+    test_rendezvous_and_sync();
+    test_credit_and_cancel();
+    test_truncation_and_errors();
+    test_many_out_of_order();
+    if (failures) {
+        printf("%d failures\n", failures);
+        return 1;
+    }
+    printf(" No Errors\n");
+    return 0;
+}
