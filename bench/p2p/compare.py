@@ -225,7 +225,9 @@ def main():
                 c.skipped, c.note = True, "not built: " + ", ".join(missing)
     load_before = os.getloadavg()
 
+    loads = []
     for rep in range(a.repeat):
+        loads.append(os.getloadavg()[0])
         for c in contenders:
             if c.skipped:
                 continue
@@ -321,20 +323,26 @@ def main():
                     if l.startswith("Model name")), "?")
         cache = os.path.join(build, "CMakeCache.txt")
         btype = "?"
+        flags = ""
         if os.path.exists(cache):
             with open(cache) as f:
                 for l in f:
                     if l.startswith("CMAKE_BUILD_TYPE:"):
-                        btype = l.split("=", 1)[1].strip()
+                        btype = l.split("=", 1)[1].strip() or "RelWithDebInfo (project default, -O2 -g)"
+                    if l.startswith("SCTPMPI_SANITIZE:") and l.strip().endswith("ON"):
+                        flags = ", ASan+UBSan"
+        rev = capture(["git", "-C", os.path.dirname(os.path.dirname(HERE)), "rev-parse", "--short", "HEAD"])
+        rev = rev if rev and " " not in rev else "no commit yet (working tree)"
         ompi_ver = capture(["mpirun.openmpi", "--version"]).splitlines()[:1]
-        mpich_ver = [l for l in capture(["mpichversion"]).splitlines() if "Version" in l][:1]
+        mpich_ver = [" ".join(l.split()) for l in capture(["mpichversion"]).splitlines() if "Version" in l][:1]
         sctp_env = {k: v for k, v in os.environ.items() if k.startswith("SCTPMPI_")}
         M = [f"## Run of {started.strftime('%Y-%m-%d %H:%M %Z')}", ""]
         M.append(f"- Machine: {uname.node}, {uname.system} {uname.release} {uname.machine}, {cpu}, "
-                 f"{os.cpu_count()} CPUs (shared with other users; load average "
-                 f"{load_before[0]:.2f} before, {load_after[0]:.2f} after).")
+                 f"{os.cpu_count()} CPUs, shared with other users: 1-min load average "
+                 f"{load_before[0]:.2f} before, {load_after[0]:.2f} after, "
+                 f"{min(loads, default=0):.2f}-{max(loads, default=0):.2f} at the start of the repetitions.")
         M.append(f"- Versions: {' '.join(ompi_ver) or 'Open MPI ?'}; {' '.join(mpich_ver) or 'MPICH ?'}; "
-                 f"sctpmpi build `{build}` ({btype}).")
+                 f"sctpmpi build `{build}` ({btype}{flags}), source {rev}.")
         M.append(f"- {a.repeat} runs per contender and benchmark, interleaved, timeout {a.timeout:g} s per run "
                  f"({a.grace:g} s once all results are printed); "
                  f"2 ranks on loopback; pingpong {PP_SIZES} (10000 iterations up to 8 KiB, 1000 above, "

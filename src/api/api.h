@@ -8,16 +8,61 @@
 
 #define SM_TAG_UB 0x3fffffff
 
+/* one contiguous run of bytes of a derived type's element, relative to its start */
+struct sm_dt_block { MPI_Aint disp; size_t len; };
+/* the type signature as runs of one predefined type */
+struct sm_dt_sig { MPI_Datatype type; size_t count; };
+
 struct sctpmpi_datatype {
     int valid;
     int basic;           /* predefined */
     size_t size;         /* bytes of data */
     MPI_Aint lb, extent;
     const char *name;
+    /* derived types only (dtype.c); zero for predefined ones */
+    int refcount;        /* user handle + pending receives + containing types */
+    int committed;
+    MPI_Aint true_lb, true_extent;
+    size_t psize;        /* packed bytes of one element (predefined leaves travel as extent) */
+    size_t nblocks;
+    struct sm_dt_block *blocks;
+    size_t nsig;
+    struct sm_dt_sig *sig;
+    int combiner, ni, na, nt; /* get_envelope / get_contents */
+    int *ints;
+    MPI_Aint *aints;
+    MPI_Datatype *types;
+    char uname[MPI_MAX_OBJECT_NAME];
+    struct sm_attr *attrs;
 };
 
-struct sctpmpi_group { int valid; int size; int *world_of; };
-struct sctpmpi_op { int valid; const char *name; };
+struct sctpmpi_group { int valid; int size; int *world_of; int refcount; };
+
+/* internal reduction function: inout[i] = in[i] op inout[i] for count elements of dt */
+typedef int sm_op_fn(const void *in, void *inout, int count, MPI_Datatype dt); /* 0: type not supported */
+struct sctpmpi_op {
+    int valid;
+    const char *name;
+    int commute;
+    sm_op_fn *fn;              /* predefined */
+    MPI_User_function *user;   /* Op_create */
+};
+
+/* API-layer state of a communicator (comm->x), allocated on demand */
+struct sm_topo;
+struct sm_comm_ext {
+    int is_inter;
+    int local_size;            /* intercomm: local group size (comm->size is the remote one) */
+    int *local_world_of;       /* intercomm: local rank -> world rank */
+    struct sm_topo *topo;
+    MPI_Info info;
+    int assert_overtaking, assert_no_any_tag, assert_no_any_source;
+    MPI_Comm local_comm;       /* intercomm: hidden intracommunicator of the local group */
+    uint32_t nbc_seq;          /* tags of non-blocking collectives */
+    struct sm_attr *attrs;
+};
+struct sm_comm_ext *sm_comm_x(MPI_Comm c); /* allocates */
+int sm_comm_is_inter(MPI_Comm c);
 
 extern int sm_initialized, sm_finalized, sm_thread_level;
 
@@ -60,5 +105,75 @@ void sm_bsend_drain(void); /* wait for every buffered send */
 int sm_barrier_ctx(MPI_Comm comm, uint32_t ctx);
 
 #define SM_CTX_FINALIZE 0xfffffff0u
+
+/* ---- datatypes (dtype.c, pack.c) ---- */
+static inline size_t sm_dt_psize(MPI_Datatype dt) { return dt->basic ? (size_t)dt->extent : dt->psize; }
+/* 1 if count elements of dt are one contiguous run starting at buf + *off */
+int sm_dt_contig(MPI_Datatype dt, int count, MPI_Aint *off);
+void sm_dt_pack(const void *buf, int count, MPI_Datatype dt, void *out);
+/* unpack at most bytes bytes (whole blocks, then a partial one) */
+void sm_dt_unpack(const void *in, size_t bytes, void *buf, int count, MPI_Datatype dt);
+void sm_dt_retain(MPI_Datatype dt);
+void sm_dt_release(MPI_Datatype dt);
+int sm_check_dt(MPI_Comm c, MPI_Datatype dt, const char *fn); /* valid (and committed) */
+/* requests for (buf, count, dt) on an explicit context; derived types are packed / unpacked */
+int sm_isend_dt(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                uint32_t ctx, int mode, MPI_Request *req);
+int sm_irecv_dt(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+                uint32_t ctx, MPI_Request *req);
+/* a standard send of a private copy of the data (buffered sends), charging bsend_charge */
+int sm_isend_copy(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                  size_t bsend_charge, MPI_Request *req);
+/* set a request's engine buffer from (buf, count, dt), packing / arranging the unpack */
+void sm_req_send_buffer(struct sctpmpi_request *r, const void *buf, int count, MPI_Datatype dt);
+void sm_req_recv_buffer(struct sctpmpi_request *r, void *buf, int count, MPI_Datatype dt);
+/* copy count elements of st at src to rt at dst (type signatures assumed equal) */
+void sm_dt_copy(const void *src, int scount, MPI_Datatype st, void *dst, int rcount,
+                MPI_Datatype rt);
+/* temp buffer able to hold count elements of dt; *base is what to free */
+void *sm_dt_tmp(int count, MPI_Datatype dt, void **base);
+
+/* ---- reductions (op.c) ---- */
+int sm_op_check(MPI_Comm c, MPI_Op op, MPI_Datatype dt, const char *fn);
+void sm_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt);
+
+/* ---- communicators (comm_create.c) ---- */
+uint32_t sm_ctx_agree(MPI_Comm parent); /* collective over parent */
+MPI_Comm sm_comm_new(int rank, int size, const int *world_of, uint32_t ctx);
+int sm_coll_tag(MPI_Comm c); /* next tag of a blocking collective on c */
+
+/* ---- collectives used internally (coll_*.c) on comm's collective context ---- */
+int sm_coll_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c);
+int sm_coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                      MPI_Comm c);
+int sm_coll_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                      MPI_Datatype rt, MPI_Comm c);
+int sm_coll_gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                   MPI_Datatype rt, int root, MPI_Comm c);
+
+/* ---- groups (group.c) ---- */
+MPI_Group sm_group_new(int size, const int *world_of); /* world_of NULL: identity */
+MPI_Group sm_comm_local_group(MPI_Comm c);
+int sm_group_compare(MPI_Group a, MPI_Group b);
+
+/* ---- attributes (attr.c) ---- */
+struct sm_attr;
+int sm_attr_copy_all(MPI_Comm old, MPI_Comm newc);  /* Comm_dup */
+int sm_attr_delete_all(MPI_Comm c);                 /* Comm_free */
+int sm_type_attr_delete_all(MPI_Datatype t);
+int sm_type_attr_copy_all(MPI_Datatype old, MPI_Datatype newt);
+
+/* ---- info (info.c) ---- */
+MPI_Info sm_info_dup(MPI_Info in);
+void sm_info_free(MPI_Info in);
+const char *sm_info_lookup(MPI_Info in, const char *key);
+
+/* ---- topologies (topo.c) ---- */
+void sm_topo_free(struct sm_topo *t);
+struct sm_topo *sm_topo_dup(const struct sm_topo *t);
+
+/* ---- non-blocking collectives (icoll.c) ---- */
+extern int sm_nbc_active;
+void sm_nbc_progress(void);
 
 #endif

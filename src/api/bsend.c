@@ -48,20 +48,15 @@ int MPI_Buffer_detach(void *buffer_addr, int *size)
 int sm_bsend_start(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                    MPI_Comm comm, const char *fn)
 {
-    size_t n = (size_t)count * (size_t)dt->extent;
+    size_t n = sm_dt_psize(dt) * (size_t)count;
     size_t charge = n + MPI_BSEND_OVERHEAD;
     if (used + charge > attached_size)
         return sm_error(comm, MPI_ERR_BUFFER, fn,
                         "attached buffer too small: %zu bytes needed, %zu of %zu free", charge,
                         attached_size - used, attached_size);
-    void *copy = sm_xmalloc(n);
-    if (n)
-        memcpy(copy, buf, n);
     used += charge;
     MPI_Request r;
-    sm_isend_ctx(copy, n, dest, tag, comm, comm->ctx, &r);
-    r->owned_buf = copy;
-    r->bsend_charge = charge;
+    sm_isend_copy(buf, count, dt, dest, tag, comm, charge, &r);
     if (r->complete)
         sm_req_release(r);
     else

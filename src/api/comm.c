@@ -1,4 +1,5 @@
-/* comm.c — communicator queries (rank, size, attributes of COMM_WORLD) and MPI_Barrier. */
+/* comm.c — communicator queries (rank, size, predefined attributes; user attributes are in
+ * attr.c) and MPI_Barrier (intercommunicators too). */
 #include "api/api.h"
 
 int MPI_Comm_rank(MPI_Comm comm, int *rank)
@@ -15,7 +16,7 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
     SM_TRY(sm_check_comm(comm, "MPI_Comm_size"));
     if (!size)
         return sm_error(comm, MPI_ERR_ARG, "MPI_Comm_size", "NULL size pointer");
-    *size = comm->size;
+    *size = comm->x && comm->x->is_inter ? comm->x->local_size : comm->size;
     return MPI_SUCCESS;
 }
 
@@ -36,9 +37,10 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
     case MPI_WTIME_IS_GLOBAL: v = &wtime_global; break;
     case MPI_APPNUM: v = &appnum; break;
     case MPI_UNIVERSE_SIZE: v = &universe; break;
-    default:
-        *flag = 0;
-        return MPI_SUCCESS;
+    default: {
+        int sm_comm_attr_get(MPI_Comm comm, int keyval, void *out, int *flag); /* attr.c */
+        return sm_comm_attr_get(comm, keyval, attribute_val, flag);
+    }
     }
     *(int **)attribute_val = v;
     *flag = 1;
@@ -65,6 +67,22 @@ int sm_barrier_ctx(MPI_Comm comm, uint32_t ctx)
 int MPI_Barrier(MPI_Comm comm)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Barrier"));
-    int err = sm_barrier_ctx(comm, comm->ctx + 1);
+    int err;
+    if (comm->x && comm->x->is_inter) { /* local barrier, leaders meet, local barrier */
+        MPI_Comm local = comm->x->local_comm;
+        err = sm_barrier_ctx(local, local->ctx + 1);
+        if (!err && local->rank == 0) {
+            MPI_Request rq[2];
+            char s = 0, r = 0;
+            sm_irecv_ctx(&r, 1, 0, 0x7ffffff0, comm, comm->ctx + 1, &rq[0]);
+            sm_isend_ctx(&s, 1, 0, 0x7ffffff0, comm, comm->ctx + 1, &rq[1]);
+            err = sm_wait_one(&rq[0], MPI_STATUS_IGNORE);
+            sm_wait_one(&rq[1], MPI_STATUS_IGNORE);
+        }
+        if (!err)
+            err = sm_barrier_ctx(local, local->ctx + 1);
+    } else {
+        err = sm_barrier_ctx(comm, comm->ctx + 1);
+    }
     return err ? sm_error(comm, err, "MPI_Barrier", NULL) : MPI_SUCCESS;
 }

@@ -29,17 +29,36 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype dt, int *count)
     SM_TRY(check_dt(dt, "MPI_Get_count"));
     if (!status || !count)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_count", "NULL argument");
-    if (dt->extent == 0) {
+    size_t e = sm_dt_psize(dt); /* bytes one element occupies on the wire */
+    if (e == 0) {
         *count = 0;
         return MPI_SUCCESS;
     }
-    size_t e = (size_t)dt->extent;
     *count = status->sm_count % e ? MPI_UNDEFINED : (int)(status->sm_count / e);
+    return MPI_SUCCESS;
+}
+
+MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes); /* pack.c */
+
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype dt, MPI_Count *count)
+{
+    SM_TRY(check_dt(dt, "MPI_Get_elements"));
+    if (!status || !count)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_elements", "NULL argument");
+    if (dt->basic) {
+        int c;
+        SM_TRY(MPI_Get_count(status, dt, &c));
+        *count = c;
+        return MPI_SUCCESS;
+    }
+    *count = sm_dt_elements(dt, status->sm_count);
     return MPI_SUCCESS;
 }
 
 int MPI_Get_elements(const MPI_Status *status, MPI_Datatype dt, int *count)
 {
-    /* for basic types elements and count agree */
-    return MPI_Get_count(status, dt, count);
+    MPI_Count c;
+    SM_TRY(MPI_Get_elements_x(status, dt, &c));
+    *count = (int)c;
+    return MPI_SUCCESS;
 }

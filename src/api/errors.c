@@ -76,9 +76,13 @@ static const char *text_of(int code)
     return NULL;
 }
 
+const char *sm_user_error_string(int code, int *klass); /* misc.c */
+
 int MPI_Error_string(int errorcode, char *string, int *resultlen)
 {
     const char *t = text_of(errorcode);
+    if (!t)
+        t = sm_user_error_string(errorcode, NULL);
     if (!string || !resultlen)
         return MPI_ERR_ARG;
     if (!t)
@@ -90,9 +94,10 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
 
 int MPI_Error_class(int errorcode, int *errorclass)
 {
-    if (!errorclass || !text_of(errorcode))
+    int k = errorcode;
+    if (!errorclass || (!text_of(errorcode) && !sm_user_error_string(errorcode, &k)))
         return MPI_ERR_ARG;
-    *errorclass = errorcode;
+    *errorclass = k;
     return MPI_SUCCESS;
 }
 
@@ -145,6 +150,8 @@ int sm_check_buffer(MPI_Comm c, const void *buf, int count, MPI_Datatype dt, con
         return sm_error(c, MPI_ERR_COUNT, fn, "count %d is negative", count);
     if (!dt || !dt->valid)
         return sm_error(c, MPI_ERR_TYPE, fn, "null or freed datatype");
+    if (!dt->basic && !dt->committed)
+        return sm_error(c, MPI_ERR_TYPE, fn, "datatype not committed");
     if (!buf && count > 0 && dt->basic && dt->size > 0)
         return sm_error(c, MPI_ERR_BUFFER, fn, "NULL buffer with count %d", count);
     return MPI_SUCCESS;

@@ -18,14 +18,18 @@ struct sctpmpi_errhandler sctpmpi_errors_are_fatal = {SM_EH_FATAL, NULL, 1};
 struct sctpmpi_errhandler sctpmpi_errors_return = {SM_EH_RETURN, NULL, 1};
 struct sctpmpi_errhandler sctpmpi_errors_abort = {SM_EH_ABORT, NULL, 1};
 
-struct sctpmpi_group sctpmpi_group_empty = {1, 0, NULL};
+struct sctpmpi_group sctpmpi_group_empty = {.valid = 1, .size = 0, .refcount = 1};
+int sctpmpi_unweighted[1], sctpmpi_weights_empty[1];
 struct sctpmpi_message sctpmpi_message_no_proc = {NULL, 1, NULL};
 
-#define BASIC(id, type) \
-    struct sctpmpi_datatype sctpmpi_dt_##id = {1, 1, sizeof(type), 0, sizeof(type), #id};
+#define BASIC(id, type)                                                                          \
+    struct sctpmpi_datatype sctpmpi_dt_##id = {.valid = 1, .basic = 1, .size = sizeof(type),     \
+                                               .extent = sizeof(type), .name = #id};
 #define PAIR(id, a, b)                                                                           \
-    struct sctpmpi_datatype sctpmpi_dt_##id = {1, 1, sizeof(a) + sizeof(b), 0,                   \
-                                               sizeof(struct { a x; b y; }), #id};
+    struct sctpmpi_datatype sctpmpi_dt_##id = {.valid = 1, .basic = 1,                          \
+                                               .size = sizeof(a) + sizeof(b),                    \
+                                               .extent = sizeof(struct { a x; b y; }),           \
+                                               .name = #id};
 BASIC(char, char)
 BASIC(signed_char, signed char)
 BASIC(unsigned_char, unsigned char)
@@ -64,9 +68,13 @@ PAIR(long_int, long, int)
 PAIR(2int, int, int)
 PAIR(short_int, short, int)
 PAIR(long_double_int, long double, int)
-struct sctpmpi_datatype sctpmpi_dt_ub = {1, 1, 0, 0, 0, "MPI_UB"};
-struct sctpmpi_datatype sctpmpi_dt_lb = {1, 1, 0, 0, 0, "MPI_LB"};
+struct sctpmpi_datatype sctpmpi_dt_ub = {.valid = 1, .basic = 1, .name = "MPI_UB"};
+struct sctpmpi_datatype sctpmpi_dt_lb = {.valid = 1, .basic = 1, .name = "MPI_LB"};
 
-#define OP(id) struct sctpmpi_op sctpmpi_op_##id = {1, "MPI_" #id};
+/* the reduction functions are in op.c */
+#define OP(id)                                                                                   \
+    extern sm_op_fn sm_op_##id;                                                                  \
+    struct sctpmpi_op sctpmpi_op_##id = {.valid = 1, .name = "MPI_" #id, .commute = 1,           \
+                                         .fn = sm_op_##id};
 OP(max) OP(min) OP(sum) OP(prod) OP(land) OP(band) OP(lor) OP(bor) OP(lxor) OP(bxor)
 OP(minloc) OP(maxloc) OP(replace) OP(no_op)

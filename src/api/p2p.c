@@ -4,8 +4,6 @@
 
 #include "api/api.h"
 
-static size_t span(int count, MPI_Datatype dt) { return (size_t)count * (size_t)dt->extent; }
-
 static struct sctpmpi_request *proc_null_request(void)
 {
     struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
@@ -55,6 +53,93 @@ int sm_irecv_ctx(void *buf, size_t bytes, int source, int tag, MPI_Comm comm, ui
     return sm_recv_post(r);
 }
 
+/* derived-type receive completed: unpack the bytes that arrived into the user's buffer */
+static void unpack_on_complete(struct sctpmpi_request *r)
+{
+    size_t n = r->status.sm_count < r->bytes ? r->status.sm_count : r->bytes;
+    sm_dt_unpack(r->buf, n, r->hook_buf, r->hook_count, r->hook_dt);
+    sm_dt_release(r->hook_dt);
+    r->hook_dt = NULL;
+    r->on_complete = NULL;
+}
+
+/* point r (send) at the bytes of (buf, count, dt): the user's memory when contiguous, else a
+ * packed copy the request owns */
+void sm_req_send_buffer(struct sctpmpi_request *r, const void *buf, int count, MPI_Datatype dt)
+{
+    MPI_Aint off;
+    size_t n = sm_dt_psize(dt) * (size_t)count;
+    free(r->owned_buf);
+    r->owned_buf = NULL;
+    if (sm_dt_contig(dt, count, &off)) {
+        r->buf = (char *)buf + off;
+    } else { /* non-contiguous: packed into a copy the request owns */
+        r->owned_buf = sm_xmalloc(n ? n : 1);
+        sm_dt_pack(buf, count, dt, r->owned_buf);
+        r->buf = r->owned_buf;
+    }
+    r->bytes = n;
+}
+
+/* point r (receive) at where (buf, count, dt) wants its bytes: the user's memory when
+ * contiguous, else a buffer unpacked into the user's layout when the receive completes */
+void sm_req_recv_buffer(struct sctpmpi_request *r, void *buf, int count, MPI_Datatype dt)
+{
+    MPI_Aint off;
+    size_t n = sm_dt_psize(dt) * (size_t)count;
+    free(r->owned_buf);
+    r->owned_buf = NULL;
+    r->bytes = n;
+    if (sm_dt_contig(dt, count, &off)) {
+        r->buf = (char *)buf + off;
+        return;
+    }
+    r->buf = r->owned_buf = sm_xmalloc(n ? n : 1);
+    r->hook_buf = buf;
+    r->hook_count = count;
+    r->hook_dt = dt;
+    sm_dt_retain(dt);
+    r->on_complete = unpack_on_complete;
+}
+
+int sm_isend_dt(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                uint32_t ctx, int mode, MPI_Request *req)
+{
+    struct sctpmpi_request *r = new_send(NULL, 0, dest, tag, comm, ctx, mode);
+    sm_req_send_buffer(r, buf, count, dt);
+    *req = r;
+    return sm_send_start(r);
+}
+
+int sm_isend_copy(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                  size_t bsend_charge, MPI_Request *req)
+{
+    struct sctpmpi_request *r = new_send(NULL, 0, dest, tag, comm, comm->ctx, SM_MODE_STANDARD);
+    sm_req_send_buffer(r, buf, count, dt);
+    if (!r->owned_buf) { /* the program may reuse its buffer as soon as we return */
+        r->owned_buf = sm_xmalloc(r->bytes ? r->bytes : 1);
+        memcpy(r->owned_buf, r->buf, r->bytes);
+        r->buf = r->owned_buf;
+    }
+    r->bsend_charge = bsend_charge;
+    *req = r;
+    return sm_send_start(r);
+}
+
+int sm_irecv_dt(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+                uint32_t ctx, MPI_Request *req)
+{
+    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_RECV);
+    sm_req_recv_buffer(r, buf, count, dt);
+    r->peer = source;
+    r->tag = tag;
+    r->comm = comm;
+    r->ctx = ctx;
+    r->wpeer = source == MPI_ANY_SOURCE ? -1 : sm_comm_world_rank(comm, source);
+    *req = r;
+    return sm_recv_post(r);
+}
+
 static int check_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                       MPI_Comm comm, const char *fn)
 {
@@ -81,10 +166,7 @@ int sm_isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI
         *req = r;
         return MPI_SUCCESS;
     }
-    struct sctpmpi_request *r =
-        new_send(buf, span(count, dt), dest, tag, comm, comm->ctx, mode);
-    *req = r;
-    sm_send_start(r);
+    sm_isend_dt(buf, count, dt, dest, tag, comm, comm->ctx, mode, req);
     return MPI_SUCCESS;
 }
 
@@ -101,7 +183,7 @@ int sm_irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Com
         *req = proc_null_request();
         return MPI_SUCCESS;
     }
-    return sm_irecv_ctx(buf, span(count, dt), source, tag, comm, comm->ctx, req);
+    return sm_irecv_dt(buf, count, dt, source, tag, comm, comm->ctx, req);
 }
 
 static int blocking(int rc, MPI_Request *req, MPI_Status *status, MPI_Comm comm, const char *fn)
@@ -182,12 +264,11 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int se
 {
     SM_TRY(sm_check_comm(comm, "MPI_Sendrecv_replace"));
     SM_TRY(sm_check_buffer(comm, buf, count, dt, "MPI_Sendrecv_replace"));
-    size_t n = span(count, dt);
-    void *tmp = sm_xmalloc(n);
-    if (n)
-        memcpy(tmp, buf, n);
-    int rc = MPI_Sendrecv(tmp, count, dt, dest, sendtag, buf, count, dt, source, recvtag, comm,
-                          status);
+    size_t n = sm_dt_psize(dt) * (size_t)count;
+    void *tmp = sm_xmalloc(n ? n : 1);
+    sm_dt_pack(buf, count, dt, tmp); /* the outgoing copy, packed */
+    int rc = MPI_Sendrecv(tmp, (int)n, MPI_PACKED, dest, sendtag, buf, count, dt, source,
+                          recvtag, comm, status);
     free(tmp);
     return rc;
 }

@@ -70,7 +70,6 @@ int MPI_Start(MPI_Request *request)
     struct sctpmpi_request *r = *request;
     if (r->active)
         return sm_error(r->comm, MPI_ERR_REQUEST, "MPI_Start", "request is already active");
-    size_t bytes = (size_t)r->p_count * (size_t)r->p_dt->extent;
     r->active = 1;
     r->complete = 0;
     r->io_pending = r->await_cts = r->await_sync = r->matched = r->cancel_pending = 0;
@@ -82,8 +81,7 @@ int MPI_Start(MPI_Request *request)
         return MPI_SUCCESS;
     }
     if (r->kind == SM_REQ_RECV) {
-        r->buf = (void *)r->p_buf;
-        r->bytes = bytes;
+        sm_req_recv_buffer(r, (void *)r->p_buf, r->p_count, r->p_dt);
         r->ctx = r->comm->ctx;
         r->wpeer = r->peer == MPI_ANY_SOURCE ? -1 : sm_comm_world_rank(r->comm, r->peer);
         return sm_recv_post(r);
@@ -94,8 +92,7 @@ int MPI_Start(MPI_Request *request)
         r->complete = 1;
         return rc;
     }
-    r->buf = (void *)r->p_buf;
-    r->bytes = bytes;
+    sm_req_send_buffer(r, r->p_buf, r->p_count, r->p_dt);
     r->ctx = r->comm->ctx;
     r->wpeer = sm_comm_world_rank(r->comm, r->peer);
     r->status.MPI_SOURCE = r->peer;

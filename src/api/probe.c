@@ -140,8 +140,7 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
     }
     SM_TRY(sm_check_buffer(h->comm, buf, count, dt, "MPI_Imrecv"));
     struct sctpmpi_request *r = sm_req_alloc(SM_REQ_RECV);
-    r->buf = buf;
-    r->bytes = (size_t)count * (size_t)dt->extent;
+    sm_req_recv_buffer(r, buf, count, dt);
     r->comm = h->comm;
     r->ctx = h->msg->ctx;
     r->peer = sm_comm_rank_of_world(h->comm, h->msg->src);

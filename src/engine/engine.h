@@ -40,6 +40,7 @@ struct sctpmpi_comm {
     MPI_Errhandler errh;
     char name[MPI_MAX_OBJECT_NAME];
     int coll_tag;         /* sequence for internal collective tags */
+    struct sm_comm_ext *x;/* API-layer state (groups, attributes, topology, info): api.h */
 };
 
 static inline int sm_comm_world_rank(const struct sctpmpi_comm *c, int r)
@@ -88,6 +89,12 @@ struct sctpmpi_request {
     const void *p_buf;
     int p_count;
     MPI_Datatype p_dt;
+    /* completion hook (API layer: unpack a derived-type receive, advance a collective);
+     * called by sm_req_complete before a freed request is released */
+    void (*on_complete)(struct sctpmpi_request *r);
+    void *hook_buf;           /* user buffer to unpack into / owner object */
+    int hook_count;
+    MPI_Datatype hook_dt;
 };
 
 /* ---- arrived, not yet matched messages --------------------------------------------------- */

@@ -63,6 +63,8 @@ void sm_req_release(struct sctpmpi_request *r)
 void sm_req_complete(struct sctpmpi_request *r)
 {
     r->complete = 1;
+    if (r->on_complete)
+        r->on_complete(r);
     if (r->freed)
         sm_req_release(r);
 }

@@ -38,10 +38,13 @@ int main(int argc, char **argv)
         sm_fill(buf, 41, 4);
         MPI_Send(buf, 41, MPI_BYTE, 0, TAG_B, MPI_COMM_WORLD);
         /* for Improbe / Imrecv: a large then a small message on the same tag */
+        /* (nonblocking: rank 0 probes both before receiving either) */
+        MPI_Request rq[2];
         sm_fill(buf, big, 5);
-        MPI_Send(buf, (int)big, MPI_BYTE, 0, TAG_B, MPI_COMM_WORLD);
-        sm_fill(buf, 3, 6);
-        MPI_Send(buf, 3, MPI_BYTE, 0, TAG_B, MPI_COMM_WORLD);
+        MPI_Isend(buf, (int)big, MPI_BYTE, 0, TAG_B, MPI_COMM_WORLD, &rq[0]);
+        sm_fill(buf2, 3, 6);
+        MPI_Isend(buf2, 3, MPI_BYTE, 0, TAG_B, MPI_COMM_WORLD, &rq[1]);
+        MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
     }
     if (sm_rank == 0) {
         MPI_Status st;

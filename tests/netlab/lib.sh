@@ -18,8 +18,10 @@ command -v python3 >/dev/null || skip "python3 is missing"
 
 T=$(mktemp -d /tmp/netlab-test.XXXXXX)
 BGPIDS=""
+STARTED=""   # run directories of `netlab start` networks to stop
 cleanup() {
   local rc=$?
+  for r in $STARTED; do "$NETLAB" stop --run "$r" >/dev/null 2>&1; done
   for p in $BGPIDS; do kill -TERM "$p" 2>/dev/null; done
   for p in $BGPIDS; do
     for _ in $(seq 50); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done

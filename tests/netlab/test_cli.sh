@@ -30,12 +30,21 @@ bad '{"hosts": ["a", "b"], "defaults": {"loss": 2}}' "bad value '2' for loss"
 bad '{"hosts": ["a", "b"], "defaults": {"lossy": 1}}' "unknown link parameter 'lossy'"
 bad '{"hosts": ["a", "a"]}' "listed twice"
 bad '{"hosts": ["a", "b"],}' "line 1"
+bad '{"hosts": ["a", "b"], "events": [{"at": 1, "do": "unplug a"}]}' "commands are down"
+bad '{"hosts": ["a", "b"], "events": [{"at": 1, "do": "set a-b loss=x"}]}' "bad value 'x' for loss"
 ok "check rejects bad topologies with one-line messages"
 if command -v setpriv >/dev/null; then
   msg=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$NETLAB" run "$T/good.json" -- true 2>&1); rc=$?
   [ $rc = 77 ] || fail "not root: exit $rc"
   [ "$(echo "$msg" | wc -l)" = 1 ] && echo "$msg" | grep -q 'must run as root' || fail "not root message: $msg"
   ok "not root: $msg"
+fi
+if command -v unshare >/dev/null; then
+  : > "$T/notun"
+  msg=$(unshare -m bash -c "mount --bind '$T/notun' /dev/net/tun && '$NETLAB' run '$T/good.json' -- true" 2>&1); rc=$?
+  [ $rc = 77 ] || fail "no /dev/net/tun: exit $rc ($msg)"
+  [ "$(echo "$msg" | wc -l)" = 1 ] && echo "$msg" | grep -q '/dev/net/tun is not available' || fail "no tun message: $msg"
+  ok "no /dev/net/tun: $msg"
 fi
 cat > "$T/inner.sh" <<'S'
 set -eu
@@ -46,7 +55,17 @@ set -eu
 "$NETLAB" show 'b>a@1' | grep -q 'loss=0 ' || { echo "FAIL: set leaked to the other direction"; exit 1; }
 "$NETLAB" stats --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert len(d["links"]) == 12 and len(d["tuns"]) == 6'
 "$NETLAB" exec c -- sh -c 'cat /sys/class/net/rail1/mtu' | grep -qx 9000 || { echo "FAIL: rail MTU"; exit 1; }
-echo "ok: set / show / stats --json / rail MTU"
+"$NETLAB" info | grep -qx "mgmt_bridge=$(basename "$NETLAB_RUN")br" || { echo "FAIL: info"; exit 1; }
+ip -o addr show dev "$(basename "$NETLAB_RUN")br" | grep -q "$("$NETLAB" info | sed -n 's/^mgmt_gw=//p')/24" || { echo "FAIL: bridge address"; exit 1; }
+echo "ok: set / show / stats --json / rail MTU / info"
 S
+# netlab start / stop: a network that outlives the command that started it
+RUN=$("$NETLAB" start "$T/good.json") || fail "netlab start"
+STARTED="$RUN"
+[ "$(NETLAB_RUN=$RUN "$NETLAB" hosts | wc -l)" = 3 ] || fail "hosts of a started run"
+"$NETLAB" exec --run "$RUN" c -- true || fail "exec into a started run"
+"$NETLAB" stop --run "$RUN" || fail "netlab stop"
+[ -z "$(leftovers "$(basename "$RUN")")" ] || fail "leftovers after stop: $(leftovers "$(basename "$RUN")")"
+ok "start / stop"
 cd "$T" && NETLAB="$NETLAB" "$NETLAB" run "$T/good.json" -- bash "$T/inner.sh" || fail "control commands"
 ok "cli"

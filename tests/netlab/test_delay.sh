@@ -14,12 +14,13 @@ cat > "$T/inner.sh" <<'S'
 set -eu
 X() { "$NETLAB" exec "$@"; }
 RT="chrt -f 1"; $RT true 2>/dev/null || RT=""
-X b -- $RT "$NLPROBE" echo 7000 3 & E=$!
+X b -- $RT "$NLPROBE" echo 7000 5 & E=$!
 sleep 0.2
-check() { # rail d_ms
-  out=$(X a -- $RT "$NLPROBE" rtt 198.18.$1.2 7000 1000 1000)
-  echo "rail $1 one-way ${2} ms: $out"
-  python3 - "$2" "$out" <<'P'
+check() { # rail d_ms; one retry: a CPU-load spike from other jobs can hit a whole trial
+  for attempt in 1 2; do
+    out=$(X a -- $RT "$NLPROBE" rtt 198.18.$1.2 7000 1000 1000)
+    echo "rail $1 one-way ${2} ms: $out"
+    python3 - "$2" "$out" <<'P' && return 0
 import sys
 d = float(sys.argv[1]); kv = dict(x.split('=') for x in sys.argv[2].split())
 want = 2 * d; tol = max(0.05 * want, 0.3)
@@ -29,6 +30,10 @@ for k in ('median_ms', 'tmean_ms'):
     assert abs(v - want) <= tol, f'{k}={v} not within {tol:.3f} of {want}'
 print(f'ok: RTT median {kv["median_ms"]} ms, trimmed mean {kv["tmean_ms"]} ms (mean {kv["mean_ms"]}), want {want} +- {tol:.3f}')
 P
+    "$NETLAB" stats | grep '^forwarder'
+    [ $attempt = 1 ] && echo "retrying once (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
+  done
+  return 1
 }
 check 0 10
 check 1 1

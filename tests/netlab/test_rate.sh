@@ -11,18 +11,23 @@ J
 cat > "$T/inner.sh" <<'S'
 set -eu
 X() { "$NETLAB" exec "$@"; }
-trial() { # rate port secs
-  X b -- "$NLPROBE" tsink $2 > tcp.out & K=$!
-  sleep 0.2
-  X a -- "$NLPROBE" tsend 198.18.0.2 $2 $3 >/dev/null
-  wait $K
-  python3 - "$1" "$(cat tcp.out)" <<'P'
+trial() { # rate port secs; one retry: a CPU-load spike from other jobs can starve the stream
+  for attempt in 1 2; do
+    X b -- "$NLPROBE" tsink $2 > tcp.out & K=$!
+    sleep 0.2
+    X a -- "$NLPROBE" tsend 198.18.0.2 $2 $3 >/dev/null
+    wait $K
+    python3 - "$1" "$(cat tcp.out)" <<'P' && return 0
 import sys
 rate = float(sys.argv[1]); kv = dict(x.split('=') for x in sys.argv[2].split())
 want = rate * 1448 / 1500; got = float(kv['mbit'])
 assert abs(got - want) <= 0.10 * want, f'goodput {got} Mbit/s, want {want:.1f} +- 10%'
 print(f'ok: rate {rate} Mbit/s: TCP goodput {got} Mbit/s (want {want:.1f} +- 10%)')
 P
+    [ $attempt = 1 ] && echo "retrying once (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
+    set -- "$1" $(($2 + 100)) "$3"
+  done
+  return 1
 }
 trial 100 7001 3
 "$NETLAB" set 'a>b' rate_mbit=20 >/dev/null

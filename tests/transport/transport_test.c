@@ -9,12 +9,16 @@
  *     -r          add a rogue rank: a process holding a valid card slot but a wrong secret, that
  *                 also sends garbage datagrams to every rank (SCTP only: UDP ports from cards);
  *                 its associations must be rejected while the real traffic completes
+ *     -k          add a victim rank with a valid secret that sends a little and then dies
+ *                 (_exit, no finalize); every other rank must see peer_failed for it
  *     -s SEED     size pattern seed
  *     -t SECONDS  timeout (default 60)
  *     -p SIZE     benchmark instead: ping-pong latency of SIZE-byte frames between pairs of
  *                 ranks (0-1, 2-3, ...), -i iterations (default 2000)
  *     -b SIZE     benchmark instead: streaming bandwidth, windows of 64 frames then a 0-byte ack
  *     -S US       benchmarks: spin US microseconds in progress(0) before blocking (default 0)
+ *     -c MS       with -b: the receiver "computes" (sleeps without progress) MS ms per window;
+ *                 prints how long the sender needed to hand its window over (strong progress)
  * Prints " No Errors" on success.  Statistics (SCTPMPI_STATS=1) go to stderr, as does the count
  * of frames that overtook an earlier-sent frame of the same sender on another lane. */
 #include <arpa/inet.h>
@@ -57,11 +61,14 @@ struct test_rank {
 };
 
 static struct test_rank T;
+static int kill_mode;
+static int victim_failed;
 
 /* benchmark state */
 static int bench_mode; /* 'p' ping-pong, 'b' bandwidth */
 static size_t bench_size;
-static int bench_iters = 2000, bench_spin_us;
+static int bench_iters = 2000, bench_spin_us, bench_compute_ms;
+static double bench_push_s;
 static char bench_cookie;
 static unsigned char *bench_rx;
 static long bench_arrived;
@@ -152,7 +159,8 @@ static void up_frame_end(void *ctx, int peer, const struct sm_frame_hdr *h, void
         fail("frame_end payload is not the buffer frame_begin returned");
     int lane = h->tag;
     if (peer >= T.honest) {
-        fail("frame from the rogue rank %d was delivered", peer);
+        if (!kill_mode)
+            fail("frame from the rogue rank %d was delivered", peer);
         goto out;
     }
     if (h->src != peer || lane < 0 || lane >= T.lanes || h->version != SM_WIRE_VERSION) {
@@ -199,6 +207,10 @@ static void up_peer_failed(void *ctx, int peer, const char *why)
     (void)ctx;
     if (peer < T.honest)
         fail("peer %d reported failed: %s", peer, why);
+    else if (kill_mode) {
+        victim_failed = 1;
+        fprintf(stderr, "rank %d: rank %d failed: %s\n", T.rank, peer, why);
+    }
     T.failed_peers++;
 }
 
@@ -403,13 +415,20 @@ static void run_bench(void)
             }
         } else {
             if (leader) {
+                double p0 = now_s();
                 for (int w = 0; w < window; w++) {
                     bench_send(partner, buf, bench_size);
                     while (T.outstanding > 2 * window)
                         progress(1000);
                 }
+                while (T.outstanding > 0)
+                    progress(1000);
+                if (it >= 0)
+                    bench_push_s += now_s() - p0;
                 bench_wait(bench_arrived + 1);
             } else {
+                if (bench_compute_ms)
+                    usleep((useconds_t)bench_compute_ms * 1000);
                 bench_wait(bench_arrived + window);
                 bench_send(partner, buf, 0);
             }
@@ -418,10 +437,16 @@ static void run_bench(void)
     double el = now_s() - t0;
     while (T.outstanding > 0 || T.ops->busy(T.t))
         progress(1000);
+    if (leader && bench_compute_ms && bench_push_s / bench_iters * 1e3 > 0.8 * bench_compute_ms)
+        fail("no strong progress: the window waited for the computing receiver");
     if (leader) {
         if (bench_mode == 'p')
             printf("pair %d-%d: %zu bytes one-way latency %.2f us\n", T.rank, partner, bench_size,
                    el / bench_iters / 2 * 1e6);
+        else if (bench_compute_ms)
+            printf("pair %d-%d: %zu bytes x %d handed over in %.1f ms while the receiver "
+                   "computed %d ms\n", T.rank, partner, bench_size, window,
+                   bench_push_s / bench_iters * 1e3, bench_compute_ms);
         else
             printf("pair %d-%d: %zu bytes bandwidth %.1f MB/s\n", T.rank, partner, bench_size,
                    (double)bench_size * window * bench_iters / el / 1e6);
@@ -449,7 +474,7 @@ static int rank_main(const char *tname, int rank, int size, int honest, int fram
     struct sm_transport_args a = {
         .rank = rank,
         .size = size,
-        .secret = rogue ? "0badc0ffee0badc0ffee" : "5ec7e75ec7e75ec7e7",
+        .secret = (rogue && !kill_mode) ? "0badc0ffee0badc0ffee" : "5ec7e75ec7e75ec7e7",
         .addrs = NULL,
         .naddrs = 0,
         .local_ranks = size,
@@ -485,6 +510,15 @@ static int rank_main(const char *tname, int rank, int size, int honest, int fram
     T.in_frame = calloc((size_t)size, sizeof *T.in_frame);
     T.own_buf = calloc((size_t)size, sizeof *T.own_buf);
 
+    if (rogue && kill_mode) {
+        /* the victim: talk a little, then die without finalize */
+        for (int i = 0; i < 10; i++)
+            for (int d = 0; d < honest; d++)
+                send_frame(d, i % T.lanes, (uint32_t)i, (uint32_t)i, (uint64_t)i, NULL);
+        for (int i = 0; i < 20; i++)
+            progress(10000);
+        _exit(0);
+    }
     if (rogue) {
         /* try to talk to everyone with the wrong secret, and spray garbage */
         rogue_garbage();
@@ -517,6 +551,21 @@ static int rank_main(const char *tname, int rank, int size, int honest, int fram
     for (int r = 0; r < honest; r++)
         if (r != rank && T.received[r] != frames)
             fail("received %ld frames from rank %d, expected %d", T.received[r], r, frames);
+    if (kill_mode) {
+        /* keep talking to the victim until its failure is reported */
+        double t0 = now_s();
+        uint32_t i = 1000;
+        while (!victim_failed && now_s() - t0 < 30) {
+            send_frame(honest, 1 % T.lanes, i, i, i, NULL);
+            i++;
+            progress(10000);
+        }
+        if (!victim_failed)
+            fail("the dead rank %d was not reported failed within 30 s", honest);
+        else
+            fprintf(stderr, "rank %d: dead rank reported failed after %.2f s\n", rank,
+                    now_s() - t0);
+    }
     write_file("done", rank, "1");
     /* keep serving (acks, retransmissions) until every honest rank is done */
     while (count_files("done", honest) < honest)
@@ -571,6 +620,8 @@ int main(int argc, char **argv)
             frames = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-r"))
             rogue = 1;
+        else if (!strcmp(argv[i], "-k"))
+            rogue = kill_mode = 1;
         else if (!strcmp(argv[i], "-s") && i + 1 < argc)
             seed = (unsigned)atoi(argv[++i]);
         else if (!strcmp(argv[i], "-t") && i + 1 < argc)
@@ -580,6 +631,8 @@ int main(int argc, char **argv)
             bench_size = (size_t)strtoul(argv[++i], NULL, 0);
         } else if (!strcmp(argv[i], "-i") && i + 1 < argc)
             bench_iters = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-c") && i + 1 < argc)
+            bench_compute_ms = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-S") && i + 1 < argc)
             bench_spin_us = atoi(argv[++i]);
     }

@@ -204,7 +204,7 @@ static void rearm(nl_fwd *f) {
 static void handle_ctl(nl_fwd *f) {
   int c = accept4(f->cfg.ctl_fd, NULL, NULL, SOCK_CLOEXEC);
   if (c < 0) return;
-  struct timeval tv = {1, 0};
+  struct timeval tv = {0, 200000}; /* a client that does not send its line in time is dropped */
   setsockopt(c, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   setsockopt(c, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
   char line[1024];

@@ -22,6 +22,7 @@ static void usage(FILE *f) {
           "       netlab stop [--run DIR]\n"
           "       netlab exec [--run DIR] HOST -- CMD [ARGS...]\n"
           "       netlab hosts [--run DIR]\n"
+          "       netlab info [--run DIR]\n"
           "       netlab stats [--run DIR] [--json] [SELECTOR]\n"
           "       netlab show [--run DIR] [SELECTOR]\n"
           "       netlab set [--run DIR] SELECTOR key=value...\n"
@@ -196,6 +197,22 @@ int main(int argc, char **argv) {
       if (!opt_run(argc, argv, &i, &run)) { usage(stderr); return 2; }
     const char *dir = nl_run_dir(run);
     return dir ? nl_hosts_print(dir) : 2;
+  }
+  if (!strcmp(c, "info")) {
+    const char *run = NULL;
+    for (int i = 2; i < argc; i++)
+      if (!opt_run(argc, argv, &i, &run)) { usage(stderr); return 2; }
+    const char *dir = nl_run_dir(run);
+    if (!dir) return 2;
+    char prefix[64], gw[64], m[16], topo[4096];
+    if (nl_info_get(dir, "prefix", prefix, sizeof prefix) || nl_info_get(dir, "mgmt_gw", gw, sizeof gw) ||
+        nl_info_get(dir, "mgmt", m, sizeof m)) {
+      fprintf(stderr, "netlab: no run at %s\n", dir);
+      return 1;
+    }
+    if (nl_info_get(dir, "topo", topo, sizeof topo)) topo[0] = '\0';
+    printf("run=%s\nprefix=%s\ntopo=%s\nmgmt_bridge=%sbr\nmgmt_gw=%s\nmgmt_net=198.19.%s.0/24\n", dir, prefix, topo, prefix, gw, m);
+    return 0;
   }
   if (!strcmp(c, "stats") || !strcmp(c, "show") || !strcmp(c, "set") || !strcmp(c, "down") || !strcmp(c, "up") || !strcmp(c, "ping"))
     return cmd_ctl(argc, argv);

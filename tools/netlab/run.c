@@ -24,6 +24,7 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -35,8 +36,12 @@ int nl_env_check(void) {
     fprintf(stderr, "netlab: must run as root (it creates network namespaces and TUN devices)\n");
     return 77;
   }
-  if (access("/dev/net/tun", R_OK | W_OK)) {
-    fprintf(stderr, "netlab: /dev/net/tun is not available (%s): load the tun module or give the container the device\n", strerror(errno));
+  struct stat st;
+  errno = 0;
+  if (stat("/dev/net/tun", &st) || !S_ISCHR(st.st_mode) || major(st.st_rdev) != 10 || minor(st.st_rdev) != 200 ||
+      access("/dev/net/tun", R_OK | W_OK)) {
+    fprintf(stderr, "netlab: /dev/net/tun is not available (%s): load the tun module or give the container the device\n",
+            errno ? strerror(errno) : "not the TUN character device");
     return 77;
   }
   if (nl_ip_batch(NULL, "netns list\n", 0, 1)) {
@@ -164,8 +169,12 @@ int nl_run(const nl_run_opts *o) {
 
 static int run_topo(const nl_run_opts *o, nl_topo *tp, int **tunfd_out) {
   nl_topo t = *tp; /* shallow copy: arrays are freed by the caller */
-  const char *root = nl_state_root();
-  mkdir(root, 0755);
+  mkdir(nl_state_root(), 0755);
+  char root[3000];
+  if (!realpath(nl_state_root(), root) || strlen(root) > 2900) {
+    fprintf(stderr, "netlab: state directory %s: %s\n", nl_state_root(), strerror(errno));
+    return 125;
+  }
   char lockp[4096];
   snprintf(lockp, sizeof lockp, "%s/.lock", root);
   int lk = open(lockp, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
@@ -185,6 +194,8 @@ static int run_topo(const nl_run_opts *o, nl_topo *tp, int **tunfd_out) {
   char v[64];
   nl_info_put(dir, "prefix", prefix);
   put_pid(dir, "owner", getpid());
+  char absdir[4096];
+  nl_registry_add(prefix, realpath(dir, absdir) ? absdir : dir);
   snprintf(v, sizeof v, "%d", m);
   nl_info_put(dir, "mgmt", v);
   flock(lk, LOCK_UN);
@@ -192,7 +203,8 @@ static int run_topo(const nl_run_opts *o, nl_topo *tp, int **tunfd_out) {
   if (m < 0) { fprintf(stderr, "netlab: no free management subnet in 198.19.1-254.0/24\n"); nl_teardown(dir); return 125; }
   snprintf(v, sizeof v, "198.19.%d.254", m);
   nl_info_put(dir, "mgmt_gw", v);
-  nl_info_put(dir, "topo", o->topo_path);
+  char topo_abs[4096];
+  nl_info_put(dir, "topo", realpath(o->topo_path, topo_abs) ? topo_abs : o->topo_path);
   snprintf(g_dir, sizeof g_dir, "%s", dir);
 
   /* Hold termination signals during setup; they are looked at once everything is up. */
@@ -226,6 +238,14 @@ static int run_topo(const nl_run_opts *o, nl_topo *tp, int **tunfd_out) {
     fprintf(stderr, "netlab: setup failed; removing what was created\n");
     nl_teardown(dir);
     return 125;
+  }
+  if (o->ready_fd >= 0) {
+    /* netlab start: from here on the daemon's output goes to DIR/log, so the starter's
+     * stdout/stderr (often a pipe someone waits on) are released */
+    char logp[4200];
+    snprintf(logp, sizeof logp, "%s/log", dir);
+    int lfd = open(logp, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (lfd >= 0) { dup2(lfd, 1); dup2(lfd, 2); close(lfd); }
   }
   pid_t me = getpid();
   pid_t fwd = fork();

@@ -18,6 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Every run, whatever its state root, is registered in NL_REGISTRY/<prefix> (content: its run
+ * directory), so gc never mistakes another state root's live run for leftovers. */
+#define NL_REGISTRY "/run/netlab/registry"
+
 const char *nl_state_root(void) {
   const char *s = getenv("NETLAB_STATE_DIR");
   return s && *s ? s : "/run/netlab";
@@ -187,6 +191,50 @@ void nl_teardown(const char *dir) {
   }
   if (bl) nl_ip_batch(NULL, batch, 1, 1);
   rm_rf(dir);
+  if (prefix[0]) {
+    snprintf(p, sizeof p, NL_REGISTRY "/%s", prefix);
+    unlink(p);
+  }
+}
+
+
+int nl_registry_add(const char *prefix, const char *dir) {
+  mkdir("/run/netlab", 0755);
+  mkdir(NL_REGISTRY, 0755);
+  char p[512];
+  snprintf(p, sizeof p, NL_REGISTRY "/%s", prefix);
+  FILE *f = fopen(p, "w");
+  if (!f) return -1;
+  fprintf(f, "%s\n", dir);
+  return fclose(f);
+}
+
+static int registry_dir(const char *prefix, char *dir, size_t len) {
+  char p[512];
+  snprintf(p, sizeof p, NL_REGISTRY "/%.10s", prefix);
+  FILE *f = fopen(p, "r");
+  if (!f) return -1;
+  int ok = fgets(dir, (int)len, f) != NULL;
+  fclose(f);
+  if (!ok) return -1;
+  dir[strcspn(dir, "\n")] = '\0';
+  return 0;
+}
+
+static int run_alive(const char *dir);
+
+/* Is the run with this prefix alive somewhere (any state root)? Tears down dead registered runs. */
+static int prefix_alive(const char *prefix, int verbose) {
+  char dir[4096], p[512];
+  if (registry_dir(prefix, dir, sizeof dir)) return 0;
+  if (access(dir, F_OK) == 0 && run_alive(dir)) return 1;
+  if (access(dir, F_OK) == 0) {
+    if (verbose) fprintf(stderr, "netlab gc: removing dead run %s\n", dir);
+    nl_teardown(dir);
+  }
+  snprintf(p, sizeof p, NL_REGISTRY "/%.10s", prefix);
+  unlink(p);
+  return 0;
 }
 
 static int is_prefix_name(const char *s, size_t *plen) {
@@ -198,6 +246,7 @@ static int is_prefix_name(const char *s, size_t *plen) {
 }
 
 static int run_alive(const char *dir) {
+  if (access(dir, F_OK)) return 0;
   char v[64], st[64] = "0";
   if (nl_info_get(dir, "owner_pid", v, sizeof v)) {
     /* being set up right now? a fresh directory without owner yet counts as alive for 60 s */
@@ -240,7 +289,7 @@ int nl_gc(int verbose) {
     if (!is_prefix_name(e->d_name, &pl) || e->d_name[pl] != '-') continue;
     int alive = 0;
     for (int i = 0; i < nlive; i++) alive |= !strncmp(live[i], e->d_name, pl);
-    if (alive) continue;
+    if (alive || prefix_alive(e->d_name, verbose) || !nl_ns_exists(e->d_name)) continue;
     if (verbose) fprintf(stderr, "netlab gc: removing namespace %s\n", e->d_name);
     for (int round = 0; round < 20 && nl_ns_kill_procs(e->d_name) > 0; round++) sleep_ms(5);
     if (bl + 300 < sizeof batch) bl += (size_t)snprintf(batch + bl, sizeof batch - bl, "netns del %s\n", e->d_name);
@@ -255,7 +304,7 @@ int nl_gc(int verbose) {
     if (strcmp(rest, "br") && !(rest[0] == 'm' && isdigit((unsigned char)rest[1]))) continue;
     int alive = 0;
     for (int i = 0; i < nlive; i++) alive |= !strncmp(live[i], e->d_name, pl);
-    if (alive) continue;
+    if (alive || prefix_alive(e->d_name, verbose)) continue;
     if (verbose) fprintf(stderr, "netlab gc: removing interface %s\n", e->d_name);
     if (bl + 300 < sizeof batch) bl += (size_t)snprintf(batch + bl, sizeof batch - bl, "link del %s\n", e->d_name);
     removed++;

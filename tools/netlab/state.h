@@ -17,6 +17,8 @@ int nl_hosts_print(const char *dir);
 /* Remove everything of the run in dir: processes in its namespaces, the forwarder (unless it is
  * the caller), the command's process group, namespaces, bridge, the directory. */
 void nl_teardown(const char *dir);
+/* Register a run (prefix -> run directory) for gc across state roots. */
+int nl_registry_add(const char *prefix, const char *dir);
 /* Remove leftovers of dead runs; returns number of runs/objects removed. */
 int nl_gc(int verbose);
 /* Resolve the run dir from an explicit value or $NETLAB_RUN; prints an error and returns NULL. */

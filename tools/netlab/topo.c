@@ -174,6 +174,28 @@ static int apply_obj(nl_params *p, const js_val *o, const char *skip, char *err,
   return 0;
 }
 
+int nl_cmd_check(const nl_topo *t, const char *cmd, char *err, size_t errlen) {
+  char copy[1024], *save = NULL;
+  snprintf(copy, sizeof copy, "%s", cmd);
+  char *verb = strtok_r(copy, " \t", &save), *sel = verb ? strtok_r(NULL, " \t", &save) : NULL;
+  if (!verb || (strcmp(verb, "down") && strcmp(verb, "up") && strcmp(verb, "set"))) {
+    snprintf(err, errlen, "'%s': commands are down SELECTOR, up SELECTOR, set SELECTOR key=value...", cmd);
+    return -1;
+  }
+  nl_sel s;
+  if (!sel) { snprintf(err, errlen, "'%s': missing selector", cmd); return -1; }
+  if (nl_sel_parse(t, sel, &s, err, errlen)) return -1;
+  nl_params p;
+  nl_params_default(&p);
+  for (char *kv = strtok_r(NULL, " \t", &save); kv; kv = strtok_r(NULL, " \t", &save)) {
+    char *eq = strchr(kv, '=');
+    if (strcmp(verb, "set") || !eq) { snprintf(err, errlen, "'%s': unexpected '%s'", cmd, kv); return -1; }
+    *eq = '\0';
+    if (nl_params_set(&p, kv, eq + 1, err, errlen)) return -1;
+  }
+  return 0;
+}
+
 int nl_topo_load(nl_topo *t, const char *path, char *err, size_t errlen) {
   memset(t, 0, sizeof *t);
   char *text = slurp(path, err, errlen);
@@ -268,6 +290,7 @@ int nl_topo_load(nl_topo *t, const char *path, char *err, size_t errlen) {
       const js_val *o = v->items[i], *at = js_get(o, "at"), *d = js_get(o, "do");
       if (o->type != JS_OBJ || !at || at->type != JS_NUM || at->num < 0 || !d || d->type != JS_STR)
         FAIL("events[%zu]: needs \"at\": seconds and \"do\": \"down a-b@0\" (or up / set ...)", i);
+      if (nl_cmd_check(t, d->str, e2, sizeof e2)) FAIL("events[%zu]: %s", i, e2);
       t->events[i].at_ms = (int)(at->num * 1000.0 + 0.5);
       t->events[i].cmd = strdup(d->str);
       t->nevents++;

@@ -63,6 +63,8 @@ int nl_params_format(const nl_params *p, char *buf, size_t len);
 int nl_sel_parse(const nl_topo *t, const char *spec, nl_sel *s, char *err, size_t errlen);
 int nl_sel_match(const nl_sel *s, int rail, int src, int dst);
 
+/* Check an event command ("down SEL", "up SEL", "set SEL k=v...") against the topology. */
+int nl_cmd_check(const nl_topo *t, const char *cmd, char *err, size_t errlen);
 int nl_host_index(const nl_topo *t, const char *name);
 /* Load a topology file; returns 0, or -1 with a message. */
 int nl_topo_load(nl_topo *t, const char *path, char *err, size_t errlen);

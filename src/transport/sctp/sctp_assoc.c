@@ -122,6 +122,17 @@ void sctp_assoc_abort(struct sm_transport *t, struct sctp_peer *p, const char *w
     p->state = SCTP_PEER_IDLE;
 }
 
+/* the peer is gone for good (seen outside SCTP): drop the association, tell the engine */
+void sctp_assoc_fail(struct sm_transport *t, struct sctp_peer *p, const char *why)
+{
+    p->rejected_id = p->assoc_id;
+    p->abort_pending = p->assoc_id != 0;
+    t->aborts_pending |= p->abort_pending;
+    sctp_assoc_reset(t, p);
+    p->state = SCTP_PEER_FAILED;
+    sctp_assoc_queue_failure(t, p, why);
+}
+
 void sctp_assoc_run_aborts(struct sm_transport *t)
 {
     if (!t->aborts_pending)

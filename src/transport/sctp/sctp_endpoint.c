@@ -3,6 +3,7 @@
  * (streams, buffers, Nagle, RTO, I-DATA, MTU, SACK), usrsctp's timers, and the teardown
  * (graceful SHUTDOWN, then abort whatever lingers, then usrsctp_finish). */
 #include <errno.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
@@ -219,9 +220,21 @@ void sctp_endpoint_close(struct sm_transport *t)
     }
     sctp_udp_flush(t);
     pthread_mutex_unlock(&t->stack_lock);
+    /* drive the handshakes without upcalls: the engine is done (job-wide barrier passed) */
     uint64_t deadline = sctp_now_ms() + (uint64_t)t->tu.linger_ms;
-    while (t->peers && associations_open(t) > 0 && sctp_now_ms() < deadline)
-        sctp_progress(t, 5000);
+    while (t->peers && associations_open(t) > 0 && sctp_now_ms() < deadline) {
+        struct pollfd pfd[SCTP_SM_MAX_ADDRS];
+        for (int i = 0; i < t->nudp; i++)
+            pfd[i] = (struct pollfd){.fd = t->udp[i].fd, .events = POLLIN};
+        poll(pfd, (nfds_t)t->nudp, 5);
+        pthread_mutex_lock(&t->stack_lock);
+        sctp_progress_step_locked(t);
+        struct sctp_arrival *late = t->arr_head;
+        t->arr_head = t->arr_tail = NULL;
+        t->arr_bytes = 0;
+        pthread_mutex_unlock(&t->stack_lock);
+        sctp_recv_free_list(late);
+    }
 
     /* 2. abort whatever lingers (usrsctp_finish fails while associations linger) */
     pthread_mutex_lock(&t->stack_lock);

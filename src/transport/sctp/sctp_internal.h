@@ -48,6 +48,7 @@
 #define SCTP_SM_RX_BATCH 32             /* datagrams per recvmmsg */
 #define SCTP_SM_TX_BATCH 64             /* datagrams per sendmmsg */
 #define SCTP_SM_INLINE_IOV 8            /* iovec elements kept inside a queued send */
+#define SCTP_SM_AUTO_MTU_MAX 32000      /* automatic MTU cap (loopback's 65536 would stall) */
 
 /* ---- tunables (sctp_tunables.c) ---- */
 enum sctp_progress_mode { SCTP_PROGRESS_CALLER = 0, SCTP_PROGRESS_THREAD = 1 };
@@ -62,6 +63,7 @@ struct sctp_tunables {
     size_t sack_immediately_max; /* I-bit only on frames up to this size */
     int sack_delay_ms;        /* SCTPMPI_SCTP_SACK_DELAY (-1: usrsctp default) */
     int crc32c;               /* SCTPMPI_SCTP_CRC32C */
+    int crc32c_hw;            /* SCTPMPI_SCTP_CRC32C_HW: compute it ourselves with SSE4.2 */
     int rto_initial, rto_min, rto_max; /* ms */
     int max_burst;            /* SCTPMPI_SCTP_MAX_BURST (-1: default) */
     int mtu;                  /* SCTPMPI_SCTP_MTU: path MTU of the UDP path, bytes */
@@ -198,7 +200,9 @@ struct sm_transport {
     int peers_known;
     int finalizing;
     int aborts_pending;       /* some peer has abort_pending */
-    int all_crc32c;           /* every rank checks CRC32c (else offload: nobody does) */
+    int all_crc32c;           /* some rank checks CRC32c (else offload: nobody does) */
+    int crc_ours;             /* usrsctp offloaded, we fill and check CRC32c in hardware */
+    uint64_t crc_errors;      /* datagrams dropped by our CRC32c check */
 
     /* arrivals (sctp_recv.c) */
     struct sctp_arrival *arr_head, *arr_tail;
@@ -241,6 +245,7 @@ int sctp_assoc_check_hello(struct sm_transport *t, struct sctp_peer *p, int sid,
                            const char *data, size_t len);                      /* locked */
 void sctp_assoc_abort(struct sm_transport *t, struct sctp_peer *p, const char *why); /* locked */
 void sctp_assoc_run_aborts(struct sm_transport *t);                                /* locked */
+void sctp_assoc_fail(struct sm_transport *t, struct sctp_peer *p, const char *why); /* locked */
 void sctp_assoc_notification(struct sm_transport *t, const void *data, size_t len); /* locked */
 void sctp_assoc_reset(struct sm_transport *t, struct sctp_peer *p);
 void sctp_assoc_queue_failure(struct sm_transport *t, struct sctp_peer *p, const char *why);
@@ -262,6 +267,11 @@ int sctp_progress(struct sm_transport *t, long timeout_us);
 int sctp_progress_start_thread(struct sm_transport *t);
 void sctp_progress_stop_thread(struct sm_transport *t);
 int sctp_progress_step_locked(struct sm_transport *t);
+
+/* sctp_crc32c.c */
+int sctp_crc32c_hw_init(void);   /* 1: hardware CRC32c available and matches usrsctp */
+void sctp_crc32c_fill(unsigned char *pkt, size_t len);
+int sctp_crc32c_check(const unsigned char *pkt, size_t len);
 
 /* sctp_stats.c */
 int sctp_stats_peer_info(struct sm_transport *t, int peer, char *buf, size_t len);

@@ -137,12 +137,13 @@ static void *receiver_main(void *arg)
     while (!atomic_load(&t->stop_thread)) {
         poll(pfd, (nfds_t)t->nudp, SCTP_SM_TIMER_TICK_US / 1000);
         pthread_mutex_lock(&t->stack_lock);
-        int had = t->arr_head != NULL;
+        int had = t->arr_head != NULL, n = 0;
         if (t->sock) {
-            sctp_progress_step_locked(t);
+            n = sctp_progress_step_locked(t);
             t->thread_steps++;
         }
-        int signal = (!had && t->arr_head != NULL) || t->txq_total > 0;
+        /* new arrivals, or acks that may have made room for queued sends */
+        int signal = (!had && t->arr_head != NULL) || (n > 0 && t->txq_total > 0);
         pthread_mutex_unlock(&t->stack_lock);
         if (signal) {
             uint64_t one = 1;

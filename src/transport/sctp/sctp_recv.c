@@ -147,6 +147,10 @@ int sctp_recv_deliver(struct sm_transport *t, struct sctp_arrival *list)
         if (a->kind == SCTP_ARR_DATA) {
             const struct sm_frame_hdr *h = (const struct sm_frame_hdr *)a->data;
             char *payload = a->data + sizeof *h;
+            if (t->tu.debug > 1)
+                sctp_log("rank %d: delivered from %d stream %u: type %u ctx %u tag %d seq %u "
+                         "len %u", t->rank, a->peer, a->sid, h->type, h->context, h->tag, h->seq,
+                         h->payload_len);
             void *dest = up->frame_begin(up->ctx, a->peer, h);
             if (dest && h->payload_len)
                 memcpy(dest, payload, h->payload_len);

@@ -60,6 +60,12 @@ static int try_send(struct sm_transport *t, struct sctp_peer *p, int lane, const
         return (errno == EWOULDBLOCK || errno == EAGAIN) ? 1 : -1;
     p->st[sid].tx_msgs++;
     p->st[sid].tx_bytes += len;
+    if (t->tu.debug > 1 && len >= sizeof(struct sm_frame_hdr)) {
+        struct sm_frame_hdr h;
+        memcpy(&h, data, sizeof h);
+        sctp_log("rank %d: sent to %d lane %d stream %d: type %u ctx %u tag %d seq %u len %u",
+                 t->rank, p->rank, lane, sid, h.type, h.context, h.tag, h.seq, h.payload_len);
+    }
     return 0;
 }
 
@@ -124,8 +130,6 @@ int sctp_send_frame(struct sm_transport *t, int peer, int lane, const struct iov
     if (lane < 0)
         lane = 0;
     struct sctp_peer *p = &t->peers[peer];
-    if (p->state == SCTP_PEER_FAILED)
-        return -MPI_ERR_PROC_FAILED;
     size_t len = 0;
     for (int i = 0; i < iovcnt; i++)
         len += iov[i].iov_len;
@@ -134,7 +138,9 @@ int sctp_send_frame(struct sm_transport *t, int peer, int lane, const struct iov
     int rc;
     pthread_mutex_lock(&t->stack_lock);
     int q = lane % t->nlanes;
-    if (p->txq_head[q]) {
+    if (p->state == SCTP_PEER_FAILED) {
+        rc = -MPI_ERR_PROC_FAILED;
+    } else if (p->txq_head[q]) {
         rc = enqueue(t, p, lane, iov, iovcnt, len, cookie);
     } else {
         rc = try_send(t, p, lane, iov, iovcnt, len);

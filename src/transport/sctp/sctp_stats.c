@@ -99,7 +99,8 @@ void sctp_stats_print(struct sm_transport *t, FILE *f)
             "sctpmpi[%d] sctp: %d lanes on %d streams, max payload %zu, sockbuf %zu, mtu %d, "
             "crc32c %s, I-DATA %s, progress %s (watchdog steps %llu, thread steps %llu)\n",
             t->rank, t->nlanes, t->nstreams, t->max_payload, t->tu.sockbuf, t->tu.mtu,
-            t->all_crc32c ? "on" : "off", t->tu.interleave ? "on" : "off",
+            t->all_crc32c ? (t->crc_ours ? "on (ours, hardware)" : "on (usrsctp)") : "off",
+            t->tu.interleave ? "on" : "off",
             t->tu.progress == SCTP_PROGRESS_THREAD ? "thread" : "caller",
             (unsigned long long)t->watchdog_steps, (unsigned long long)t->thread_steps);
     for (int r = 0; t->peers && r < t->size; r++) {
@@ -146,10 +147,11 @@ void sctp_stats_print(struct sm_transport *t, FILE *f)
     fprintf(f,
             "sctpmpi[%d] sctp totals: packets out %u in %u, DATA chunks out %u, retransmitted %u "
             "(fast %u), T3 timeouts %u, dup DATA in %u, checksum errors %u, out-of-the-blue %u, "
-            "aborted %u, rogue datagrams %llu, udp send errors %llu\n",
+            "aborted %u, rogue datagrams %llu, our CRC32c drops %llu, udp send errors %llu\n",
             t->rank, gs.sctps_sendpackets, gs.sctps_recvpackets, gs.sctps_senddata,
             gs.sctps_sendretransdata, gs.sctps_sendfastretrans, gs.sctps_timodata,
             gs.sctps_recvdupdata, gs.sctps_checksumerrors, gs.sctps_outoftheblue,
             gs.sctps_aborted, (unsigned long long)t->rogue_datagrams,
+            (unsigned long long)t->crc_errors,
             (unsigned long long)t->udp_send_errors);
 }

@@ -125,7 +125,9 @@ static int sctp_set_peers(struct sm_transport *t, const char *const *cards)
     pthread_mutex_lock(&t->stack_lock);
     /* CRC32c off only when every rank asked for it (nobody then checks it) */
     t->all_crc32c = !all_nocrc;
-    if (all_nocrc)
+    if (!all_nocrc && t->tu.crc32c_hw && sctp_crc32c_hw_init())
+        t->crc_ours = 1; /* same CRC32c on the wire, computed by us in hardware */
+    if (all_nocrc || t->crc_ours)
         usrsctp_enable_crc32c_offload();
     else if (!t->tu.crc32c && t->rank == 0)
         sctp_log("SCTPMPI_SCTP_CRC32C=off ignored: not every rank asked for it");

@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "transport/sctp/sctp_internal.h"
 
@@ -59,6 +58,7 @@ void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
         (size_t)env_long("SCTPMPI_SCTP_SACK_IMMEDIATELY_MAX", 16 << 10, 0, 1 << 30);
     tu->sack_delay_ms = (int)env_long("SCTPMPI_SCTP_SACK_DELAY", -1, 0, 500);
     tu->crc32c = env_bool("SCTPMPI_SCTP_CRC32C", 1);
+    tu->crc32c_hw = env_bool("SCTPMPI_SCTP_CRC32C_HW", 1);
     tu->rto_initial = (int)env_long("SCTPMPI_SCTP_RTO_INITIAL", 1000, 1, 600000);
     tu->rto_min = (int)env_long("SCTPMPI_SCTP_RTO_MIN", 200, 1, 600000);
     tu->rto_max = (int)env_long("SCTPMPI_SCTP_RTO_MAX", 5000, 1, 600000);
@@ -69,8 +69,11 @@ void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
     if (tu->rto_initial > tu->rto_max)
         tu->rto_initial = tu->rto_max;
     tu->max_burst = (int)env_long("SCTPMPI_SCTP_MAX_BURST", -1, 0, 1 << 20);
-    /* MTU >= 60000 stalls usrsctp (packets over 32 mbufs are dropped): cap below */
-    tu->mtu = (int)env_long("SCTPMPI_SCTP_MTU", 1500, 576, 59000);
+    /* 0: the bound interface's MTU - 28 (IPv4 + UDP), at most SCTP_SM_AUTO_MTU_MAX.
+     * MTU >= 60000 stalls usrsctp (packets over 32 mbufs are dropped): cap below */
+    tu->mtu = (int)env_long("SCTPMPI_SCTP_MTU", 0, 0, 59000);
+    if (tu->mtu && tu->mtu < 576)
+        tu->mtu = 576;
     tu->fragment = (int)env_long("SCTPMPI_SCTP_FRAGMENT", 0, 0, 65535);
     tu->interleave = env_bool("SCTPMPI_SCTP_INTERLEAVE", 1);
     tu->port = (int)env_long("SCTPMPI_SCTP_PORT", 0, 0, 65535);
@@ -82,9 +85,9 @@ void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
     if (pm && strcasecmp(pm, "thread") && strcasecmp(pm, "caller"))
         sctp_log("ignoring SCTPMPI_SCTP_PROGRESS=%s (expected caller or thread)", pm);
     tu->watchdog_us = (int)env_long("SCTPMPI_SCTP_WATCHDOG_US", 2000, 0, 1000000);
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int oversubscribed = local_ranks > (ncpu > 0 ? ncpu : 1);
-    tu->spin_us = (int)env_long("SCTPMPI_SCTP_SPIN_US", oversubscribed ? 0 : 20, 0, 1000000);
+    /* the engine spins in progress(0) itself (SCTPMPI_SPIN_US); ours is for other callers */
+    (void)local_ranks;
+    tu->spin_us = (int)env_long("SCTPMPI_SCTP_SPIN_US", 0, 0, 1000000);
     tu->linger_ms = (int)env_long("SCTPMPI_SCTP_LINGER_MS", 2000, 0, 600000);
     const char *d = env("SCTPMPI_SCTP_TEST_DROP");
     if (d) {
@@ -96,5 +99,7 @@ void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
             tu->test_drop = x;
     }
     tu->test_seed = (unsigned)env_long("SCTPMPI_SCTP_TEST_SEED", 1, 0, 0x7fffffff);
-    tu->debug = env_bool("SCTPMPI_SCTP_DEBUG", 0);
+    /* on/1: association events; 2: also one line per frame sent and delivered */
+    const char *dbg = env("SCTPMPI_SCTP_DEBUG");
+    tu->debug = dbg && !strcmp(dbg, "2") ? 2 : env_bool("SCTPMPI_SCTP_DEBUG", 0);
 }

@@ -4,6 +4,10 @@
  * (recvmmsg -> usrsctp_conninput) and the map from a datagram's source to a peer rank. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <linux/errqueue.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +40,9 @@ static int bind_udp(struct sm_transport *t, const char *ip, int port)
     /* our own buffers: usrsctp's internal UDP socket is stuck at 128 KB and overflows */
     set_buffer(u->fd, SO_RCVBUF, SO_RCVBUFFORCE, t->tu.udpbuf);
     set_buffer(u->fd, SO_SNDBUF, SO_SNDBUFFORCE, t->tu.udpbuf);
+    /* ICMP errors (port unreachable: the peer process is gone) on the error queue */
+    int on = 1;
+    setsockopt(u->fd, IPPROTO_IP, IP_RECVERR, &on, sizeof on);
     if (bind(u->fd, (struct sockaddr *)&u->addr, sizeof u->addr) < 0) {
         close(u->fd);
         u->fd = -1;
@@ -45,6 +52,31 @@ static int bind_udp(struct sm_transport *t, const char *ip, int port)
     getsockname(u->fd, (struct sockaddr *)&u->addr, &sl);
     t->nudp++;
     return 0;
+}
+
+/* MTU of the interface holding addr, minus IPv4 and UDP headers; 0 when unknown */
+static int interface_mtu(const struct sockaddr_in *addr)
+{
+    struct ifaddrs *ifs, *i;
+    int mtu = 0;
+    if (getifaddrs(&ifs) < 0)
+        return 0;
+    for (i = ifs; i; i = i->ifa_next) {
+        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET ||
+            ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr != addr->sin_addr.s_addr)
+            continue;
+        int fd = socket(AF_INET, SOCK_DGRAM, 0);
+        struct ifreq ifr;
+        memset(&ifr, 0, sizeof ifr);
+        snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", i->ifa_name);
+        if (fd >= 0 && ioctl(fd, SIOCGIFMTU, &ifr) == 0)
+            mtu = ifr.ifr_mtu - 28;
+        if (fd >= 0)
+            close(fd);
+        break;
+    }
+    freeifaddrs(ifs);
+    return mtu;
 }
 
 int sctp_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
@@ -79,13 +111,22 @@ int sctp_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
             return -1;
         }
     }
+    if (t->tu.mtu == 0) { /* automatic: the smallest MTU of our interfaces */
+        int mtu = SCTP_SM_AUTO_MTU_MAX;
+        for (int i = 0; i < t->nudp; i++) {
+            int m = interface_mtu(&t->udp[i].addr);
+            if (m <= 0)
+                m = 1472;
+            if (m < mtu)
+                mtu = m;
+        }
+        t->tu.mtu = mtu < 576 ? 576 : mtu;
+    }
     t->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (t->wake_fd < 0)
         return -1;
-    t->rx_buf_size = (size_t)t->tu.mtu + 512;
-    if (t->rx_buf_size < 2048)
-        t->rx_buf_size = 2048;
-    t->tx_buf_size = t->rx_buf_size;
+    t->rx_buf_size = 65536; /* any datagram, whatever MTU the peer uses */
+    t->tx_buf_size = (size_t)t->tu.mtu + 512;
     t->rx_bufs = malloc(t->rx_buf_size * SCTP_SM_RX_BATCH);
     t->tx_bufs = malloc(t->tx_buf_size * SCTP_SM_TX_BATCH);
     if (!t->rx_bufs || !t->tx_bufs)
@@ -243,6 +284,8 @@ int sctp_udp_conn_output(void *addr, void *buffer, size_t length, uint8_t tos, u
     p->tx_datagrams++;
     if (length > t->tx_buf_size) { /* larger than the batch slots: send on its own */
         sctp_udp_flush(t);
+        if (t->crc_ours)
+            sctp_crc32c_fill(buffer, length);
         if (sendto(t->udp[0].fd, buffer, length, 0, (struct sockaddr *)&p->addrs[0],
                    sizeof p->addrs[0]) < 0)
             t->udp_send_errors++;
@@ -253,6 +296,8 @@ int sctp_udp_conn_output(void *addr, void *buffer, size_t length, uint8_t tos, u
     int i = t->tx_count++;
     unsigned char *slot = t->tx_bufs + (size_t)i * t->tx_buf_size;
     memcpy(slot, buffer, length);
+    if (t->crc_ours)
+        sctp_crc32c_fill(slot, length);
     t->tx_iov[i].iov_base = slot;
     t->tx_iov[i].iov_len = length;
     memset(&t->tx_msgs[i], 0, sizeof t->tx_msgs[i]);
@@ -307,12 +352,40 @@ void sctp_udp_replay_early(struct sm_transport *t)
         struct sctp_peer *p = sctp_udp_peer_of(t, &e->from);
         if (!p)
             note_rogue(t, &e->from, e->len);
-        else if (e->len >= 12) {
+        else if (e->len >= 12 && (!t->crc_ours || sctp_crc32c_check(e->data, e->len))) {
             p->rx_datagrams++;
             usrsctp_conninput(p, e->data, e->len, 0);
         }
         free(e);
         e = next;
+    }
+}
+
+/* ICMP port/host unreachable for a datagram we sent: that peer's process (or host) is gone */
+static void read_errors(struct sm_transport *t, int fd)
+{
+    for (int k = 0; k < 64; k++) {
+        struct sockaddr_in dst;
+        char ctl[512];
+        unsigned char b[64];
+        struct iovec iov = {b, sizeof b};
+        struct msghdr mh = {.msg_name = &dst, .msg_namelen = sizeof dst, .msg_iov = &iov,
+                            .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl};
+        if (recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+            return;
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+            if (c->cmsg_level != IPPROTO_IP || c->cmsg_type != IP_RECVERR)
+                continue;
+            struct sock_extended_err ee;
+            memcpy(&ee, CMSG_DATA(c), sizeof ee);
+            if (ee.ee_origin != SO_EE_ORIGIN_ICMP || ee.ee_type != 3 /* unreachable */)
+                continue;
+            struct sctp_peer *p = sctp_udp_peer_of(t, &dst);
+            if (p && !t->finalizing &&
+                (p->state == SCTP_PEER_UP || p->state == SCTP_PEER_CONNECTING))
+                sctp_assoc_fail(t, p, ee.ee_code == 3 ? "its UDP port is unreachable (process gone)"
+                                                      : "its host is unreachable (ICMP)");
+        }
     }
 }
 
@@ -339,6 +412,10 @@ int sctp_udp_pump_input(struct sm_transport *t, int budget)
                 msgs[i].msg_hdr.msg_iovlen = 1;
             }
             int n = recvmmsg(t->udp[s].fd, msgs, (unsigned)want, MSG_DONTWAIT, NULL);
+            if (n < 0 && errno != EAGAIN && errno != EINTR) {
+                read_errors(t, t->udp[s].fd); /* e.g. ECONNREFUSED: an ICMP error is queued */
+                continue;
+            }
             if (n <= 0)
                 break;
             for (int i = 0; i < n; i++) {
@@ -358,6 +435,10 @@ int sctp_udp_pump_input(struct sm_transport *t, int budget)
                 }
                 if (len < 12) /* shorter than an SCTP common header */
                     continue;
+                if (t->crc_ours && !sctp_crc32c_check(iov[i].iov_base, len)) {
+                    t->crc_errors++;
+                    continue;
+                }
                 p->rx_datagrams++;
                 usrsctp_conninput(p, iov[i].iov_base, len, 0);
             }

@@ -505,8 +505,11 @@ static int on_readable(struct sm_transport *t, struct conn *c)
             if (n <= 0)
                 goto rd_err;
             c->got += (size_t)n;
-            if (c->got < c->hdr.payload_len)
+            if (c->got < c->hdr.payload_len) {
+                if ((size_t)n < want)
+                    return 0; /* drained: wait for the next readiness event */
                 continue;
+            }
             c->in_payload = 0;
             unsigned char *own = c->own;
             c->own = NULL;
@@ -521,10 +524,12 @@ static int on_readable(struct sm_transport *t, struct conn *c)
             c->have -= c->off;
             c->off = 0;
         }
-        ssize_t n = recv(c->fd, c->stage + c->have, STAGE_LEN - c->have, 0);
+        size_t space = STAGE_LEN - c->have;
+        ssize_t n = recv(c->fd, c->stage + c->have, space, 0);
         if (n <= 0)
             goto rd_err;
         c->have += (size_t)n;
+        int drained = (size_t)n < space;
         while (c->have - c->off >= sizeof(struct sm_frame_hdr)) {
             memcpy(&c->hdr, c->stage + c->off, sizeof c->hdr);
             if (bad_frame(&c->hdr)) {
@@ -563,6 +568,8 @@ static int on_readable(struct sm_transport *t, struct conn *c)
             c->have -= c->off;
             c->off = 0;
         }
+        if (drained && !c->in_payload)
+            return 0; /* a short read: nothing more is waiting */
     }
     return 0;
 rd_err:

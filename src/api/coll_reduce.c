@@ -1,0 +1,242 @@
+/* coll_reduce.c — blocking reductions: Reduce (binomial tree; non-commutative ops reduce in
+ * rank order towards rank 0), Allreduce (recursive doubling with the fold for non-powers of
+ * two, order-preserving), Reduce_scatter(_block) (allreduce, keep my block), Scan and Exscan
+ * (recursive doubling). */
+#include "api/coll_util.h"
+
+int sm_coll_check(MPI_Comm c, const char *fn);
+int sm_coll_check_buf(MPI_Comm c, const void *buf, int count, MPI_Datatype dt, const char *fn);
+int sm_coll_check_root(MPI_Comm c, int root, const char *fn);
+
+static int fail(MPI_Comm c, int err, const char *fn)
+{
+    return err ? sm_error(c, err, fn, NULL) : MPI_SUCCESS;
+}
+
+/* a = b op a where b comes from lower ranks; for the other order the result goes through t */
+static void combine_lower(MPI_Op op, const void *lower, void *acc, int n, MPI_Datatype dt)
+{
+    sm_op_apply(op, lower, acc, n, dt);
+}
+static void combine_higher(MPI_Op op, void *acc, void *higher, int n, MPI_Datatype dt)
+{
+    if (op->commute) {
+        sm_op_apply(op, higher, acc, n, dt);
+    } else {
+        sm_op_apply(op, acc, higher, n, dt); /* higher = acc op higher */
+        sm_dt_copy(higher, n, dt, acc, n, dt);
+    }
+}
+
+int sm_coll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                   int root, MPI_Comm c)
+{
+    int n = c->size, me = c->rank, tag = sm_coll_tag(c), err = 0;
+    const void *src = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    if (count == 0)
+        return MPI_SUCCESS;
+    if (n == 1) {
+        if (sbuf != MPI_IN_PLACE)
+            sm_dt_copy(sbuf, count, dt, rbuf, count, dt);
+        return MPI_SUCCESS;
+    }
+    int base = op->commute ? root : 0; /* tree root */
+    int rel = (me - base + n) % n;
+    void *b1, *b2;
+    char *acc = sm_dt_tmp(count, dt, &b1), *tmp = sm_dt_tmp(count, dt, &b2);
+    sm_dt_copy(src, count, dt, acc, count, dt);
+    for (int mask = 1; mask < n; mask <<= 1) {
+        if (rel & mask) {
+            err = c_send(acc, count, dt, (rel - mask + base) % n, tag, c);
+            break;
+        }
+        if (rel + mask < n) {
+            int e = c_recv(tmp, count, dt, (rel + mask + base) % n, tag, c);
+            if (e && !err)
+                err = e;
+            combine_higher(op, acc, tmp, count, dt);
+        }
+    }
+    if (me == base && base != root)
+        err = c_send(acc, count, dt, root, tag, c);
+    if (me == root) {
+        if (base != root)
+            err = c_recv(rbuf, count, dt, base, tag, c);
+        else
+            sm_dt_copy(acc, count, dt, rbuf, count, dt);
+    }
+    free(b1);
+    free(b2);
+    return err;
+}
+
+int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+               MPI_Comm comm)
+{
+    const char *fn = "MPI_Reduce";
+    SM_TRY(sm_coll_check(comm, fn));
+    SM_TRY(sm_coll_check_root(comm, root, fn));
+    SM_TRY(sm_check_buffer(comm, comm->rank == root ? rbuf : sbuf, count, dt, fn));
+    if (sbuf == MPI_IN_PLACE && comm->rank != root)
+        return sm_error(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only allowed at the root");
+    SM_TRY(sm_op_check(comm, op, dt, fn));
+    return fail(comm, sm_coll_reduce(sbuf, rbuf, count, dt, op, root, comm), fn);
+}
+
+int sm_coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                      MPI_Comm c)
+{
+    int n = c->size, me = c->rank, tag = sm_coll_tag(c), err = 0, e;
+    if (sbuf != MPI_IN_PLACE)
+        sm_dt_copy(sbuf, count, dt, rbuf, count, dt);
+    if (n == 1 || count == 0)
+        return MPI_SUCCESS;
+    void *b;
+    char *tmp = sm_dt_tmp(count, dt, &b);
+    int pof2 = 1;
+    while (pof2 * 2 <= n)
+        pof2 *= 2;
+    int rem = n - pof2, newrank;
+    if (me < 2 * rem) {
+        if (me % 2 == 0) {
+            err = c_send(rbuf, count, dt, me + 1, tag, c);
+            newrank = -1;
+        } else {
+            err = c_recv(tmp, count, dt, me - 1, tag, c);
+            combine_lower(op, tmp, rbuf, count, dt);
+            newrank = me / 2;
+        }
+    } else {
+        newrank = me - rem;
+    }
+    if (newrank >= 0) {
+        for (int mask = 1; mask < pof2; mask <<= 1) {
+            int nd = newrank ^ mask, dst = nd < rem ? nd * 2 + 1 : nd + rem;
+            e = c_sendrecv(rbuf, count, dt, dst, tmp, count, dt, dst, tag, c);
+            if (e && !err)
+                err = e;
+            if (dst < me)
+                combine_lower(op, tmp, rbuf, count, dt);
+            else
+                combine_higher(op, rbuf, tmp, count, dt);
+        }
+    }
+    if (me < 2 * rem) {
+        e = me % 2 ? c_send(rbuf, count, dt, me - 1, tag, c)
+                   : c_recv(rbuf, count, dt, me + 1, tag, c);
+        if (e && !err)
+            err = e;
+    }
+    free(b);
+    return err;
+}
+
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                  MPI_Comm comm)
+{
+    const char *fn = "MPI_Allreduce";
+    SM_TRY(sm_coll_check(comm, fn));
+    SM_TRY(sm_check_buffer(comm, rbuf, count, dt, fn));
+    SM_TRY(sm_op_check(comm, op, dt, fn));
+    return fail(comm, sm_coll_allreduce(sbuf, rbuf, count, dt, op, comm), fn);
+}
+
+static int reduce_scatter(const void *sbuf, void *rbuf, const int *counts, MPI_Datatype dt,
+                          MPI_Op op, MPI_Comm c)
+{
+    int n = c->size, total = 0, mine = 0;
+    for (int i = 0; i < n; i++) {
+        if (i == c->rank)
+            mine = total;
+        total += counts[i];
+    }
+    void *b;
+    char *all = sm_dt_tmp(total, dt, &b);
+    int err = sm_coll_allreduce(sbuf == MPI_IN_PLACE ? rbuf : sbuf, all, total, dt, op, c);
+    sm_dt_copy(all + (MPI_Aint)mine * dt->extent, counts[c->rank], dt, rbuf, counts[c->rank],
+               dt);
+    free(b);
+    return err;
+}
+
+int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
+                       MPI_Op op, MPI_Comm comm)
+{
+    const char *fn = "MPI_Reduce_scatter";
+    SM_TRY(sm_coll_check(comm, fn));
+    if (!rcounts)
+        return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts");
+    SM_TRY(sm_check_buffer(comm, rbuf, rcounts[comm->rank], dt, fn));
+    SM_TRY(sm_op_check(comm, op, dt, fn));
+    return fail(comm, reduce_scatter(sbuf, rbuf, rcounts, dt, op, comm), fn);
+}
+
+int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt,
+                             MPI_Op op, MPI_Comm comm)
+{
+    const char *fn = "MPI_Reduce_scatter_block";
+    SM_TRY(sm_coll_check(comm, fn));
+    SM_TRY(sm_check_buffer(comm, rbuf, rcount, dt, fn));
+    SM_TRY(sm_op_check(comm, op, dt, fn));
+    int *counts = sm_xmalloc(sizeof(int) * (size_t)comm->size);
+    for (int i = 0; i < comm->size; i++)
+        counts[i] = rcount;
+    int err = reduce_scatter(sbuf, rbuf, counts, dt, op, comm);
+    free(counts);
+    return fail(comm, err, fn);
+}
+
+/* inclusive (exclusive = 0) or exclusive prefix reduction by recursive doubling */
+static int scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                int inclusive, MPI_Comm c)
+{
+    int n = c->size, me = c->rank, tag = sm_coll_tag(c), err = 0, have = inclusive;
+    if (count == 0)
+        return MPI_SUCCESS;
+    void *b1, *b2;
+    char *partial = sm_dt_tmp(count, dt, &b1), *tmp = sm_dt_tmp(count, dt, &b2);
+    sm_dt_copy(sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt, partial, count, dt);
+    if (inclusive && sbuf != MPI_IN_PLACE)
+        sm_dt_copy(sbuf, count, dt, rbuf, count, dt);
+    for (int mask = 1; mask < n; mask <<= 1) {
+        int dst = me ^ mask;
+        if (dst >= n)
+            continue;
+        int e = c_sendrecv(partial, count, dt, dst, tmp, count, dt, dst, tag, c);
+        if (e && !err)
+            err = e;
+        if (me > dst) {
+            if (have) {
+                combine_lower(op, tmp, rbuf, count, dt);
+            } else {
+                sm_dt_copy(tmp, count, dt, rbuf, count, dt);
+                have = 1;
+            }
+            combine_lower(op, tmp, partial, count, dt);
+        } else {
+            combine_higher(op, partial, tmp, count, dt);
+        }
+    }
+    free(b1);
+    free(b2);
+    return err;
+}
+
+int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+{
+    const char *fn = "MPI_Scan";
+    SM_TRY(sm_coll_check(comm, fn));
+    SM_TRY(sm_check_buffer(comm, rbuf, count, dt, fn));
+    SM_TRY(sm_op_check(comm, op, dt, fn));
+    return fail(comm, scan(sbuf, rbuf, count, dt, op, 1, comm), fn);
+}
+
+int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+               MPI_Comm comm)
+{
+    const char *fn = "MPI_Exscan";
+    SM_TRY(sm_coll_check(comm, fn));
+    SM_TRY(sm_check_buffer(comm, rbuf, count, dt, fn));
+    SM_TRY(sm_op_check(comm, op, dt, fn));
+    return fail(comm, scan(sbuf, rbuf, count, dt, op, 0, comm), fn);
+}

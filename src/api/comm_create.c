@@ -1,0 +1,531 @@
+/* comm_create.c — making and freeing communicators: context ids agreed collectively,
+ * Comm_dup(_with_info), split, split_type, create, create_group, free, compare, test_inter,
+ * names, info, intercommunicators (Intercomm_create/merge, remote size). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+
+/* Context ids: every process keeps the next id it has never used; a new communicator takes
+ * the maximum over the members (so no member uses it yet).  Ids are even: ctx is the
+ * point-to-point context, ctx + 1 the collective one.  0..3 are WORLD and SELF. */
+static uint32_t next_ctx = 4;
+
+static uint32_t take(uint32_t agreed, int nids)
+{
+    if (agreed >= SM_CTX_FINALIZE - 2u * (uint32_t)nids - 2)
+        sm_die("communicator context ids exhausted");
+    next_ctx = agreed + 2u * (uint32_t)nids;
+    return agreed;
+}
+
+struct sm_comm_ext *sm_comm_x(MPI_Comm c)
+{
+    if (!c->x)
+        c->x = sm_xcalloc(1, sizeof *c->x);
+    return c->x;
+}
+
+int sm_comm_is_inter(MPI_Comm c) { return c->x && c->x->is_inter; }
+
+int sm_coll_tag(MPI_Comm c)
+{
+    int t = c->coll_tag;
+    c->coll_tag = (t + 1) & 0x0fffffff;
+    return t;
+}
+
+/* exchange one buffer with the remote leader (rank 0 of the remote group) of an intercomm */
+static int leader_swap(MPI_Comm inter, const void *s, void *r, size_t n, int tag)
+{
+    MPI_Request rq[2];
+    sm_irecv_ctx(r, n, 0, tag, inter, inter->ctx + 1, &rq[0]);
+    sm_isend_ctx(s, n, 0, tag, inter, inter->ctx + 1, &rq[1]);
+    int e1 = sm_wait_one(&rq[1], MPI_STATUS_IGNORE);
+    int e0 = sm_wait_one(&rq[0], MPI_STATUS_IGNORE);
+    return e0 ? e0 : e1;
+}
+
+static uint32_t ctx_agree_n(MPI_Comm parent, int nids)
+{
+    uint32_t mine = next_ctx, agreed = 0;
+    if (!sm_comm_is_inter(parent)) {
+        sm_coll_allreduce(&mine, &agreed, 1, MPI_UNSIGNED, MPI_MAX, parent);
+        return take(agreed, nids);
+    }
+    MPI_Comm local = parent->x->local_comm;
+    int tag = sm_coll_tag(parent);
+    sm_coll_allreduce(&mine, &agreed, 1, MPI_UNSIGNED, MPI_MAX, local);
+    if (local->rank == 0) {
+        uint32_t theirs = 0;
+        leader_swap(parent, &agreed, &theirs, sizeof agreed, tag);
+        if (theirs > agreed)
+            agreed = theirs;
+    }
+    sm_coll_bcast(&agreed, 1, MPI_UNSIGNED, 0, local);
+    return take(agreed, nids);
+}
+
+uint32_t sm_ctx_agree(MPI_Comm parent) { return ctx_agree_n(parent, 1); }
+
+MPI_Comm sm_comm_new(int rank, int size, const int *world_of, uint32_t ctx)
+{
+    struct sctpmpi_comm *c = sm_xcalloc(1, sizeof *c);
+    c->valid = 1;
+    c->rank = rank;
+    c->size = size;
+    c->ctx = ctx;
+    c->errh = MPI_ERRORS_ARE_FATAL;
+    if (world_of) {
+        c->world_of = sm_xmalloc(sizeof(int) * ((size_t)size + 1));
+        memcpy(c->world_of, world_of, sizeof(int) * (size_t)size);
+        if (size > 1)
+            for (int i = 0; i < size; i++)
+                sm_map_put(&c->rank_of, (uint64_t)world_of[i] + 1, (void *)(uintptr_t)(i + 1));
+    }
+    return c;
+}
+
+static void comm_destroy(MPI_Comm c)
+{
+    if (c->x) {
+        sm_topo_free(c->x->topo);
+        sm_info_free(c->x->info);
+        free(c->x->local_world_of);
+        if (c->x->local_comm)
+            comm_destroy(c->x->local_comm);
+        free(c->x);
+    }
+    free(c->world_of);
+    sm_map_free(&c->rank_of);
+    c->valid = 0;
+    free(c);
+}
+
+static void inherit(MPI_Comm from, MPI_Comm to)
+{
+    to->errh = from->errh;
+    if (from->errh && from->errh->kind == SM_EH_USER)
+        from->errh->refcount++;
+}
+
+static int out_check(MPI_Comm comm, void *p, const char *fn)
+{
+    if (!p)
+        return sm_error(comm, MPI_ERR_ARG, fn, "NULL output pointer");
+    return MPI_SUCCESS;
+}
+
+static void apply_info(MPI_Comm c, MPI_Info info)
+{
+    if (!info)
+        return;
+    struct sm_comm_ext *x = sm_comm_x(c);
+    MPI_Info old = x->info;
+    x->info = sm_info_dup(info);
+    sm_info_free(old);
+    const char *v;
+    if ((v = sm_info_lookup(info, "mpi_assert_allow_overtaking")))
+        x->assert_overtaking = strcmp(v, "true") == 0;
+    if ((v = sm_info_lookup(info, "mpi_assert_no_any_tag")))
+        x->assert_no_any_tag = strcmp(v, "true") == 0;
+    if ((v = sm_info_lookup(info, "mpi_assert_no_any_source")))
+        x->assert_no_any_source = strcmp(v, "true") == 0;
+}
+
+static MPI_Comm local_clone(MPI_Comm inter, uint32_t ctx)
+{
+    MPI_Comm l = inter->x->local_comm;
+    return sm_comm_new(l->rank, l->size, l->world_of, ctx);
+}
+
+static int dup_common(MPI_Comm comm, MPI_Info info, int copy_info, MPI_Comm *newcomm,
+                      const char *fn)
+{
+    SM_TRY(sm_check_comm(comm, fn));
+    SM_TRY(out_check(comm, newcomm, fn));
+    int inter = sm_comm_is_inter(comm);
+    uint32_t ctx = ctx_agree_n(comm, inter ? 2 : 1);
+    MPI_Comm c = sm_comm_new(comm->rank, comm->size, comm->world_of, ctx);
+    inherit(comm, c);
+    if (inter) {
+        struct sm_comm_ext *x = sm_comm_x(c);
+        x->is_inter = 1;
+        x->local_size = comm->x->local_size;
+        x->local_world_of = sm_xmalloc(sizeof(int) * (size_t)x->local_size);
+        memcpy(x->local_world_of, comm->x->local_world_of, sizeof(int) * (size_t)x->local_size);
+        x->local_comm = local_clone(comm, ctx + 2);
+    }
+    if (comm->x && comm->x->topo)
+        sm_comm_x(c)->topo = sm_topo_dup(comm->x->topo);
+    if (copy_info && comm->x)
+        apply_info(c, comm->x->info);
+    apply_info(c, info);
+    int rc = sm_attr_copy_all(comm, c);
+    if (rc) {
+        comm_destroy(c);
+        return sm_error(comm, rc, fn, "attribute copy callback failed");
+    }
+    *newcomm = c;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    return dup_common(comm, MPI_INFO_NULL, 1, newcomm, "MPI_Comm_dup");
+}
+
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    return dup_common(comm, info, 0, newcomm, "MPI_Comm_dup_with_info");
+}
+
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    /* completes at once: the agreement is a blocking allreduce */
+    SM_TRY(MPI_Comm_dup(comm, newcomm));
+    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
+    r->complete = 1;
+    r->comm = comm;
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+static int no_inter(MPI_Comm comm, const char *fn)
+{
+    if (sm_comm_is_inter(comm))
+        return sm_error(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                        "not supported on intercommunicators yet");
+    return MPI_SUCCESS;
+}
+
+struct member { int color, key, rank; };
+static int by_key(const void *a, const void *b)
+{
+    const struct member *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* members of my color ordered by (key, rank); color UNDEFINED: COMM_NULL */
+static int split_by(MPI_Comm comm, int color, int key, MPI_Comm *newcomm, const char *fn)
+{
+    int n = comm->size;
+    int mine[2] = {color, key};
+    int *all = sm_xmalloc(sizeof(int) * 2 * (size_t)n);
+    int err = sm_coll_allgather(mine, 2, MPI_INT, all, 2, MPI_INT, comm);
+    uint32_t ctx = sm_ctx_agree(comm);
+    if (err) {
+        free(all);
+        return sm_error(comm, err, fn, NULL);
+    }
+    if (color == MPI_UNDEFINED) {
+        free(all);
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    struct member *m = sm_xmalloc(sizeof *m * (size_t)n);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (all[2 * i] == color)
+            m[k++] = (struct member){color, all[2 * i + 1], i};
+    qsort(m, (size_t)k, sizeof *m, by_key);
+    int *w = sm_xmalloc(sizeof(int) * (size_t)k), me = 0;
+    for (int i = 0; i < k; i++) {
+        w[i] = sm_comm_world_rank(comm, m[i].rank);
+        if (m[i].rank == comm->rank)
+            me = i;
+    }
+    MPI_Comm c = sm_comm_new(me, k, w, ctx);
+    inherit(comm, c);
+    free(w);
+    free(m);
+    free(all);
+    *newcomm = c;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    const char *fn = "MPI_Comm_split";
+    SM_TRY(sm_check_comm(comm, fn));
+    SM_TRY(no_inter(comm, fn));
+    SM_TRY(out_check(comm, newcomm, fn));
+    if (color < 0 && color != MPI_UNDEFINED)
+        return sm_error(comm, MPI_ERR_ARG, fn, "color %d is negative", color);
+    return split_by(comm, color, key, newcomm, fn);
+}
+
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+                        MPI_Comm *newcomm)
+{
+    const char *fn = "MPI_Comm_split_type";
+    (void)info;
+    SM_TRY(sm_check_comm(comm, fn));
+    SM_TRY(no_inter(comm, fn));
+    SM_TRY(out_check(comm, newcomm, fn));
+    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+        return sm_error(comm, MPI_ERR_ARG, fn, "unknown split type %d", split_type);
+    /* shared memory domain = host: the color is the lowest rank with my host name */
+    int n = comm->size, len;
+    char *names = sm_xcalloc((size_t)n, MPI_MAX_PROCESSOR_NAME);
+    char me[MPI_MAX_PROCESSOR_NAME] = "";
+    MPI_Get_processor_name(me, &len);
+    sm_coll_allgather(me, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME,
+                      MPI_CHAR, comm);
+    int color = 0;
+    while (strcmp(names + (size_t)color * MPI_MAX_PROCESSOR_NAME, me) != 0)
+        color++;
+    free(names);
+    return split_by(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : color, key, newcomm,
+                    fn);
+}
+
+static int member_of(MPI_Group g, int world)
+{
+    for (int i = 0; i < g->size; i++)
+        if (g->world_of[i] == world)
+            return i;
+    return -1;
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    const char *fn = "MPI_Comm_create";
+    SM_TRY(sm_check_comm(comm, fn));
+    SM_TRY(no_inter(comm, fn));
+    SM_TRY(out_check(comm, newcomm, fn));
+    if (!group || !group->valid)
+        return sm_error(comm, MPI_ERR_GROUP, fn, "null or freed group");
+    for (int i = 0; i < group->size; i++)
+        if (sm_comm_rank_of_world(comm, group->world_of[i]) < 0)
+            return sm_error(comm, MPI_ERR_GROUP, fn, "group is not a subset of the communicator");
+    uint32_t ctx = sm_ctx_agree(comm);
+    int me = member_of(group, sm_eng.rank);
+    if (me < 0) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    MPI_Comm c = sm_comm_new(me, group->size, group->world_of, ctx);
+    inherit(comm, c);
+    *newcomm = c;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    const char *fn = "MPI_Comm_create_group";
+    SM_TRY(sm_check_comm(comm, fn));
+    SM_TRY(no_inter(comm, fn));
+    SM_TRY(out_check(comm, newcomm, fn));
+    if (!group || !group->valid)
+        return sm_error(comm, MPI_ERR_GROUP, fn, "null or freed group");
+    int me = member_of(group, sm_eng.rank);
+    if (me < 0) {
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
+    /* agreement among the group only: a temporary communicator on comm's collective
+     * context, with tags of their own (derived from the user's tag) */
+    MPI_Comm tmp = sm_comm_new(me, group->size, group->world_of, comm->ctx);
+    tmp->coll_tag = 0x10000000 | (tag & 0x0fffffff);
+    uint32_t mine = next_ctx, agreed = 0;
+    int err = sm_coll_allreduce(&mine, &agreed, 1, MPI_UNSIGNED, MPI_MAX, tmp);
+    comm_destroy(tmp);
+    if (err)
+        return sm_error(comm, err, fn, NULL);
+    MPI_Comm c = sm_comm_new(me, group->size, group->world_of, take(agreed, 1));
+    inherit(comm, c);
+    *newcomm = c;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_free(MPI_Comm *comm)
+{
+    const char *fn = "MPI_Comm_free";
+    if (!comm)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_COMM, fn, "NULL pointer");
+    SM_TRY(sm_check_comm(*comm, fn));
+    if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
+        return sm_error(*comm, MPI_ERR_COMM, fn, "%s cannot be freed", (*comm)->name);
+    int rc = sm_attr_delete_all(*comm);
+    if (rc)
+        return sm_error(*comm, rc, fn, "attribute delete callback failed");
+    comm_destroy(*comm);
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_disconnect(MPI_Comm *comm)
+{
+    if (comm && *comm && (*comm)->valid)
+        MPI_Barrier(*comm);
+    return MPI_Comm_free(comm);
+}
+
+int MPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
+{
+    SM_TRY(sm_check_comm(a, "MPI_Comm_compare"));
+    SM_TRY(sm_check_comm(b, "MPI_Comm_compare"));
+    SM_TRY(out_check(a, result, "MPI_Comm_compare"));
+    if (a == b) {
+        *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    if (sm_comm_is_inter(a) != sm_comm_is_inter(b)) {
+        *result = MPI_UNEQUAL;
+        return MPI_SUCCESS;
+    }
+    MPI_Group ga = sm_comm_local_group(a), gb = sm_comm_local_group(b);
+    int r = sm_group_compare(ga, gb);
+    MPI_Group_free(&ga);
+    MPI_Group_free(&gb);
+    if (sm_comm_is_inter(a) && r != MPI_UNEQUAL) {
+        MPI_Group ra = sm_group_new(a->size, a->world_of), rb = sm_group_new(b->size, b->world_of);
+        int r2 = sm_group_compare(ra, rb);
+        MPI_Group_free(&ra);
+        MPI_Group_free(&rb);
+        if (r2 == MPI_UNEQUAL || (r2 == MPI_SIMILAR))
+            r = r2;
+    }
+    *result = r == MPI_IDENT ? MPI_CONGRUENT : r;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
+{
+    SM_TRY(sm_check_comm(comm, "MPI_Comm_test_inter"));
+    SM_TRY(out_check(comm, flag, "MPI_Comm_test_inter"));
+    *flag = sm_comm_is_inter(comm);
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    SM_TRY(sm_check_comm(comm, "MPI_Comm_remote_size"));
+    SM_TRY(out_check(comm, size, "MPI_Comm_remote_size"));
+    if (!sm_comm_is_inter(comm))
+        return sm_error(comm, MPI_ERR_COMM, "MPI_Comm_remote_size", "not an intercommunicator");
+    *size = comm->size;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_set_name(MPI_Comm comm, const char *name)
+{
+    SM_TRY(sm_check_comm(comm, "MPI_Comm_set_name"));
+    SM_TRY(out_check(comm, (void *)name, "MPI_Comm_set_name"));
+    snprintf(comm->name, sizeof comm->name, "%s", name);
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
+{
+    SM_TRY(sm_check_comm(comm, "MPI_Comm_get_name"));
+    if (!name || !resultlen)
+        return sm_error(comm, MPI_ERR_ARG, "MPI_Comm_get_name", "NULL argument");
+    *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", comm->name);
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    SM_TRY(sm_check_comm(comm, "MPI_Comm_set_info"));
+    apply_info(comm, info);
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info)
+{
+    SM_TRY(sm_check_comm(comm, "MPI_Comm_get_info"));
+    SM_TRY(out_check(comm, info, "MPI_Comm_get_info"));
+    if (comm->x && comm->x->info) {
+        *info = sm_info_dup(comm->x->info);
+        return MPI_SUCCESS;
+    }
+    return MPI_Info_create(info);
+}
+
+/* ---- intercommunicators ------------------------------------------------------------------ */
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+                         int remote_leader, int tag, MPI_Comm *newintercomm)
+{
+    const char *fn = "MPI_Intercomm_create";
+    SM_TRY(sm_check_comm(local_comm, fn));
+    SM_TRY(no_inter(local_comm, fn));
+    SM_TRY(out_check(local_comm, newintercomm, fn));
+    if (local_leader < 0 || local_leader >= local_comm->size)
+        return sm_error(local_comm, MPI_ERR_RANK, fn, "bad local leader %d", local_leader);
+    int lsize = local_comm->size;
+    int *lw = sm_xmalloc(sizeof(int) * (size_t)lsize);
+    for (int i = 0; i < lsize; i++)
+        lw[i] = sm_comm_world_rank(local_comm, i);
+    uint32_t mine = next_ctx, agreed = 0;
+    sm_coll_allreduce(&mine, &agreed, 1, MPI_UNSIGNED, MPI_MAX, local_comm);
+    int hdr[2] = {lsize, (int)agreed}, rhdr[2] = {0, 0};
+    int *rw = NULL;
+    if (local_comm->rank == local_leader) {
+        SM_TRY(sm_check_comm(peer_comm, fn));
+        if (remote_leader < 0 || remote_leader >= peer_comm->size)
+            return sm_error(peer_comm, MPI_ERR_RANK, fn, "bad remote leader %d", remote_leader);
+        MPI_Request rq[2];
+        sm_irecv_ctx(rhdr, sizeof rhdr, remote_leader, tag, peer_comm, peer_comm->ctx, &rq[0]);
+        sm_isend_ctx(hdr, sizeof hdr, remote_leader, tag, peer_comm, peer_comm->ctx, &rq[1]);
+        sm_wait_one(&rq[0], MPI_STATUS_IGNORE);
+        sm_wait_one(&rq[1], MPI_STATUS_IGNORE);
+        rw = sm_xmalloc(sizeof(int) * ((size_t)rhdr[0] + 1));
+        sm_irecv_ctx(rw, sizeof(int) * (size_t)rhdr[0], remote_leader, tag, peer_comm,
+                     peer_comm->ctx, &rq[0]);
+        sm_isend_ctx(lw, sizeof(int) * (size_t)lsize, remote_leader, tag, peer_comm,
+                     peer_comm->ctx, &rq[1]);
+        sm_wait_one(&rq[0], MPI_STATUS_IGNORE);
+        sm_wait_one(&rq[1], MPI_STATUS_IGNORE);
+    }
+    sm_coll_bcast(rhdr, 2, MPI_INT, local_leader, local_comm);
+    if (!rw)
+        rw = sm_xmalloc(sizeof(int) * ((size_t)rhdr[0] + 1));
+    sm_coll_bcast(rw, rhdr[0], MPI_INT, local_leader, local_comm);
+    uint32_t ctx = (uint32_t)rhdr[1] > agreed ? (uint32_t)rhdr[1] : agreed;
+    take(ctx, 2);
+    MPI_Comm c = sm_comm_new(local_comm->rank, rhdr[0], rw, ctx);
+    inherit(local_comm, c);
+    struct sm_comm_ext *x = sm_comm_x(c);
+    x->is_inter = 1;
+    x->local_size = lsize;
+    x->local_world_of = lw;
+    x->local_comm = sm_comm_new(local_comm->rank, lsize, lw, ctx + 2);
+    free(rw);
+    *newintercomm = c;
+    return MPI_SUCCESS;
+}
+
+int MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newintracomm)
+{
+    const char *fn = "MPI_Intercomm_merge";
+    SM_TRY(sm_check_comm(inter, fn));
+    SM_TRY(out_check(inter, newintracomm, fn));
+    if (!sm_comm_is_inter(inter))
+        return sm_error(inter, MPI_ERR_COMM, fn, "not an intercommunicator");
+    MPI_Comm local = inter->x->local_comm;
+    int tag = sm_coll_tag(inter);
+    int mine[2] = {high ? 1 : 0, inter->x->local_world_of[0]}, theirs[2] = {0, 0};
+    sm_coll_bcast(mine, 1, MPI_INT, 0, local); /* the leader's high decides for its group */
+    if (local->rank == 0)
+        leader_swap(inter, mine, theirs, sizeof mine, tag);
+    sm_coll_bcast(theirs, 2, MPI_INT, 0, local);
+    uint32_t ctx = sm_ctx_agree(inter);
+    int local_first = mine[0] != theirs[0] ? mine[0] < theirs[0] : mine[1] < theirs[1];
+    int ls = inter->x->local_size, rs = inter->size, n = ls + rs;
+    int *w = sm_xmalloc(sizeof(int) * (size_t)n);
+    const int *first = local_first ? inter->x->local_world_of : inter->world_of;
+    const int *second = local_first ? inter->world_of : inter->x->local_world_of;
+    int nf = local_first ? ls : rs;
+    memcpy(w, first, sizeof(int) * (size_t)nf);
+    memcpy(w + nf, second, sizeof(int) * (size_t)(n - nf));
+    int me = local_first ? local->rank : rs + local->rank;
+    MPI_Comm c = sm_comm_new(me, n, w, ctx);
+    inherit(inter, c);
+    free(w);
+    *newintracomm = c;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,198 @@
+/* info.c — MPI_Info objects: ordered (key, value) string pairs; create, set, get,
+ * get_valuelen, get_nkeys, get_nthkey, delete, dup, free. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+
+struct sctpmpi_info {
+    int valid;
+    int n, cap;
+    char **key, **val;
+};
+
+static int check_info(MPI_Info info, const char *fn)
+{
+    SM_TRY(sm_check_init(fn));
+    if (!info || !info->valid)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_INFO, fn, "null or freed info");
+    return MPI_SUCCESS;
+}
+
+static int find(MPI_Info info, const char *key)
+{
+    for (int i = 0; i < info->n; i++)
+        if (strcmp(info->key[i], key) == 0)
+            return i;
+    return -1;
+}
+
+const char *sm_info_lookup(MPI_Info info, const char *key)
+{
+    if (!info)
+        return NULL;
+    int i = find(info, key);
+    return i < 0 ? NULL : info->val[i];
+}
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = sm_xmalloc(n);
+    memcpy(d, s, n);
+    return d;
+}
+
+static void put(MPI_Info info, const char *key, const char *value)
+{
+    int i = find(info, key);
+    if (i >= 0) {
+        free(info->val[i]);
+        info->val[i] = dupstr(value);
+        return;
+    }
+    if (info->n == info->cap) {
+        info->cap = info->cap ? 2 * info->cap : 8;
+        info->key = realloc(info->key, sizeof(char *) * (size_t)info->cap);
+        info->val = realloc(info->val, sizeof(char *) * (size_t)info->cap);
+        if (!info->key || !info->val)
+            sm_die("out of memory in MPI_Info");
+    }
+    info->key[info->n] = dupstr(key);
+    info->val[info->n] = dupstr(value);
+    info->n++;
+}
+
+int MPI_Info_create(MPI_Info *info)
+{
+    SM_TRY(sm_check_init("MPI_Info_create"));
+    if (!info)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Info_create", "NULL pointer");
+    *info = sm_xcalloc(1, sizeof **info);
+    (*info)->valid = 1;
+    return MPI_SUCCESS;
+}
+
+static int check_key(const char *key, const char *fn)
+{
+    if (!key || !*key || strlen(key) > MPI_MAX_INFO_KEY)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_INFO_KEY, fn, "empty, NULL or too long key");
+    return MPI_SUCCESS;
+}
+
+int MPI_Info_set(MPI_Info info, const char *key, const char *value)
+{
+    const char *fn = "MPI_Info_set";
+    SM_TRY(check_info(info, fn));
+    SM_TRY(check_key(key, fn));
+    if (!value || !*value || strlen(value) > MPI_MAX_INFO_VAL)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_INFO_VALUE, fn, "empty, NULL or too long value");
+    put(info, key, value);
+    return MPI_SUCCESS;
+}
+
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
+{
+    const char *fn = "MPI_Info_get";
+    SM_TRY(check_info(info, fn));
+    SM_TRY(check_key(key, fn));
+    if (!flag || valuelen < 0 || (!value && valuelen > 0))
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "bad value buffer or flag");
+    int i = find(info, key);
+    *flag = i >= 0;
+    if (i >= 0 && valuelen >= 0) {
+        size_t n = strlen(info->val[i]);
+        if (n > (size_t)valuelen)
+            n = (size_t)valuelen;
+        memcpy(value, info->val[i], n);
+        value[n] = 0;
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
+{
+    const char *fn = "MPI_Info_get_valuelen";
+    SM_TRY(check_info(info, fn));
+    SM_TRY(check_key(key, fn));
+    int i = find(info, key);
+    *flag = i >= 0;
+    if (i >= 0)
+        *valuelen = (int)strlen(info->val[i]);
+    return MPI_SUCCESS;
+}
+
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
+{
+    SM_TRY(check_info(info, "MPI_Info_get_nkeys"));
+    *nkeys = info->n;
+    return MPI_SUCCESS;
+}
+
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
+{
+    const char *fn = "MPI_Info_get_nthkey";
+    SM_TRY(check_info(info, fn));
+    if (n < 0 || n >= info->n || !key)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "no key number %d", n);
+    strcpy(key, info->key[n]);
+    return MPI_SUCCESS;
+}
+
+int MPI_Info_delete(MPI_Info info, const char *key)
+{
+    const char *fn = "MPI_Info_delete";
+    SM_TRY(check_info(info, fn));
+    SM_TRY(check_key(key, fn));
+    int i = find(info, key);
+    if (i < 0)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_INFO_NOKEY, fn, "key \"%s\" is not set", key);
+    free(info->key[i]);
+    free(info->val[i]);
+    memmove(&info->key[i], &info->key[i + 1], sizeof(char *) * (size_t)(info->n - i - 1));
+    memmove(&info->val[i], &info->val[i + 1], sizeof(char *) * (size_t)(info->n - i - 1));
+    info->n--;
+    return MPI_SUCCESS;
+}
+
+MPI_Info sm_info_dup(MPI_Info in)
+{
+    if (!in)
+        return MPI_INFO_NULL;
+    struct sctpmpi_info *d = sm_xcalloc(1, sizeof *d);
+    d->valid = 1;
+    for (int i = 0; i < in->n; i++)
+        put(d, in->key[i], in->val[i]);
+    return d;
+}
+
+void sm_info_free(MPI_Info info)
+{
+    if (!info)
+        return;
+    for (int i = 0; i < info->n; i++) {
+        free(info->key[i]);
+        free(info->val[i]);
+    }
+    free(info->key);
+    free(info->val);
+    info->valid = 0;
+    free(info);
+}
+
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
+{
+    SM_TRY(check_info(info, "MPI_Info_dup"));
+    *newinfo = sm_info_dup(info);
+    return MPI_SUCCESS;
+}
+
+int MPI_Info_free(MPI_Info *info)
+{
+    if (!info)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_INFO, "MPI_Info_free", "NULL pointer");
+    SM_TRY(check_info(*info, "MPI_Info_free"));
+    sm_info_free(*info);
+    *info = MPI_INFO_NULL;
+    return MPI_SUCCESS;
+}

@@ -1,0 +1,174 @@
+/* misc.c — the smaller calls programs link against: Alloc_mem/Free_mem, user error classes,
+ * codes and strings, MPI-1 error handler names, Pcontrol, Status_set_elements/cancelled,
+ * Get_address, Aint_add/diff. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+{
+    (void)info;
+    SM_TRY(sm_check_init("MPI_Alloc_mem"));
+    if (size < 0 || !baseptr)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Alloc_mem", "bad size or pointer");
+    void *p = malloc(size ? (size_t)size : 1);
+    if (!p)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_NO_MEM, "MPI_Alloc_mem", "%zd bytes", size);
+    *(void **)baseptr = p;
+    return MPI_SUCCESS;
+}
+
+int MPI_Free_mem(void *base)
+{
+    SM_TRY(sm_check_init("MPI_Free_mem"));
+    free(base);
+    return MPI_SUCCESS;
+}
+
+/* ---- user error classes and codes: numbered after MPI_ERR_LASTCODE --------------------- */
+struct uerr { int klass; char *text; };
+static struct uerr *uerrs;
+static int nuerr;
+
+static int add(int klass)
+{
+    uerrs = realloc(uerrs, sizeof *uerrs * (size_t)(nuerr + 1));
+    if (!uerrs)
+        sm_die("out of memory");
+    uerrs[nuerr].klass = klass;
+    uerrs[nuerr].text = NULL;
+    return MPI_ERR_LASTCODE + 1 + nuerr++;
+}
+
+static struct uerr *find(int code)
+{
+    int i = code - MPI_ERR_LASTCODE - 1;
+    return i >= 0 && i < nuerr ? &uerrs[i] : NULL;
+}
+
+/* errors.c asks here for codes it does not know */
+const char *sm_user_error_string(int code, int *klass)
+{
+    struct uerr *u = find(code);
+    if (!u)
+        return NULL;
+    if (klass)
+        *klass = u->klass < 0 ? code : u->klass;
+    return u->text ? u->text : "";
+}
+
+int sm_last_used_code(void) { return MPI_ERR_LASTCODE + nuerr; }
+
+int MPI_Add_error_class(int *errorclass)
+{
+    SM_TRY(sm_check_init("MPI_Add_error_class"));
+    *errorclass = add(-1);
+    return MPI_SUCCESS;
+}
+
+int MPI_Add_error_code(int errorclass, int *errorcode)
+{
+    SM_TRY(sm_check_init("MPI_Add_error_code"));
+    struct uerr *u = find(errorclass);
+    if (!(errorclass >= 0 && errorclass <= MPI_ERR_PROC_FAILED) && !(u && u->klass < 0))
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Add_error_code",
+                        "%d is not an error class", errorclass);
+    *errorcode = add(errorclass);
+    return MPI_SUCCESS;
+}
+
+int MPI_Add_error_string(int errorcode, const char *string)
+{
+    SM_TRY(sm_check_init("MPI_Add_error_string"));
+    struct uerr *u = find(errorcode);
+    if (!u || !string)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Add_error_string",
+                        "%d is not a user error code", errorcode);
+    free(u->text);
+    size_t n = strlen(string);
+    if (n >= MPI_MAX_ERROR_STRING)
+        n = MPI_MAX_ERROR_STRING - 1;
+    u->text = sm_xmalloc(n + 1);
+    memcpy(u->text, string, n);
+    u->text[n] = 0;
+    return MPI_SUCCESS;
+}
+
+/* ---- MPI-1 error handler names ---------------------------------------------------------- */
+int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
+{
+    return MPI_Comm_create_errhandler(function, errhandler);
+}
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+{
+    return MPI_Comm_set_errhandler(comm, errhandler);
+}
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
+{
+    return MPI_Comm_get_errhandler(comm, errhandler);
+}
+
+int MPI_Pcontrol(const int level, ...)
+{
+    (void)level; /* no profiling library attached: nothing to control */
+    return MPI_SUCCESS;
+}
+
+/* ---- statuses ----------------------------------------------------------------------------- */
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype dt, MPI_Count count)
+{
+    SM_TRY(sm_check_init("MPI_Status_set_elements"));
+    SM_TRY(sm_check_dt(MPI_COMM_WORLD, dt, "MPI_Status_set_elements"));
+    if (!status || count < 0)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_set_elements", "bad argument");
+    if (dt->basic) {
+        status->sm_count = (size_t)count * (size_t)dt->extent;
+        return MPI_SUCCESS;
+    }
+    /* whole elements of dt, then leaves of a partial one */
+    MPI_Count per = 0;
+    for (size_t k = 0; k < dt->nsig; k++)
+        per += (MPI_Count)dt->sig[k].count;
+    size_t bytes = per ? (size_t)(count / per) * dt->psize : 0;
+    MPI_Count rest = per ? count % per : 0;
+    for (size_t k = 0; k < dt->nsig && rest > 0; k++) {
+        MPI_Count take = rest < (MPI_Count)dt->sig[k].count ? rest : (MPI_Count)dt->sig[k].count;
+        bytes += (size_t)take * (size_t)dt->sig[k].type->extent;
+        rest -= take;
+    }
+    status->sm_count = bytes;
+    return MPI_SUCCESS;
+}
+
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype dt, int count)
+{
+    return MPI_Status_set_elements_x(status, dt, count);
+}
+
+int MPI_Status_set_cancelled(MPI_Status *status, int flag)
+{
+    if (!status)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_set_cancelled", "NULL status");
+    status->sm_cancelled = flag != 0;
+    return MPI_SUCCESS;
+}
+
+/* ---- addresses ---------------------------------------------------------------------------- */
+int MPI_Get_address(const void *location, MPI_Aint *address)
+{
+    if (!address)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_address", "NULL address");
+    *address = (MPI_Aint)(uintptr_t)location;
+    return MPI_SUCCESS;
+}
+
+int MPI_Address(void *location, MPI_Aint *address) { return MPI_Get_address(location, address); }
+
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+{
+    return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
+}
+
+MPI_Aint MPI_Aint_diff(MPI_Aint a, MPI_Aint b) { return (MPI_Aint)((uintptr_t)a - (uintptr_t)b); }

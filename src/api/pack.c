@@ -1,0 +1,294 @@
+/* pack.c — moving typed data: packing and unpacking derived-type buffers (the flattened block
+ * lists of dtype.c), local typed copies, temporary buffers for a type, element counts,
+ * MPI_Pack/Unpack/Pack_size and the "external32" forms (big-endian). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/api.h"
+
+int sm_dt_contig(MPI_Datatype dt, int count, MPI_Aint *off)
+{
+    *off = 0;
+    if (dt->basic || dt->nblocks == 0)
+        return 1;
+    if (dt->nblocks == 1 && (count <= 1 || (MPI_Aint)dt->blocks[0].len == dt->extent)) {
+        *off = dt->blocks[0].disp;
+        return 1;
+    }
+    return 0;
+}
+
+void sm_dt_pack(const void *buf, int count, MPI_Datatype dt, void *out)
+{
+    char *o = out;
+    MPI_Aint off;
+    if (sm_dt_contig(dt, count, &off)) {
+        size_t n = sm_dt_psize(dt) * (size_t)count;
+        if (n)
+            memcpy(o, (const char *)buf + off, n);
+        return;
+    }
+    for (int i = 0; i < count; i++) {
+        const char *base = (const char *)buf + (MPI_Aint)i * dt->extent;
+        for (size_t k = 0; k < dt->nblocks; k++) {
+            memcpy(o, base + dt->blocks[k].disp, dt->blocks[k].len);
+            o += dt->blocks[k].len;
+        }
+    }
+}
+
+void sm_dt_unpack(const void *in, size_t bytes, void *buf, int count, MPI_Datatype dt)
+{
+    const char *p = in;
+    MPI_Aint off;
+    if (sm_dt_contig(dt, count, &off)) {
+        size_t n = sm_dt_psize(dt) * (size_t)count;
+        if (bytes < n)
+            n = bytes;
+        if (n)
+            memcpy((char *)buf + off, p, n);
+        return;
+    }
+    for (int i = 0; i < count && bytes; i++) {
+        char *base = (char *)buf + (MPI_Aint)i * dt->extent;
+        for (size_t k = 0; k < dt->nblocks && bytes; k++) {
+            size_t n = dt->blocks[k].len < bytes ? dt->blocks[k].len : bytes;
+            memcpy(base + dt->blocks[k].disp, p, n);
+            p += n;
+            bytes -= n;
+        }
+    }
+}
+
+void sm_dt_copy(const void *src, int scount, MPI_Datatype st, void *dst, int rcount,
+                MPI_Datatype rt)
+{
+    size_t sn = sm_dt_psize(st) * (size_t)scount, rn = sm_dt_psize(rt) * (size_t)rcount;
+    size_t n = sn < rn ? sn : rn;
+    MPI_Aint so, ro;
+    if (!n)
+        return;
+    int sc = sm_dt_contig(st, scount, &so), rc = sm_dt_contig(rt, rcount, &ro);
+    if (sc && rc) {
+        memmove((char *)dst + ro, (const char *)src + so, n);
+        return;
+    }
+    if (sc) {
+        sm_dt_unpack((const char *)src + so, n, dst, rcount, rt);
+        return;
+    }
+    char *tmp = sm_xmalloc(sn);
+    sm_dt_pack(src, scount, st, tmp);
+    sm_dt_unpack(tmp, n, dst, rcount, rt);
+    free(tmp);
+}
+
+void *sm_dt_tmp(int count, MPI_Datatype dt, void **base)
+{
+    MPI_Aint tlb = dt->basic ? 0 : dt->true_lb;
+    MPI_Aint text = dt->basic ? dt->extent : dt->true_extent;
+    MPI_Aint ext = dt->extent < 0 ? -dt->extent : dt->extent;
+    size_t n = count > 0 ? (size_t)(text + (MPI_Aint)(count - 1) * ext) : 0;
+    char *b = sm_xmalloc(n ? n : 1);
+    *base = b;
+    MPI_Aint shift = -tlb;
+    if (dt->extent < 0 && count > 0)
+        shift += (MPI_Aint)(count - 1) * ext;
+    return b + shift;
+}
+
+/* elements (predefined leaves) in `bytes` packed bytes of dt */
+MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes)
+{
+    if (dt->basic)
+        return dt->extent ? (MPI_Count)(bytes / (size_t)dt->extent) : 0;
+    size_t ps = dt->psize;
+    if (!ps)
+        return 0;
+    MPI_Count per = 0;
+    for (size_t k = 0; k < dt->nsig; k++)
+        per += (MPI_Count)dt->sig[k].count;
+    MPI_Count n = (MPI_Count)(bytes / ps) * per;
+    size_t rest = bytes % ps;
+    for (size_t k = 0; k < dt->nsig && rest; k++) {
+        size_t e = (size_t)dt->sig[k].type->extent;
+        size_t whole = e ? rest / e : 0;
+        if (whole > dt->sig[k].count)
+            whole = dt->sig[k].count;
+        n += (MPI_Count)whole;
+        rest -= whole * e;
+        if (whole < dt->sig[k].count)
+            break;
+    }
+    return n;
+}
+
+/* ---- MPI_Pack family --------------------------------------------------------------------- */
+int MPI_Pack_size(int incount, MPI_Datatype dt, MPI_Comm comm, int *size)
+{
+    SM_TRY(sm_check_comm(comm, "MPI_Pack_size"));
+    SM_TRY(sm_check_dt(comm, dt, "MPI_Pack_size"));
+    if (incount < 0 || !size)
+        return sm_error(comm, MPI_ERR_ARG, "MPI_Pack_size", "bad count or NULL size");
+    *size = (int)(sm_dt_psize(dt) * (size_t)incount);
+    return MPI_SUCCESS;
+}
+
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype dt, void *outbuf, int outsize,
+             int *position, MPI_Comm comm)
+{
+    const char *fn = "MPI_Pack";
+    SM_TRY(sm_check_comm(comm, fn));
+    SM_TRY(sm_check_buffer(comm, inbuf, incount, dt, fn));
+    if (!position || *position < 0)
+        return sm_error(comm, MPI_ERR_ARG, fn, "bad position");
+    size_t n = sm_dt_psize(dt) * (size_t)incount;
+    if ((size_t)*position + n > (size_t)(outsize < 0 ? 0 : outsize))
+        return sm_error(comm, MPI_ERR_TRUNCATE, fn, "%zu bytes do not fit at position %d of %d",
+                        n, *position, outsize);
+    sm_dt_pack(inbuf, incount, dt, (char *)outbuf + *position);
+    *position += (int)n;
+    return MPI_SUCCESS;
+}
+
+int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+               MPI_Datatype dt, MPI_Comm comm)
+{
+    const char *fn = "MPI_Unpack";
+    SM_TRY(sm_check_comm(comm, fn));
+    SM_TRY(sm_check_buffer(comm, outbuf, outcount, dt, fn));
+    if (!position || *position < 0)
+        return sm_error(comm, MPI_ERR_ARG, fn, "bad position");
+    size_t n = sm_dt_psize(dt) * (size_t)outcount;
+    if ((size_t)*position + n > (size_t)(insize < 0 ? 0 : insize))
+        return sm_error(comm, MPI_ERR_TRUNCATE, fn, "%zu bytes are not there at position %d of %d",
+                        n, *position, insize);
+    sm_dt_unpack((const char *)inbuf + *position, n, outbuf, outcount, dt);
+    *position += (int)n;
+    return MPI_SUCCESS;
+}
+
+/* external32: every predefined leaf big-endian; pair types field by field (in their native,
+ * padded layout: we produce what we consume, see docs/mpi-functions.md) */
+static int little_endian(void)
+{
+    const uint16_t one = 1;
+    return *(const unsigned char *)&one == 1;
+}
+
+static void swap(unsigned char *p, size_t n)
+{
+    for (size_t i = 0; i < n / 2; i++) {
+        unsigned char t = p[i];
+        p[i] = p[n - 1 - i];
+        p[n - 1 - i] = t;
+    }
+}
+
+static void swap_leaf(unsigned char *p, MPI_Datatype t)
+{
+    size_t first = 0;
+    if (t == MPI_FLOAT_INT)
+        first = sizeof(float);
+    else if (t == MPI_DOUBLE_INT)
+        first = sizeof(double);
+    else if (t == MPI_LONG_INT)
+        first = sizeof(long);
+    else if (t == MPI_2INT)
+        first = sizeof(int);
+    else if (t == MPI_SHORT_INT)
+        first = sizeof(short);
+    else if (t == MPI_LONG_DOUBLE_INT)
+        first = sizeof(long double);
+    if (first) {
+        swap(p, first);
+        swap(p + (first < sizeof(int) ? sizeof(int) : first), sizeof(int));
+        return;
+    }
+    if (t == MPI_C_FLOAT_COMPLEX || t == MPI_C_DOUBLE_COMPLEX || t == MPI_C_LONG_DOUBLE_COMPLEX) {
+        size_t h = (size_t)t->extent / 2;
+        swap(p, h);
+        swap(p + h, h);
+        return;
+    }
+    swap(p, (size_t)t->extent);
+}
+
+static void swap_all(unsigned char *p, size_t bytes, int count, MPI_Datatype dt)
+{
+    if (!little_endian())
+        return;
+    size_t done = 0;
+    for (int i = 0; i < count; i++) {
+        if (dt->basic) {
+            swap_leaf(p + done, dt);
+            done += (size_t)dt->extent;
+            continue;
+        }
+        for (size_t k = 0; k < dt->nsig; k++)
+            for (size_t j = 0; j < dt->sig[k].count && done < bytes; j++) {
+                swap_leaf(p + done, dt->sig[k].type);
+                done += (size_t)dt->sig[k].type->extent;
+            }
+    }
+}
+
+static int check_rep(const char *datarep, const char *fn)
+{
+    if (!datarep || strcmp(datarep, "external32") != 0)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_UNSUPPORTED_DATAREP, fn,
+                        "only \"external32\" is supported");
+    return MPI_SUCCESS;
+}
+
+int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype dt, MPI_Aint *size)
+{
+    const char *fn = "MPI_Pack_external_size";
+    SM_TRY(sm_check_init(fn));
+    SM_TRY(check_rep(datarep, fn));
+    SM_TRY(sm_check_dt(MPI_COMM_WORLD, dt, fn));
+    if (incount < 0 || !size)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "bad count or NULL size");
+    *size = (MPI_Aint)(sm_dt_psize(dt) * (size_t)incount);
+    return MPI_SUCCESS;
+}
+
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype dt,
+                      void *outbuf, MPI_Aint outsize, MPI_Aint *position)
+{
+    const char *fn = "MPI_Pack_external";
+    SM_TRY(sm_check_init(fn));
+    SM_TRY(check_rep(datarep, fn));
+    SM_TRY(sm_check_buffer(MPI_COMM_WORLD, inbuf, incount, dt, fn));
+    if (!position || *position < 0)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "bad position");
+    size_t n = sm_dt_psize(dt) * (size_t)incount;
+    if (*position + (MPI_Aint)n > outsize)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_TRUNCATE, fn, "output buffer too small");
+    unsigned char *o = (unsigned char *)outbuf + *position;
+    sm_dt_pack(inbuf, incount, dt, o);
+    swap_all(o, n, incount, dt);
+    *position += (MPI_Aint)n;
+    return MPI_SUCCESS;
+}
+
+int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                        MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype dt)
+{
+    const char *fn = "MPI_Unpack_external";
+    SM_TRY(sm_check_init(fn));
+    SM_TRY(check_rep(datarep, fn));
+    SM_TRY(sm_check_buffer(MPI_COMM_WORLD, outbuf, outcount, dt, fn));
+    if (!position || *position < 0)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "bad position");
+    size_t n = sm_dt_psize(dt) * (size_t)outcount;
+    if (*position + (MPI_Aint)n > insize)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_TRUNCATE, fn, "input buffer too small");
+    unsigned char *tmp = sm_xmalloc(n ? n : 1);
+    memcpy(tmp, (const unsigned char *)inbuf + *position, n);
+    swap_all(tmp, n, outcount, dt);
+    sm_dt_unpack(tmp, n, outbuf, outcount, dt);
+    free(tmp);
+    *position += (MPI_Aint)n;
+    return MPI_SUCCESS;
+}

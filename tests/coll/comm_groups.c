@@ -1,0 +1,200 @@
+/* comm_groups.c — communicators and groups: dup/split/create/create_group/free churn (1,000
+ * communicators), compare, group set operations and translate_ranks, names, split_type,
+ * intercommunicator round trip (create, p2p both ways, remote size/group, merge), and that
+ * traffic on a dup'd communicator never matches the parent's. */
+#include "coll_test.h"
+
+static void churn(void)
+{
+    for (int i = 0; i < 1000; i++) {
+        MPI_Comm c;
+        switch (i % 4) {
+        case 0: MPI_Comm_dup(MPI_COMM_WORLD, &c); break;
+        case 1: MPI_Comm_split(MPI_COMM_WORLD, rank_ % 2, -rank_, &c); break;
+        case 2: {
+            MPI_Group g;
+            MPI_Comm_group(MPI_COMM_WORLD, &g);
+            MPI_Comm_create(MPI_COMM_WORLD, g, &c);
+            MPI_Group_free(&g);
+            break;
+        }
+        default: MPI_Comm_dup(MPI_COMM_SELF, &c); break;
+        }
+        int s, sum = 0, one = 1;
+        MPI_Comm_size(c, &s);
+        if (i % 50 == 0) {
+            MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, c);
+            CHECK(sum == s, "allreduce on churned comm %d", i);
+        }
+        MPI_Comm_free(&c);
+        CHECK(c == MPI_COMM_NULL, "Comm_free sets MPI_COMM_NULL");
+    }
+}
+
+static void split_checks(void)
+{
+    MPI_Comm c;
+    MPI_Comm_split(MPI_COMM_WORLD, rank_ % 2, -rank_, &c); /* reversed order */
+    int r, s;
+    MPI_Comm_rank(c, &r);
+    MPI_Comm_size(c, &s);
+    CHECK(s == (size_ + 1 - rank_ % 2) / 2, "split size %d", s);
+    int mine = rank_, *all = xmalloc(sizeof(int) * (size_t)s);
+    MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, c);
+    for (int i = 1; i < s; i++)
+        CHECK(all[i] < all[i - 1], "split must order by key (descending world rank)");
+    free(all);
+    /* same-tag messages on parent and child do not mix */
+    if (size_ >= 2) {
+        MPI_Comm d;
+        MPI_Comm_dup(MPI_COMM_WORLD, &d);
+        int res;
+        MPI_Comm_compare(MPI_COMM_WORLD, d, &res);
+        CHECK(res == MPI_CONGRUENT, "dup is congruent (%d)", res);
+        MPI_Comm_compare(MPI_COMM_WORLD, MPI_COMM_WORLD, &res);
+        CHECK(res == MPI_IDENT, "ident");
+        MPI_Comm_compare(MPI_COMM_WORLD, c, &res);
+        CHECK(size_ == 1 || res == MPI_UNEQUAL, "unequal");
+        if (rank_ == 0) {
+            int a = 1, b = 2;
+            MPI_Send(&a, 1, MPI_INT, 1, 5, MPI_COMM_WORLD);
+            MPI_Send(&b, 1, MPI_INT, 1, 5, d);
+        } else if (rank_ == 1) {
+            int x = 0, y = 0;
+            MPI_Recv(&y, 1, MPI_INT, 0, 5, d, MPI_STATUS_IGNORE);
+            MPI_Recv(&x, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            CHECK(x == 1 && y == 2, "context separation: %d %d", x, y);
+        }
+        char name[MPI_MAX_OBJECT_NAME];
+        int len;
+        MPI_Comm_set_name(d, "dupcomm");
+        MPI_Comm_get_name(d, name, &len);
+        CHECK(strcmp(name, "dupcomm") == 0 && len == 7, "name");
+        MPI_Comm_get_name(MPI_COMM_WORLD, name, &len);
+        CHECK(strcmp(name, "MPI_COMM_WORLD") == 0, "world name %s", name);
+        MPI_Comm_free(&d);
+    }
+    MPI_Comm_free(&c);
+    MPI_Comm u;
+    MPI_Comm_split(MPI_COMM_WORLD, rank_ == 0 ? MPI_UNDEFINED : 1, 0, &u);
+    CHECK((rank_ == 0) == (u == MPI_COMM_NULL), "UNDEFINED color");
+    if (u != MPI_COMM_NULL)
+        MPI_Comm_free(&u);
+    MPI_Comm sh;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &sh);
+    int shs;
+    MPI_Comm_size(sh, &shs);
+    CHECK(shs == size_, "all ranks share this host: %d", shs);
+    MPI_Comm_free(&sh);
+}
+
+static void groups(void)
+{
+    MPI_Group w, evens, odds, u, in, diff;
+    MPI_Comm_group(MPI_COMM_WORLD, &w);
+    int gs, gr;
+    MPI_Group_size(w, &gs);
+    MPI_Group_rank(w, &gr);
+    CHECK(gs == size_ && gr == rank_, "world group");
+    int range[1][3] = {{0, size_ - 1, 2}};
+    MPI_Group_range_incl(w, 1, range, &evens);
+    MPI_Group_range_excl(w, 1, range, &odds);
+    MPI_Group_union(odds, evens, &u);
+    MPI_Group_intersection(evens, odds, &in);
+    MPI_Group_difference(w, odds, &diff);
+    int n, res;
+    MPI_Group_size(u, &n);
+    CHECK(n == size_, "union size");
+    MPI_Group_compare(u, w, &res);
+    CHECK(res == (size_ <= 1 ? MPI_IDENT : MPI_SIMILAR) || (size_ == 2 && res == MPI_SIMILAR),
+          "union similar (%d)", res);
+    MPI_Group_size(in, &n);
+    CHECK(n == 0, "intersection empty");
+    MPI_Group_compare(diff, evens, &res);
+    CHECK(res == MPI_IDENT, "difference == evens");
+    int ranks[64], out[64];
+    for (int i = 0; i < size_; i++)
+        ranks[i] = i;
+    MPI_Group_translate_ranks(w, size_, ranks, evens, out);
+    for (int i = 0; i < size_; i++)
+        CHECK(out[i] == (i % 2 ? MPI_UNDEFINED : i / 2), "translate %d -> %d", i, out[i]);
+    int ex[1] = {0};
+    MPI_Group nz;
+    MPI_Group_excl(w, 1, ex, &nz);
+    MPI_Group_size(nz, &n);
+    CHECK(n == size_ - 1, "excl");
+    /* Comm_create_group over the evens only */
+    if (rank_ % 2 == 0) {
+        MPI_Comm ce;
+        MPI_Comm_create_group(MPI_COMM_WORLD, evens, 7, &ce);
+        int s, v = 1, sum;
+        MPI_Comm_size(ce, &s);
+        MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, ce);
+        CHECK(sum == s && s == (size_ + 1) / 2, "create_group");
+        MPI_Comm_free(&ce);
+    }
+    MPI_Group_free(&nz);
+    MPI_Group_free(&w);
+    MPI_Group_free(&evens);
+    MPI_Group_free(&odds);
+    MPI_Group_free(&u);
+    MPI_Group_free(&in);
+    MPI_Group_free(&diff);
+}
+
+static void intercomm(void)
+{
+    if (size_ < 2)
+        return;
+    MPI_Comm half, inter, merged;
+    int color = rank_ < size_ / 2 ? 0 : 1;
+    MPI_Comm_split(MPI_COMM_WORLD, color, rank_, &half);
+    int remote_leader = color == 0 ? size_ / 2 : 0;
+    MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, remote_leader, 42, &inter);
+    int flag, rs, ls, lr;
+    MPI_Comm_test_inter(inter, &flag);
+    MPI_Comm_remote_size(inter, &rs);
+    MPI_Comm_size(inter, &ls);
+    MPI_Comm_rank(inter, &lr);
+    CHECK(flag, "test_inter");
+    CHECK(ls + rs == size_ && ls == (color ? size_ - size_ / 2 : size_ / 2), "sizes %d %d", ls, rs);
+    /* round trip: local rank i of group 0 <-> rank i of group 1 */
+    if (lr < rs && lr < (color ? size_ / 2 : size_ - size_ / 2)) {
+        int v = rank_, got = -1;
+        MPI_Status st;
+        MPI_Sendrecv(&v, 1, MPI_INT, lr, 3, &got, 1, MPI_INT, lr, 3, inter, &st);
+        int want = color ? lr : size_ / 2 + lr;
+        CHECK(got == want && st.MPI_SOURCE == lr, "intercomm round trip got %d want %d", got, want);
+    }
+    MPI_Group rg;
+    MPI_Comm_remote_group(inter, &rg);
+    int rgs;
+    MPI_Group_size(rg, &rgs);
+    CHECK(rgs == rs, "remote group");
+    MPI_Group_free(&rg);
+    MPI_Barrier(inter);
+    MPI_Comm dupi;
+    MPI_Comm_dup(inter, &dupi);
+    MPI_Intercomm_merge(dupi, color, &merged);
+    int mr, ms;
+    MPI_Comm_rank(merged, &mr);
+    MPI_Comm_size(merged, &ms);
+    CHECK(ms == size_ && mr == rank_, "merge order: %d of %d (world %d)", mr, ms, rank_);
+    int one = 1, sum;
+    MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, merged);
+    CHECK(sum == size_, "allreduce on merged");
+    MPI_Comm_free(&merged);
+    MPI_Comm_free(&dupi);
+    MPI_Comm_free(&inter);
+    MPI_Comm_free(&half);
+}
+
+int main(int argc, char **argv)
+{
+    start(&argc, &argv);
+    split_checks();
+    groups();
+    intercomm();
+    churn();
+    return finish();
+}
