@@ -60,6 +60,7 @@ class Contender:
         self.key, self.label, self.launcher, self.env = key, label, launcher, env
         self.bindir, self.suffix = bindir, suffix
         self.results = {c[0]: [] for c in COLUMNS}
+        self.by_rep = {c[0]: {} for c in COLUMNS}  # column -> {repetition: value}, for paired ratios
         self.runs = []  # (bench, status) with status ok / hang-after-output / hang / fail / bad-output
         self.note = ""
         self.skipped = False
@@ -254,6 +255,7 @@ def main():
                     for k, v in vals.items():
                         if k in c.results:
                             c.results[k].append(v)
+                            c.by_rep[k][rep] = v
                 print(f"[rep {rep + 1}/{a.repeat}] {c.key:5s} {bench:8s} {st:18s} {secs:6.1f}s "
                       + " ".join(f"{k[1]}={v:g}" for k, v in sorted(vals.items())), file=sys.stderr, flush=True)
                 if st not in ("ok", "hang-after-output"):
@@ -298,7 +300,26 @@ def main():
                  for k, _, kind in COLUMNS]
         L.append(f"| {c.label} | " + " | ".join(cells) + " |")
     L.append("")
-    L.append("Targets of the issue (sctpmpi vs Open MPI's TCP BTL, medians):")
+    # Paired ratios: each repetition runs all contenders back to back, so the ratio within one
+    # repetition cancels slow load drifts; their median is steadier than a ratio of medians.
+    ompi_c = next((c for c in contenders if c.key == "ompi"), None)
+    paired = {}
+    if ompi_c:
+        L.append("Paired ratios (median over repetitions of contender / Open MPI within the same repetition):")
+        L.append("")
+        L.append("| contender | " + " | ".join(h for _, h, _ in COLUMNS) + " |")
+        L.append("|---|" + "---|" * len(COLUMNS))
+        for c in contenders:
+            if c is ompi_c:
+                continue
+            cells = []
+            for k, _, _ in COLUMNS:
+                rs = [v / ompi_c.by_rep[k][r] for r, v in c.by_rep[k].items() if ompi_c.by_rep[k].get(r)]
+                paired[(c.key, k)] = statistics.median(rs) if rs else None
+                cells.append(f"{paired[(c.key, k)]:.2f}x (n={len(rs)})" if rs else "-")
+            L.append(f"| {c.label} | " + " | ".join(cells) + " |")
+        L.append("")
+    L.append("Targets of the issue (sctpmpi vs Open MPI's TCP BTL; ratio of medians, then paired ratio):")
     L.append("")
     L.append("| target | " + " | ".join(c.label for c in contenders if c.key in ("tcp", "sctp")) + " |")
     L.append("|---|" + "---|" * sum(1 for c in contenders if c.key in ("tcp", "sctp")))
@@ -312,7 +333,11 @@ def main():
                 cells.append("n/a")
             else:
                 r = v / ref[k]
-                cells.append(f"{'PASS' if test(r) else 'MISS'} ({r:.2f}x)")
+                pr = paired.get((c.key, k))
+                cell = f"{'PASS' if test(r) else 'MISS'} ({r:.2f}x)"
+                if pr is not None:
+                    cell += f"; paired {'PASS' if test(pr) else 'MISS'} ({pr:.2f}x)"
+                cells.append(cell)
         L.append(f"| {text} | " + " | ".join(cells) + " |")
     table = "\n".join(L)
     print(table)

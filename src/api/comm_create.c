@@ -125,8 +125,10 @@ static void apply_info(MPI_Comm c, MPI_Info info)
     x->info = sm_info_dup(info);
     sm_info_free(old);
     const char *v;
-    if ((v = sm_info_lookup(info, "mpi_assert_allow_overtaking")))
+    if ((v = sm_info_lookup(info, "mpi_assert_allow_overtaking"))) {
         x->assert_overtaking = strcmp(v, "true") == 0;
+        sm_ctx_set_relaxed(c->ctx, x->assert_overtaking);
+    }
     if ((v = sm_info_lookup(info, "mpi_assert_no_any_tag")))
         x->assert_no_any_tag = strcmp(v, "true") == 0;
     if ((v = sm_info_lookup(info, "mpi_assert_no_any_source")))

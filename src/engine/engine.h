@@ -140,6 +140,7 @@ struct sm_engine {
     struct sm_list unexpected;/* in-order arrivals without a receive */
     struct sm_map send_seq;   /* (dst, ctx) -> next seq (stored as pointer-sized integer) */
     struct sm_map order;      /* (src, ctx) -> struct sm_order */
+    struct sm_map relaxed;    /* ctx + 1 -> non-NULL: mpi_assert_allow_overtaking, no ordering */
     struct sm_list self_q;    /* frames to self, delivered in progress */
     struct sm_list waiting_sends; /* sends that need an answer from their peer */
     int in_progress;
@@ -212,6 +213,10 @@ void sm_up_peer_failed(void *ctx, int peer, const char *why);
 void sm_send_cts(struct sctpmpi_request *r, struct sm_msg *m);
 void sm_send_sync_ack(int peer, uint64_t sreq);
 
+/* contexts whose communicator asserted mpi_assert_allow_overtaking: arrivals are matched
+ * as they come, without sequence bookkeeping (protocol.c) */
+void sm_ctx_set_relaxed(uint32_t ctx, int relaxed);
+
 /* flowctl.c */
 int sm_credit_take(int peer, uint32_t bytes);
 void sm_credit_consumed(int peer, uint32_t bytes);
@@ -230,6 +235,9 @@ int sm_self_progress(void);
 int sm_engine_start(void);
 int sm_engine_stop(void);
 int sm_progress_poll(void);
+/* fn runs at every progress poll, outside transport upcalls (it may start and test requests,
+ * never block); returns how many things it advanced */
+void sm_progress_hook_add(int (*fn)(void));
 /* progress until done(arg) is true */
 int sm_progress_until(int (*done)(void *), void *arg);
 void sm_engine_stats(FILE *f);

@@ -157,16 +157,37 @@ int sm_engine_start(void)
     return 0;
 }
 
+static int (*progress_hooks[8])(void);
+static int nhooks;
+
+void sm_progress_hook_add(int (*fn)(void))
+{
+    for (int i = 0; i < nhooks; i++)
+        if (progress_hooks[i] == fn)
+            return;
+    if (nhooks == 8)
+        sm_die("too many progress hooks");
+    progress_hooks[nhooks++] = fn;
+}
+
+static int run_hooks(void)
+{
+    int n = 0;
+    for (int i = 0; i < nhooks; i++)
+        n += progress_hooks[i]();
+    return n;
+}
+
 int sm_progress_poll(void)
 {
-    int n = sm_self_progress();
+    int n = run_hooks() + sm_self_progress();
     if (sm_eng.tp) {
         int k = sm_eng.tp_ops->progress(sm_eng.tp, 0);
         if (k < 0)
             sm_die("transport progress failed");
         n += k;
     }
-    return n + sm_self_progress();
+    return n + sm_self_progress() + run_hooks();
 }
 
 int sm_progress_until(int (*done)(void *), void *arg)
@@ -189,6 +210,7 @@ int sm_progress_until(int (*done)(void *), void *arg)
         if (sm_eng.tp_ops->progress(sm_eng.tp, sm_eng.block_us) < 0)
             sm_die("transport progress failed");
         sm_self_progress();
+        run_hooks();
         if (done(arg))
             return 0;
     }
@@ -233,6 +255,7 @@ int sm_engine_stop(void)
     }
     sm_order_fini();
     sm_map_free(&sm_eng.send_seq);
+    sm_map_free(&sm_eng.relaxed);
     free(sm_eng.peers);
     sm_eng.peers = NULL;
     sm_req_pool_fini();

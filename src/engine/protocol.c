@@ -234,10 +234,22 @@ static void arrived_in_order(struct sm_order *o, struct sm_msg *m, struct sctpmp
     }
 }
 
+void sm_ctx_set_relaxed(uint32_t ctx, int relaxed)
+{
+    if (relaxed || sm_map_get(&sm_eng.relaxed, (uint64_t)ctx + 1))
+        if (sm_map_put(&sm_eng.relaxed, (uint64_t)ctx + 1, relaxed ? (void *)1 : NULL))
+            sm_die("out of memory in the context table");
+}
+
+static int is_relaxed(uint32_t ctx)
+{
+    return sm_eng.relaxed.used && sm_map_get(&sm_eng.relaxed, (uint64_t)ctx + 1);
+}
+
 /* the receive an arriving message goes to now, if any: in order, or early by the rule */
 static struct sctpmpi_request *match_arrival(struct sm_order *o, const struct sm_msg *m)
 {
-    if (m->seq == sm_order_next(o))
+    if (m->seq == sm_order_next(o) || is_relaxed(m->ctx))
         return sm_match_in_order(o, m);
     struct sctpmpi_request *r = sm_order_take_reservation(o, m->seq);
     return r ? r : sm_match_early(o, m);
@@ -303,9 +315,26 @@ static void on_eager_end(int peer, struct sm_peer *p, void *payload)
     p->cur_req = NULL;
     if (!m)
         return; /* invalid frame, dropped in frame_begin */
-    struct sm_order *o = sm_order_get(peer, m->ctx);
-    int in_order = m->seq == sm_order_next(o);
     (void)payload;
+    struct sm_order *o = sm_order_get(peer, m->ctx);
+    if (is_relaxed(m->ctx)) { /* no ordering on this communicator */
+        if (r && !m->data) {
+            r->status.sm_count = m->size;
+            if (m->credit)
+                sm_credit_consumed(peer, m->credit);
+            if (m->sync)
+                sm_send_sync_ack(peer, m->sreq);
+            sm_req_complete(r);
+            sm_unexpected_charge(sizeof *m);
+            sm_msg_free(m);
+        } else if (r) {
+            deliver_matched(r, m);
+        } else {
+            hold_unexpected(m);
+        }
+        return;
+    }
+    int in_order = m->seq == sm_order_next(o);
     if (r && !m->data) {
         /* frame_begin gave the user's buffer: the data is in place, no copy */
         r->status.sm_count = m->size;
@@ -346,6 +375,14 @@ static void on_rts(int peer, const struct sm_frame_hdr *h)
     struct sm_msg *m = msg_from_header(peer, h);
     sm_unexpected_charge(sizeof *m);
     struct sm_order *o = sm_order_get(peer, h->context);
+    if (is_relaxed(h->context)) {
+        struct sctpmpi_request *r = match_arrival(o, m);
+        if (r)
+            deliver_matched(r, m);
+        else
+            hold_unexpected(m);
+        return;
+    }
     if (h->seq == sm_order_next(o)) {
         arrived_in_order(o, m, NULL);
         return;

@@ -9,6 +9,7 @@ cat > "$T/good.json" <<'J'
   "links": [ {"link": "a-b@0", "delay_ms": 5, "loss": 0.01},
              {"link": "c>a", "rate_mbit": 10, "queue_bytes": 30000},
              {"link": "b@1", "ge_burst": 3, "ge_loss": 0.02} ],
+  "nic": { "rate_mbit": 1000 }, "nics": [ {"host": "c", "rail": 1, "rate_mbit": 10000} ],
   "events": [ {"at": 5, "do": "down a@1"}, {"at": 15, "do": "up a@1"} ] }
 J
 out=$("$NETLAB" check "$T/good.json") || fail "check good topology"
@@ -16,6 +17,8 @@ echo "$out" | grep -q '^link rail=0 src=b dst=a .*delay_ms=5 .*loss=0.01' || fai
 echo "$out" | grep -q '^link rail=1 src=c dst=a .*delay_ms=1 .*rate_mbit=10 .*queue_bytes=30000' || fail "one-way selector"
 echo "$out" | grep -q '^link rail=0 src=a dst=c .*rate_mbit=0 ' || fail "one-way selector leaked"
 echo "$out" | grep -q '^link rail=1 src=c dst=b .*ge=1 ge_p=0.0068' || fail "ge_burst/ge_loss"
+echo "$out" | grep -q '^nic rail=1 host=c rate_mbit=10000 ' || fail "nics"
+echo "$out" | grep -q '^nic rail=1 host=b rate_mbit=1000 ' || fail "nic"
 ok "check accepts a good topology"
 bad() { # text expected-message
   printf '%s\n' "$1" > "$T/bad.json"
@@ -29,6 +32,7 @@ bad '{"hosts": ["a", "b"], "links": [{"link": "a-b@3"}]}' "bad rail"
 bad '{"hosts": ["a", "b"], "defaults": {"loss": 2}}' "bad value '2' for loss"
 bad '{"hosts": ["a", "b"], "defaults": {"lossy": 1}}' "unknown link parameter 'lossy'"
 bad '{"hosts": ["a", "a"]}' "listed twice"
+bad '{"hosts": ["a", "b"], "nic": {"speed": 1}}' "unknown NIC parameter 'speed'"
 bad '{"hosts": ["a", "b"],}' "line 1"
 bad '{"hosts": ["a", "b"], "events": [{"at": 1, "do": "unplug a"}]}' "commands are down"
 bad '{"hosts": ["a", "b"], "events": [{"at": 1, "do": "set a-b loss=x"}]}' "bad value 'x' for loss"

@@ -69,6 +69,7 @@ void fake_engine_stop(void)
     }
     sm_order_fini();
     sm_map_free(&sm_eng.send_seq);
+    sm_map_free(&sm_eng.relaxed);
     free(sm_eng.peers);
     sm_req_pool_fini();
     sm_initialized = 0;

@@ -64,6 +64,20 @@ static void stats(nl_fwd *f, sbuf *b, int json, const nl_sel *sel) {
            (unsigned long long)f->tun_rx_pkts[i], (unsigned long long)f->tun_rx_bytes[i], (unsigned long long)f->tun_unroutable[i]);
       first = 0;
     }
+  if (json) sb(b, "\n], \"nics\": [");
+  first = 1;
+  for (int r = 0; r < t->nrails; r++)
+    for (int h = 0; h < t->nhosts; h++) {
+      size_t i = (size_t)r * (size_t)t->nhosts + (size_t)h;
+      if (t->nics[i].rate_mbit <= 0 || (sel && sel->rail >= 0 && sel->rail != r)) continue;
+      if (json)
+        sb(b, "%s\n {\"rail\": %d, \"host\": \"%s\", \"egress_drops\": %llu, \"ingress_drops\": %llu}", first ? "" : ",", r,
+           t->hosts[h], (unsigned long long)f->egress[i].drops, (unsigned long long)f->ingress[i].drops);
+      else
+        sb(b, "nic rail=%d host=%s egress_drops=%llu ingress_drops=%llu\n", r, t->hosts[h],
+           (unsigned long long)f->egress[i].drops, (unsigned long long)f->ingress[i].drops);
+      first = 0;
+    }
   if (json)
     sb(b, "\n], \"pool_drops\": %llu, \"heap_max\": %llu, \"heap_now\": %u, \"pool_slots\": %u, \"late_mean_us\": %.1f, \"late_max_us\": %.1f}\n",
        (unsigned long long)f->pool_drops, (unsigned long long)f->heap_max, f->heap.n, f->nslots,

@@ -48,19 +48,46 @@ static int slot_alloc(nl_fwd *f, uint32_t *s) {
 }
 static void slot_free(nl_fwd *f, uint32_t s) { f->freelist[f->nfree++] = s; }
 
+static int stage_resize(nl_stage *q, uint32_t want) {
+  if (want == q->qcap) return 0;
+  free(q->qring);
+  q->qring = NULL;
+  q->qcap = q->qhead = q->qcount = 0;
+  if (want) {
+    q->qring = calloc(want, sizeof *q->qring);
+    if (!q->qring) return -1;
+    q->qcap = want;
+  }
+  return 0;
+}
+
+/* Serialise a packet of len bytes arriving at time at; returns its end of serialisation, or 0
+ * if the drop-tail queue is full. */
+static uint64_t stage_pass(nl_stage *q, double rate_mbit, uint64_t queue_bytes, uint64_t at, uint32_t len) {
+  while (q->qcount && q->qring[q->qhead] <= at) {
+    q->qhead = q->qhead + 1 == q->qcap ? 0 : q->qhead + 1;
+    q->qcount--;
+  }
+  uint64_t backlog = q->busy_until > at ? (uint64_t)((double)(q->busy_until - at) * rate_mbit / 8000.0) : 0;
+  if ((q->qcap && q->qcount >= q->qcap) || (queue_bytes && backlog + len > queue_bytes)) {
+    q->drops++;
+    return 0;
+  }
+  uint64_t start = q->busy_until > at ? q->busy_until : at;
+  uint64_t done = start + (uint64_t)((double)len * 8000.0 / rate_mbit);
+  q->busy_until = done;
+  if (q->qcap) {
+    uint32_t tail = q->qhead + q->qcount;
+    if (tail >= q->qcap) tail -= q->qcap;
+    q->qring[tail] = done;
+    q->qcount++;
+  }
+  return done;
+}
+
 int nl_link_reconfigure(nl_fwd *f, size_t idx) {
   nl_link *l = &f->links[idx];
-  uint32_t want = l->p.rate_mbit > 0 ? l->p.queue_pkts : 0;
-  if (want != l->qcap) {
-    free(l->qring);
-    l->qring = NULL;
-    l->qcap = l->qhead = l->qcount = 0;
-    if (want) {
-      l->qring = calloc(want, sizeof *l->qring);
-      if (!l->qring) return -1;
-      l->qcap = want;
-    }
-  }
+  if (stage_resize(&l->st, l->p.rate_mbit > 0 ? l->p.queue_pkts : 0)) return -1;
   if (!l->p.ge_on) l->ge_bad = 0;
   const nl_topo *t = f->t;
   size_t hh = (size_t)t->nhosts * (size_t)t->nhosts;
@@ -117,27 +144,25 @@ static void on_packet(nl_fwd *f, int rail, int src, uint32_t s, uint32_t len, ui
     else if (u < p->ge_p) l->ge_bad = 1;
   }
   if (lost) { l->c.drop_loss++; slot_free(f, s); return; }
+  /* the sender's NIC, the link, the receiver's NIC (switch port): each a serialisation stage */
   uint64_t tx_done = now;
-  if (p->rate_mbit > 0) {
-    while (l->qcount && l->qring[l->qhead] <= now) {
-      l->qhead = l->qhead + 1 == l->qcap ? 0 : l->qhead + 1;
-      l->qcount--;
-    }
-    uint64_t backlog = l->busy_until > now ? (uint64_t)((double)(l->busy_until - now) * p->rate_mbit / 8000.0) : 0;
-    if ((l->qcap && l->qcount >= l->qcap) || (p->queue_bytes && backlog + len > p->queue_bytes)) {
-      l->c.drop_queue++;
-      slot_free(f, s);
-      return;
-    }
-    uint64_t start = l->busy_until > now ? l->busy_until : now;
-    tx_done = start + (uint64_t)((double)len * 8000.0 / p->rate_mbit);
-    l->busy_until = tx_done;
-    if (l->qcap) {
-      uint32_t tail = l->qhead + l->qcount;
-      if (tail >= l->qcap) tail -= l->qcap;
-      l->qring[tail] = tx_done;
-      l->qcount++;
-    }
+  size_t si = (size_t)rail * (size_t)t->nhosts, di = si + (size_t)dst;
+  si += (size_t)src;
+  const nl_nic *ne = &t->nics[si], *ni = &t->nics[di];
+  if (ne->rate_mbit > 0 && !(tx_done = stage_pass(&f->egress[si], ne->rate_mbit, ne->queue_bytes, tx_done, len))) {
+    l->c.drop_queue++;
+    slot_free(f, s);
+    return;
+  }
+  if (p->rate_mbit > 0 && !(tx_done = stage_pass(&l->st, p->rate_mbit, p->queue_bytes, tx_done, len))) {
+    l->c.drop_queue++;
+    slot_free(f, s);
+    return;
+  }
+  if (ni->rate_mbit > 0 && !(tx_done = stage_pass(&f->ingress[di], ni->rate_mbit, ni->queue_bytes, tx_done, len))) {
+    l->c.drop_queue++;
+    slot_free(f, s);
+    return;
   }
   double d = p->delay_ms;
   if (p->jitter_ms > 0) d += (2.0 * rng_unit(&f->rng) - 1.0) * p->jitter_ms;
@@ -271,6 +296,15 @@ int nl_fwd_run(const nl_fwd_cfg *cfg) {
     f->links[i].p = t->links[i];
     if (nl_link_reconfigure(f, i)) { fprintf(stderr, "netlab-fwd: out of memory\n"); return 1; }
   }
+  f->egress = calloc(ntun, sizeof *f->egress);
+  f->ingress = calloc(ntun, sizeof *f->ingress);
+  if (!f->egress || !f->ingress) { fprintf(stderr, "netlab-fwd: out of memory\n"); return 1; }
+  for (size_t i = 0; i < ntun; i++)
+    if (t->nics[i].rate_mbit > 0 &&
+        (stage_resize(&f->egress[i], t->nics[i].queue_pkts) || stage_resize(&f->ingress[i], t->nics[i].queue_pkts))) {
+      fprintf(stderr, "netlab-fwd: out of memory\n");
+      return 1;
+    }
   sigset_t ss;
   sigemptyset(&ss);
   sigaddset(&ss, SIGTERM);
@@ -342,7 +376,10 @@ int nl_fwd_run(const nl_fwd_cfg *cfg) {
   }
   flush_pcaps(f, 1);
   if (f->quit == 2 && cfg->on_orphan) cfg->on_orphan(cfg->arg);
-  for (size_t i = 0; i < nl; i++) free(f->links[i].qring);
+  for (size_t i = 0; i < nl; i++) free(f->links[i].st.qring);
+  for (size_t i = 0; i < ntun; i++) { free(f->egress[i].qring); free(f->ingress[i].qring); }
+  free(f->egress);
+  free(f->ingress);
   free(f->links);
   free(f->tun_rx_pkts);
   free(f->tun_rx_bytes);

@@ -13,13 +13,19 @@ typedef struct {
   uint64_t drop_loss, drop_queue, drop_down, drop_mtu, drop_other;
 } nl_counters;
 
+/* A serialisation stage: a drop-tail queue in front of a transmitter of a given rate. */
+typedef struct {
+  uint64_t busy_until;   /* ns: end of serialisation of the last accepted packet */
+  uint64_t *qring;       /* serialisation end times of packets still waiting (drop-tail count) */
+  uint32_t qcap, qhead, qcount;
+  uint64_t drops;
+} nl_stage;
+
 /* Run-time state of one directed link. */
 typedef struct {
   nl_params p;
-  uint64_t busy_until;   /* ns: end of serialisation of the last accepted packet */
+  nl_stage st;
   uint64_t last_release; /* ns: release time of the last accepted packet (no-reorder rule) */
-  uint64_t *qring;       /* serialisation end times of packets still waiting (drop-tail count) */
-  uint32_t qcap, qhead, qcount;
   uint32_t inflight;     /* packets held in the timer heap */
   int ge_bad;
   nl_counters c;
@@ -42,6 +48,7 @@ typedef struct nl_fwd {
   nl_fwd_cfg cfg;
   nl_topo *t;
   nl_link *links;
+  nl_stage *egress, *ingress; /* per [rail * nhosts + host]: the host's NIC, both directions */
   uint64_t *tun_rx_pkts, *tun_rx_bytes, *tun_unroutable;
   uint64_t pool_drops, heap_max;
   uint64_t late_n, late_sum_ns, late_max_ns; /* how late timed packets left vs. their release time */

@@ -175,6 +175,13 @@ static int cmd_check(int argc, char **argv) {
         nl_params_format(&t.links[nl_link_index(&t, r, a, b)], pb, sizeof pb);
         printf("link rail=%d src=%s dst=%s %s\n", r, t.hosts[a], t.hosts[b], pb);
       }
+  for (int r = 0; r < t.nrails; r++)
+    for (int h = 0; h < t.nhosts; h++) {
+      const nl_nic *n = &t.nics[r * t.nhosts + h];
+      if (n->rate_mbit > 0)
+        printf("nic rail=%d host=%s rate_mbit=%g queue_pkts=%u queue_bytes=%llu\n", r, t.hosts[h], n->rate_mbit, n->queue_pkts,
+               (unsigned long long)n->queue_bytes);
+    }
   for (int e = 0; e < t.nevents; e++) printf("event at=%.3f do=%s\n", t.events[e].at_ms / 1000.0, t.events[e].cmd);
   nl_topo_free(&t);
   return 0;

@@ -196,6 +196,26 @@ int nl_cmd_check(const nl_topo *t, const char *cmd, char *err, size_t errlen) {
   return 0;
 }
 
+/* Apply NIC keys of object o to host (or every host, -1) on rail (or every rail, -1). */
+static int nic_apply(nl_topo *t, const js_val *o, int host, int rail, char *err, size_t errlen) {
+  for (size_t k = 0; k < o->n; k++) {
+    const char *key = o->keys[k];
+    const js_val *v = o->items[k];
+    if (!strcmp(key, "host") || !strcmp(key, "rail")) continue;
+    if (v->type != JS_NUM || v->num < 0) { snprintf(err, errlen, "line %d: '%s' must be a number >= 0", v->line, key); return -1; }
+    for (int r = 0; r < t->nrails; r++)
+      for (int h = 0; h < t->nhosts; h++) {
+        if ((rail >= 0 && r != rail) || (host >= 0 && h != host)) continue;
+        nl_nic *n = &t->nics[r * t->nhosts + h];
+        if (!strcmp(key, "rate_mbit")) n->rate_mbit = v->num;
+        else if (!strcmp(key, "queue_pkts")) n->queue_pkts = (uint32_t)v->num;
+        else if (!strcmp(key, "queue_bytes")) n->queue_bytes = (uint64_t)v->num;
+        else { snprintf(err, errlen, "unknown NIC parameter '%s' (rate_mbit, queue_pkts, queue_bytes)", key); return -1; }
+      }
+  }
+  return 0;
+}
+
 int nl_topo_load(nl_topo *t, const char *path, char *err, size_t errlen) {
   memset(t, 0, sizeof *t);
   char *text = slurp(path, err, errlen);
@@ -208,7 +228,7 @@ int nl_topo_load(nl_topo *t, const char *path, char *err, size_t errlen) {
   const js_val *v;
 #define FAIL(...) do { int o_ = snprintf(err, errlen, "%s: ", path); if (o_ > 0 && (size_t)o_ < errlen) snprintf(err + o_, errlen - (size_t)o_, __VA_ARGS__); goto out; } while (0)
   if (root->type != JS_OBJ) FAIL("the top level must be an object");
-  static const char *known[] = {"hosts", "rails", "mtu", "seed", "defaults", "links", "events", "name", "comment", NULL};
+  static const char *known[] = {"hosts", "rails", "mtu", "seed", "defaults", "links", "events", "nic", "nics", "name", "comment", NULL};
   for (size_t i = 0; i < root->n; i++) {
     int ok = 0;
     for (int k = 0; known[k]; k++) ok |= !strcmp(root->keys[i], known[k]);
@@ -281,6 +301,27 @@ int nl_topo_load(nl_topo *t, const char *path, char *err, size_t errlen) {
             }
     }
   }
+  t->nics = calloc((size_t)t->nrails * (size_t)t->nhosts, sizeof *t->nics);
+  if (!t->nics) FAIL("out of memory");
+  for (int i = 0; i < t->nrails * t->nhosts; i++) t->nics[i].queue_pkts = 1000;
+  v = js_get(root, "nic");
+  if (v) {
+    if (v->type != JS_OBJ) FAIL("\"nic\" must be an object {\"rate_mbit\": ..., \"queue_pkts\": ...}");
+    if (nic_apply(t, v, -1, -1, e2, sizeof e2)) FAIL("nic: %s", e2);
+  }
+  v = js_get(root, "nics");
+  if (v) {
+    if (v->type != JS_ARR) FAIL("\"nics\" must be a list of {\"host\": NAME or \"*\", \"rail\": R (optional), \"rate_mbit\": ...}");
+    for (size_t i = 0; i < v->n; i++) {
+      const js_val *o = v->items[i], *h = js_get(o, "host"), *r = js_get(o, "rail");
+      int host = -1, rail = -1;
+      if (o->type != JS_OBJ || !h || h->type != JS_STR) FAIL("nics[%zu]: needs \"host\"", i);
+      if (strcmp(h->str, "*") && (host = nl_host_index(t, h->str)) < 0) FAIL("nics[%zu]: no host named '%s'", i, h->str);
+      if (r && (r->type != JS_NUM || r->num < 0 || r->num >= t->nrails)) FAIL("nics[%zu]: bad rail", i);
+      if (r) rail = (int)r->num;
+      if (nic_apply(t, o, host, rail, e2, sizeof e2)) FAIL("nics[%zu]: %s", i, e2);
+    }
+  }
   v = js_get(root, "events");
   if (v) {
     if (v->type != JS_ARR) FAIL("\"events\" must be a list of {\"at\": seconds, \"do\": command}");
@@ -313,7 +354,9 @@ void nl_topo_free(nl_topo *t) {
   for (int i = 0; i < t->nevents; i++) free(t->events[i].cmd);
   free(t->events);
   free(t->links);
+  free(t->nics);
   t->events = NULL;
   t->links = NULL;
+  t->nics = NULL;
   t->nevents = 0;
 }

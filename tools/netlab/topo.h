@@ -28,6 +28,14 @@ typedef struct {
   int pcap;            /* capture delivered packets of this link */
 } nl_params;
 
+/* A host's interface on one rail (its NIC and the switch port facing it): an optional rate
+ * shared by all of the host's traffic on that rail, separately in each direction. */
+typedef struct {
+  double rate_mbit;    /* 0 = no NIC limit (only the pair links' own rules) */
+  uint32_t queue_pkts; /* drop-tail limit of the NIC queue and of the switch port queue */
+  uint64_t queue_bytes;
+} nl_nic;
+
 typedef struct {
   int at_ms;           /* time since the network came up */
   char *cmd;           /* a control command, e.g. "down h0-h1@0" */
@@ -39,6 +47,7 @@ typedef struct {
   uint32_t rail_mtu[NL_MAX_RAILS];
   uint64_t seed;
   nl_params *links;    /* [rail][src][dst], see nl_link_index */
+  nl_nic *nics;        /* [rail][host] */
   nl_event *events;
   int nevents;
 } nl_topo;

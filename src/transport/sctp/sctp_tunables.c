@@ -68,7 +68,9 @@ void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
         tu->rto_initial = tu->rto_min;
     if (tu->rto_initial > tu->rto_max)
         tu->rto_initial = tu->rto_max;
-    tu->max_burst = (int)env_long("SCTPMPI_SCTP_MAX_BURST", -1, 0, 1 << 20);
+    /* usrsctp clamps cwnd to 4 packets over the flight size by default (cwnd-based max burst):
+     * a 16 KiB message then needs 3 round trips on a 1500-byte path; 0 = no limit, like TCP */
+    tu->max_burst = (int)env_long("SCTPMPI_SCTP_MAX_BURST", 0, 0, 1 << 20);
     /* 0: the bound interface's MTU - 28 (IPv4 + UDP), at most SCTP_SM_AUTO_MTU_MAX.
      * MTU >= 60000 stalls usrsctp (packets over 32 mbufs are dropped): cap below */
     tu->mtu = (int)env_long("SCTPMPI_SCTP_MTU", 0, 0, 59000);
