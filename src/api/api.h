@@ -175,5 +175,6 @@ struct sm_topo *sm_topo_dup(const struct sm_topo *t);
 /* ---- non-blocking collectives (icoll.c) ---- */
 extern int sm_nbc_active;
 void sm_nbc_progress(void);
+int sm_nbc_is_request(MPI_Request r); /* MPI_Cancel must refuse these */
 
 #endif
