@@ -38,17 +38,23 @@ int sm_isend_ctx(const void *buf, size_t bytes, int dest, int tag, MPI_Comm comm
     return sm_send_start(r);
 }
 
-int sm_irecv_ctx(void *buf, size_t bytes, int source, int tag, MPI_Comm comm, uint32_t ctx,
-                 MPI_Request *req)
+static struct sctpmpi_request *new_recv(int source, int tag, MPI_Comm comm, uint32_t ctx)
 {
     struct sctpmpi_request *r = sm_req_alloc(SM_REQ_RECV);
-    r->buf = buf;
-    r->bytes = bytes;
     r->peer = source;
     r->tag = tag;
     r->comm = comm;
     r->ctx = ctx;
     r->wpeer = source == MPI_ANY_SOURCE ? -1 : sm_comm_world_rank(comm, source);
+    return r;
+}
+
+int sm_irecv_ctx(void *buf, size_t bytes, int source, int tag, MPI_Comm comm, uint32_t ctx,
+                 MPI_Request *req)
+{
+    struct sctpmpi_request *r = new_recv(source, tag, comm, ctx);
+    r->buf = buf;
+    r->bytes = bytes;
     *req = r;
     return sm_recv_post(r);
 }
@@ -129,13 +135,8 @@ int sm_isend_copy(const void *buf, int count, MPI_Datatype dt, int dest, int tag
 int sm_irecv_dt(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
                 uint32_t ctx, MPI_Request *req)
 {
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_RECV);
+    struct sctpmpi_request *r = new_recv(source, tag, comm, ctx);
     sm_req_recv_buffer(r, buf, count, dt);
-    r->peer = source;
-    r->tag = tag;
-    r->comm = comm;
-    r->ctx = ctx;
-    r->wpeer = source == MPI_ANY_SOURCE ? -1 : sm_comm_world_rank(comm, source);
     *req = r;
     return sm_recv_post(r);
 }

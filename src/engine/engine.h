@@ -234,6 +234,7 @@ int sm_self_progress(void);
 /* progress.c */
 int sm_engine_start(void);
 int sm_engine_stop(void);
+void sm_engine_free_state(void); /* queues, ordering state, requests (after the transport) */
 int sm_progress_poll(void);
 /* fn runs at every progress poll, outside transport upcalls (it may start and test requests,
  * never block); returns how many things it advanced */

@@ -234,6 +234,21 @@ void sm_engine_stats(FILE *f)
         sm_eng.tp_ops->stats(sm_eng.tp, f);
 }
 
+void sm_engine_free_state(void)
+{
+    while (!sm_list_empty(&sm_eng.unexpected)) {
+        struct sm_msg *m = sm_container_of(sm_eng.unexpected.next, struct sm_msg, link);
+        sm_unexpected_remove(m);
+        sm_msg_free(m);
+    }
+    sm_order_fini();
+    sm_map_free(&sm_eng.send_seq);
+    sm_map_free(&sm_eng.relaxed);
+    free(sm_eng.peers);
+    sm_eng.peers = NULL;
+    sm_req_pool_fini();
+}
+
 /* called after the job-wide barrier of MPI_Finalize */
 int sm_engine_stop(void)
 {
@@ -248,16 +263,6 @@ int sm_engine_stop(void)
         sm_eng.tp_ops->finalize(sm_eng.tp);
     sm_eng.tp = NULL;
     sm_pmi_finalize();
-    while (!sm_list_empty(&sm_eng.unexpected)) {
-        struct sm_msg *m = sm_container_of(sm_eng.unexpected.next, struct sm_msg, link);
-        sm_unexpected_remove(m);
-        sm_msg_free(m);
-    }
-    sm_order_fini();
-    sm_map_free(&sm_eng.send_seq);
-    sm_map_free(&sm_eng.relaxed);
-    free(sm_eng.peers);
-    sm_eng.peers = NULL;
-    sm_req_pool_fini();
+    sm_engine_free_state();
     return rc;
 }

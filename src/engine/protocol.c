@@ -307,6 +307,19 @@ void *sm_up_frame_begin(void *ctx, int peer, const struct sm_frame_hdr *h)
     return NULL;
 }
 
+/* the eager payload went straight into r's buffer: complete r and retire m */
+static void complete_in_place(int peer, struct sctpmpi_request *r, struct sm_msg *m)
+{
+    r->status.sm_count = m->size;
+    if (m->credit)
+        sm_credit_consumed(peer, m->credit);
+    if (m->sync)
+        sm_send_sync_ack(peer, m->sreq);
+    sm_req_complete(r);
+    sm_unexpected_charge(sizeof *m); /* balances sm_msg_free: m had no data of its own */
+    sm_msg_free(m);
+}
+
 static void on_eager_end(int peer, struct sm_peer *p, void *payload)
 {
     struct sm_msg *m = p->cur_msg;
@@ -318,32 +331,19 @@ static void on_eager_end(int peer, struct sm_peer *p, void *payload)
     (void)payload;
     struct sm_order *o = sm_order_get(peer, m->ctx);
     if (is_relaxed(m->ctx)) { /* no ordering on this communicator */
-        if (r && !m->data) {
-            r->status.sm_count = m->size;
-            if (m->credit)
-                sm_credit_consumed(peer, m->credit);
-            if (m->sync)
-                sm_send_sync_ack(peer, m->sreq);
-            sm_req_complete(r);
-            sm_unexpected_charge(sizeof *m);
-            sm_msg_free(m);
-        } else if (r) {
+        if (r && !m->data)
+            complete_in_place(peer, r, m);
+        else if (r) {
             deliver_matched(r, m);
-        } else {
+        } else
             hold_unexpected(m);
-        }
         return;
     }
     int in_order = m->seq == sm_order_next(o);
     if (r && !m->data) {
         /* frame_begin gave the user's buffer: the data is in place, no copy */
-        r->status.sm_count = m->size;
-        if (m->credit)
-            sm_credit_consumed(peer, m->credit);
-        if (m->sync)
-            sm_send_sync_ack(peer, m->sreq);
-        sm_req_complete(r);
-        sm_unexpected_charge(sizeof *m);
+        uint32_t seq = m->seq;
+        complete_in_place(peer, r, m);
         if (in_order) {
             sm_order_advance(o);
             int found;
@@ -351,10 +351,9 @@ static void on_eager_end(int peer, struct sm_peer *p, void *payload)
             if (nm)
                 arrived_in_order(o, nm, NULL);
         } else {
-            sm_order_add_early(o, m->seq, NULL);
+            sm_order_add_early(o, seq, NULL);
             sm_eng.stats_early_matched++;
         }
-        sm_msg_free(m);
         return;
     }
     if (in_order) {

@@ -62,16 +62,7 @@ void fake_engine(int size, size_t eager_limit, int64_t credit_window)
 
 void fake_engine_stop(void)
 {
-    while (!sm_list_empty(&sm_eng.unexpected)) {
-        struct sm_msg *m = sm_container_of(sm_eng.unexpected.next, struct sm_msg, link);
-        sm_unexpected_remove(m);
-        sm_msg_free(m);
-    }
-    sm_order_fini();
-    sm_map_free(&sm_eng.send_seq);
-    sm_map_free(&sm_eng.relaxed);
-    free(sm_eng.peers);
-    sm_req_pool_fini();
+    sm_engine_free_state();
     sm_initialized = 0;
 }
 
