@@ -247,6 +247,9 @@ int MPI_Cancel(MPI_Request *request)
     struct sctpmpi_request *r = *request;
     if (inactive(r))
         return sm_error(comm_of(r), MPI_ERR_REQUEST, "MPI_Cancel", "inactive request");
+    if (sm_nbc_is_request(r))
+        return sm_error(comm_of(r), MPI_ERR_REQUEST, "MPI_Cancel",
+                        "non-blocking collectives cannot be cancelled");
     if (r->kind == SM_REQ_RECV)
         sm_cancel_recv(r);
     else if (r->kind == SM_REQ_SEND)

@@ -1,0 +1,646 @@
+/* unsupported.c — functions of the standard that sctpmpi does not provide yet: neighbourhood
+ * collectives, dynamic processes (spawn, ports, name service), one-sided communication (RMA)
+ * and MPI-IO.  Each checks that MPI is initialised and reports MPI_ERR_UNSUPPORTED_OPERATION
+ * through the communicator's error handler (COMM_WORLD's when it has no communicator argument
+ * or an invalid one), so a program finds out at run time with a clear message instead of
+ * failing to link.  MPI_Comm_get_parent is provided (no process is ever spawned, so the
+ * parent is always MPI_COMM_NULL, as the standard specifies for such a process). */
+#include "api/api.h"
+
+static int unsupported(MPI_Comm c, const char *fn, const char *what)
+{
+    SM_TRY(sm_check_init(fn));
+    if (!c || !c->valid)
+        c = MPI_COMM_WORLD;
+    return sm_error(c, MPI_ERR_UNSUPPORTED_OPERATION, fn, "%s", what);
+}
+
+int MPI_Comm_get_parent(MPI_Comm *parent)
+{
+    SM_TRY(sm_check_init("MPI_Comm_get_parent"));
+    if (!parent)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_get_parent", "NULL argument");
+    *parent = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+/* ---- neighbour collectives ---- */
+int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    (void)sendbuf;
+    (void)sendcount;
+    (void)sendtype;
+    (void)recvbuf;
+    (void)recvcount;
+    (void)recvtype;
+    return unsupported(comm, "MPI_Neighbor_allgather",
+                       "neighbourhood collectives are not supported");
+}
+
+int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm)
+{
+    (void)sendbuf;
+    (void)sendcount;
+    (void)sendtype;
+    (void)recvbuf;
+    (void)recvcounts;
+    (void)displs;
+    (void)recvtype;
+    return unsupported(comm, "MPI_Neighbor_allgatherv",
+                       "neighbourhood collectives are not supported");
+}
+
+int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    (void)sendbuf;
+    (void)sendcount;
+    (void)sendtype;
+    (void)recvbuf;
+    (void)recvcount;
+    (void)recvtype;
+    return unsupported(comm, "MPI_Neighbor_alltoall",
+                       "neighbourhood collectives are not supported");
+}
+
+int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    (void)sendbuf;
+    (void)sendcounts;
+    (void)sdispls;
+    (void)sendtype;
+    (void)recvbuf;
+    (void)recvcounts;
+    (void)rdispls;
+    (void)recvtype;
+    return unsupported(comm, "MPI_Neighbor_alltoallv",
+                       "neighbourhood collectives are not supported");
+}
+
+int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+                           MPI_Comm comm)
+{
+    (void)sendbuf;
+    (void)sendcounts;
+    (void)sdispls;
+    (void)sendtypes;
+    (void)recvbuf;
+    (void)recvcounts;
+    (void)rdispls;
+    (void)recvtypes;
+    return unsupported(comm, "MPI_Neighbor_alltoallw",
+                       "neighbourhood collectives are not supported");
+}
+
+int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request)
+{
+    (void)sendbuf;
+    (void)sendcount;
+    (void)sendtype;
+    (void)recvbuf;
+    (void)recvcount;
+    (void)recvtype;
+    (void)request;
+    return unsupported(comm, "MPI_Ineighbor_allgather",
+                       "neighbourhood collectives are not supported");
+}
+
+int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    (void)sendbuf;
+    (void)sendcount;
+    (void)sendtype;
+    (void)recvbuf;
+    (void)recvcounts;
+    (void)displs;
+    (void)recvtype;
+    (void)request;
+    return unsupported(comm, "MPI_Ineighbor_allgatherv",
+                       "neighbourhood collectives are not supported");
+}
+
+int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request *request)
+{
+    (void)sendbuf;
+    (void)sendcount;
+    (void)sendtype;
+    (void)recvbuf;
+    (void)recvcount;
+    (void)recvtype;
+    (void)request;
+    return unsupported(comm, "MPI_Ineighbor_alltoall",
+                       "neighbourhood collectives are not supported");
+}
+
+int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request)
+{
+    (void)sendbuf;
+    (void)sendcounts;
+    (void)sdispls;
+    (void)sendtype;
+    (void)recvbuf;
+    (void)recvcounts;
+    (void)rdispls;
+    (void)recvtype;
+    (void)request;
+    return unsupported(comm, "MPI_Ineighbor_alltoallv",
+                       "neighbourhood collectives are not supported");
+}
+
+int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
+                            const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+                            void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
+{
+    (void)sendbuf;
+    (void)sendcounts;
+    (void)sdispls;
+    (void)sendtypes;
+    (void)recvbuf;
+    (void)recvcounts;
+    (void)rdispls;
+    (void)recvtypes;
+    (void)request;
+    return unsupported(comm, "MPI_Ineighbor_alltoallw",
+                       "neighbourhood collectives are not supported");
+}
+
+/* ---- dynamic processes ---- */
+int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                   MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+{
+    (void)command;
+    (void)argv;
+    (void)maxprocs;
+    (void)info;
+    (void)root;
+    (void)intercomm;
+    (void)array_of_errcodes;
+    return unsupported(comm, "MPI_Comm_spawn",
+                       "dynamic process management is not supported");
+}
+
+int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                            const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                            int root, MPI_Comm comm, MPI_Comm *intercomm,
+                            int array_of_errcodes[])
+{
+    (void)count;
+    (void)array_of_commands;
+    (void)array_of_argv;
+    (void)array_of_maxprocs;
+    (void)array_of_info;
+    (void)root;
+    (void)intercomm;
+    (void)array_of_errcodes;
+    return unsupported(comm, "MPI_Comm_spawn_multiple",
+                       "dynamic process management is not supported");
+}
+
+int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                     MPI_Comm *newcomm)
+{
+    (void)port_name;
+    (void)info;
+    (void)root;
+    (void)newcomm;
+    return unsupported(comm, "MPI_Comm_connect",
+                       "dynamic process management is not supported");
+}
+
+int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                    MPI_Comm *newcomm)
+{
+    (void)port_name;
+    (void)info;
+    (void)root;
+    (void)newcomm;
+    return unsupported(comm, "MPI_Comm_accept",
+                       "dynamic process management is not supported");
+}
+
+int MPI_Comm_join(int fd, MPI_Comm *intercomm)
+{
+    (void)fd;
+    (void)intercomm;
+    return unsupported(MPI_COMM_WORLD, "MPI_Comm_join",
+                       "dynamic process management is not supported");
+}
+
+int MPI_Open_port(MPI_Info info, char *port_name)
+{
+    (void)info;
+    (void)port_name;
+    return unsupported(MPI_COMM_WORLD, "MPI_Open_port",
+                       "dynamic process management is not supported");
+}
+
+int MPI_Close_port(const char *port_name)
+{
+    (void)port_name;
+    return unsupported(MPI_COMM_WORLD, "MPI_Close_port",
+                       "dynamic process management is not supported");
+}
+
+int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name)
+{
+    (void)service_name;
+    (void)info;
+    (void)port_name;
+    return unsupported(MPI_COMM_WORLD, "MPI_Publish_name",
+                       "dynamic process management is not supported");
+}
+
+int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name)
+{
+    (void)service_name;
+    (void)info;
+    (void)port_name;
+    return unsupported(MPI_COMM_WORLD, "MPI_Unpublish_name",
+                       "dynamic process management is not supported");
+}
+
+int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
+{
+    (void)service_name;
+    (void)info;
+    (void)port_name;
+    return unsupported(MPI_COMM_WORLD, "MPI_Lookup_name",
+                       "dynamic process management is not supported");
+}
+
+/* ---- one-sided communication (RMA) ---- */
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                   MPI_Win *win)
+{
+    (void)base;
+    (void)size;
+    (void)disp_unit;
+    (void)info;
+    (void)win;
+    return unsupported(comm, "MPI_Win_create",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                     MPI_Win *win)
+{
+    (void)size;
+    (void)disp_unit;
+    (void)info;
+    (void)baseptr;
+    (void)win;
+    return unsupported(comm, "MPI_Win_allocate",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                            void *baseptr, MPI_Win *win)
+{
+    (void)size;
+    (void)disp_unit;
+    (void)info;
+    (void)baseptr;
+    (void)win;
+    return unsupported(comm, "MPI_Win_allocate_shared",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    (void)info;
+    (void)win;
+    return unsupported(comm, "MPI_Win_create_dynamic",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_free(MPI_Win *win)
+{
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_free",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_fence(int assert, MPI_Win win)
+{
+    (void)assert;
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_fence",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+    (void)lock_type;
+    (void)rank;
+    (void)assert;
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_lock",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_unlock(int rank, MPI_Win win)
+{
+    (void)rank;
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_unlock",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_lock_all(int assert, MPI_Win win)
+{
+    (void)assert;
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_lock_all",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_unlock_all(MPI_Win win)
+{
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_unlock_all",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_flush(int rank, MPI_Win win)
+{
+    (void)rank;
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_flush",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+{
+    (void)group;
+    (void)assert;
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_post",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+    (void)group;
+    (void)assert;
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_start",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_complete(MPI_Win win)
+{
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_complete",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_wait(MPI_Win win)
+{
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_wait",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            int target_rank, MPI_Aint target_disp, int target_count,
+            MPI_Datatype target_datatype, MPI_Win win)
+{
+    (void)origin_addr;
+    (void)origin_count;
+    (void)origin_datatype;
+    (void)target_rank;
+    (void)target_disp;
+    (void)target_count;
+    (void)target_datatype;
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Put",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    (void)origin_addr;
+    (void)origin_count;
+    (void)origin_datatype;
+    (void)target_rank;
+    (void)target_disp;
+    (void)target_count;
+    (void)target_datatype;
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Get",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                   int target_rank, MPI_Aint target_disp, int target_count,
+                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    (void)origin_addr;
+    (void)origin_count;
+    (void)origin_datatype;
+    (void)target_rank;
+    (void)target_disp;
+    (void)target_count;
+    (void)target_datatype;
+    (void)op;
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Accumulate",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                       void *result_addr, int result_count, MPI_Datatype result_datatype,
+                       int target_rank, MPI_Aint target_disp, int target_count,
+                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    (void)origin_addr;
+    (void)origin_count;
+    (void)origin_datatype;
+    (void)result_addr;
+    (void)result_count;
+    (void)result_datatype;
+    (void)target_rank;
+    (void)target_disp;
+    (void)target_count;
+    (void)target_datatype;
+    (void)op;
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Get_accumulate",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                     int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    (void)origin_addr;
+    (void)result_addr;
+    (void)datatype;
+    (void)target_rank;
+    (void)target_disp;
+    (void)op;
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Fetch_and_op",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
+                         MPI_Win win)
+{
+    (void)origin_addr;
+    (void)compare_addr;
+    (void)result_addr;
+    (void)datatype;
+    (void)target_rank;
+    (void)target_disp;
+    (void)win;
+    return unsupported(MPI_COMM_WORLD, "MPI_Compare_and_swap",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+/* ---- MPI-IO ---- */
+int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
+{
+    (void)filename;
+    (void)amode;
+    (void)info;
+    (void)fh;
+    return unsupported(comm, "MPI_File_open",
+                       "MPI-IO is not supported");
+}
+
+int MPI_File_close(MPI_File *fh)
+{
+    (void)fh;
+    return unsupported(MPI_COMM_WORLD, "MPI_File_close",
+                       "MPI-IO is not supported");
+}
+
+int MPI_File_delete(const char *filename, MPI_Info info)
+{
+    (void)filename;
+    (void)info;
+    return unsupported(MPI_COMM_WORLD, "MPI_File_delete",
+                       "MPI-IO is not supported");
+}
+
+int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+{
+    (void)fh;
+    (void)buf;
+    (void)count;
+    (void)datatype;
+    (void)status;
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read",
+                       "MPI-IO is not supported");
+}
+
+int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                   MPI_Status *status)
+{
+    (void)fh;
+    (void)buf;
+    (void)count;
+    (void)datatype;
+    (void)status;
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write",
+                       "MPI-IO is not supported");
+}
+
+int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                      MPI_Status *status)
+{
+    (void)fh;
+    (void)buf;
+    (void)count;
+    (void)datatype;
+    (void)status;
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_all",
+                       "MPI-IO is not supported");
+}
+
+int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                       MPI_Status *status)
+{
+    (void)fh;
+    (void)buf;
+    (void)count;
+    (void)datatype;
+    (void)status;
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_all",
+                       "MPI-IO is not supported");
+}
+
+int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                     MPI_Status *status)
+{
+    (void)fh;
+    (void)offset;
+    (void)buf;
+    (void)count;
+    (void)datatype;
+    (void)status;
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_at",
+                       "MPI-IO is not supported");
+}
+
+int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                      MPI_Datatype datatype, MPI_Status *status)
+{
+    (void)fh;
+    (void)offset;
+    (void)buf;
+    (void)count;
+    (void)datatype;
+    (void)status;
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_at",
+                       "MPI-IO is not supported");
+}
+
+int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
+{
+    (void)fh;
+    (void)offset;
+    (void)whence;
+    return unsupported(MPI_COMM_WORLD, "MPI_File_seek",
+                       "MPI-IO is not supported");
+}
+
+int MPI_File_get_size(MPI_File fh, MPI_Offset *size)
+{
+    (void)fh;
+    (void)size;
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_size",
+                       "MPI-IO is not supported");
+}
+
+int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+                      const char *datarep, MPI_Info info)
+{
+    (void)fh;
+    (void)disp;
+    (void)etype;
+    (void)filetype;
+    (void)datarep;
+    (void)info;
+    return unsupported(MPI_COMM_WORLD, "MPI_File_set_view",
+                       "MPI-IO is not supported");
+}
