@@ -1,7 +1,9 @@
-/* coll_move.c — blocking collectives that move data: Bcast (binomial tree), Gather(v) and
- * Scatter(v) (root posts all, receivers one message), Allgather (recursive doubling for powers
- * of two, ring otherwise), Allgatherv (ring), Alltoall (pairwise exchange), Alltoallv/w
- * (all posted at once).  All run over point-to-point on the collective context. */
+/* coll_move.c — blocking collectives that move data: Bcast (binomial tree; scatter + ring
+ * allgather for large messages), Gather(v) and Scatter(v) (root posts all, receivers one
+ * message), Allgather (Bruck for small blocks or non-powers of two, recursive doubling for
+ * powers of two, ring for large totals), Allgatherv (ring), Alltoall (Bruck for small blocks,
+ * else pairwise exchange), Alltoallv/w (pairwise exchange).  The size-selected algorithms live
+ * in coll_algo.c.  All run over point-to-point on the collective context. */
 #include "api/coll_util.h"
 
 /* ---- argument checks shared by the collectives ----------------------------------------- */
@@ -36,9 +38,12 @@ static int fail(MPI_Comm c, int err, const char *fn)
 /* ---- Bcast --------------------------------------------------------------------------------- */
 int sm_coll_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c)
 {
-    int n = c->size, tag = sm_coll_tag(c), err = 0;
+    int n = c->size, err = 0;
     if (n == 1 || count == 0)
         return MPI_SUCCESS;
+    if (n > 2 && sm_dt_psize(dt) * (size_t)count >= sm_coll_tunables()->bcast_large)
+        return sm_coll_bcast_scatter_ring(buf, count, dt, root, c);
+    int tag = sm_coll_tag(c);
     int rel = (c->rank - root + n) % n, mask = 1;
     while (mask < n) {
         if (rel & mask) {
@@ -62,6 +67,9 @@ int sm_coll_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c)
 int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Bcast";
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_bcast(buf, count, dt, root, comm);
     SM_TRY(sm_coll_check(comm, fn));
     SM_TRY(sm_check_buffer(comm, buf, count, dt, fn));
     SM_TRY(sm_coll_check_root(comm, root, fn));
@@ -103,6 +111,9 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rc
                MPI_Datatype rt, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Gather";
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_gather(sbuf, scount, st, rbuf, rcount, rt, root, comm);
     SM_TRY(sm_coll_check(comm, fn));
     SM_TRY(sm_coll_check_root(comm, root, fn));
     if (comm->rank == root)
@@ -156,6 +167,9 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int r
                 MPI_Datatype rt, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Scatter";
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_scatter(sbuf, scount, st, rbuf, rcount, rt, root, comm);
     SM_TRY(sm_coll_check(comm, fn));
     SM_TRY(sm_coll_check_root(comm, root, fn));
     if (comm->rank == root)
@@ -205,7 +219,12 @@ int sm_coll_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
         sm_dt_copy(sbuf, scount, st, at(rbuf, (MPI_Aint)me * rcount, rt), rcount, rt);
     if (n == 1 || rcount == 0)
         return MPI_SUCCESS;
-    if ((n & (n - 1)) == 0) { /* recursive doubling: blocks stay contiguous */
+    const struct sm_coll_tun *t = sm_coll_tunables();
+    size_t block = sm_dt_psize(rt) * (size_t)rcount, total = block * (size_t)n;
+    int pof2 = (n & (n - 1)) == 0;
+    if (block <= t->ag_bruck || (!pof2 && total < t->ag_ring))
+        return sm_coll_allgather_bruck(rbuf, rcount, rt, tag, c);
+    if (pof2 && total < t->ag_ring) { /* recursive doubling: blocks stay contiguous */
         for (int mask = 1; mask < n; mask <<= 1) {
             int peer = me ^ mask;
             int mine = me & ~(mask - 1), theirs = peer & ~(mask - 1);
@@ -232,6 +251,9 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int
                   MPI_Datatype rt, MPI_Comm comm)
 {
     const char *fn = "MPI_Allgather";
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_allgather(sbuf, scount, st, rbuf, rcount, rt, comm);
     SM_TRY(sm_coll_check(comm, fn));
     SM_TRY(sm_coll_check_buf(comm, sbuf, scount, st, fn));
     SM_TRY(sm_check_buffer(comm, rbuf, rcount, rt, fn));
@@ -334,10 +356,15 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int 
                  MPI_Datatype rt, MPI_Comm comm)
 {
     const char *fn = "MPI_Alltoall";
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_alltoall(sbuf, scount, st, rbuf, rcount, rt, comm);
     SM_TRY(sm_coll_check(comm, fn));
     SM_TRY(sm_coll_check_buf(comm, sbuf, scount, st, fn));
     SM_TRY(sm_check_buffer(comm, rbuf, rcount, rt, fn));
     int n = comm->size;
+    if (n > 2 && rcount > 0 && sm_dt_psize(rt) * (size_t)rcount <= sm_coll_tunables()->a2a_bruck)
+        return fail(comm, sm_coll_alltoall_bruck(sbuf, scount, st, rbuf, rcount, rt, comm), fn);
     struct a2a a;
     a2a_alloc(&a, n);
     for (int i = 0; i < n; i++) {

@@ -1,7 +1,8 @@
 /* coll_reduce.c — blocking reductions: Reduce (binomial tree; non-commutative ops reduce in
  * rank order towards rank 0), Allreduce (recursive doubling with the fold for non-powers of
- * two, order-preserving), Reduce_scatter(_block) (allreduce, keep my block), Scan and Exscan
- * (recursive doubling). */
+ * two, order-preserving), Reduce_scatter(_block) (pairwise exchange for commutative ops and
+ * large vectors, coll_algo.c; else allreduce, keep my block), Scan and Exscan (recursive
+ * doubling). */
 #include "api/coll_util.h"
 
 int sm_coll_check(MPI_Comm c, const char *fn);
@@ -74,6 +75,9 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op 
                MPI_Comm comm)
 {
     const char *fn = "MPI_Reduce";
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_reduce(sbuf, rbuf, count, dt, op, root, comm);
     SM_TRY(sm_coll_check(comm, fn));
     SM_TRY(sm_coll_check_root(comm, root, fn));
     SM_TRY(sm_check_buffer(comm, comm->rank == root ? rbuf : sbuf, count, dt, fn));
@@ -135,6 +139,9 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_
                   MPI_Comm comm)
 {
     const char *fn = "MPI_Allreduce";
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_allreduce(sbuf, rbuf, count, dt, op, comm);
     SM_TRY(sm_coll_check(comm, fn));
     SM_TRY(sm_check_buffer(comm, rbuf, count, dt, fn));
     SM_TRY(sm_op_check(comm, op, dt, fn));
@@ -150,6 +157,9 @@ static int reduce_scatter(const void *sbuf, void *rbuf, const int *counts, MPI_D
             mine = total;
         total += counts[i];
     }
+    if (n > 1 && op->commute &&
+        sm_dt_psize(dt) * (size_t)total >= sm_coll_tunables()->redscat_pairwise)
+        return sm_coll_reduce_scatter_pairwise(sbuf, rbuf, counts, dt, op, c);
     void *b;
     char *all = sm_dt_tmp(total, dt, &b);
     int err = sm_coll_allreduce(sbuf == MPI_IN_PLACE ? rbuf : sbuf, all, total, dt, op, c);

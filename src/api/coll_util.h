@@ -52,4 +52,35 @@ static inline void *at(const void *buf, MPI_Aint i, MPI_Datatype t)
     return (char *)buf + i * t->extent;
 }
 
+/* size thresholds of the algorithm choices (coll_algo.c; docs/tunables.md) */
+struct sm_coll_tun {
+    size_t bcast_large;      /* SCTPMPI_COLL_BCAST_LARGE: bytes >= this (and > 2 ranks): van de Geijn */
+    size_t ag_bruck;         /* SCTPMPI_COLL_ALLGATHER_BRUCK: block bytes <= this: Bruck */
+    size_t ag_ring;          /* SCTPMPI_COLL_ALLGATHER_RING: total bytes >= this: ring */
+    size_t a2a_bruck;        /* SCTPMPI_COLL_ALLTOALL_BRUCK: block bytes <= this (> 2 ranks): Bruck */
+    size_t redscat_pairwise; /* SCTPMPI_COLL_REDSCAT_PAIRWISE: total bytes >= this: pairwise */
+};
+const struct sm_coll_tun *sm_coll_tunables(void);
+int sm_coll_allgather_bruck(void *rbuf, int rcount, MPI_Datatype rt, int tag, MPI_Comm c);
+int sm_coll_bcast_scatter_ring(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c);
+int sm_coll_alltoall_bruck(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                           int rcount, MPI_Datatype rt, MPI_Comm c);
+int sm_coll_reduce_scatter_pairwise(const void *sbuf, void *rbuf, const int *counts,
+                                    MPI_Datatype dt, MPI_Op op, MPI_Comm c);
+
+/* intercommunicator collectives (coll_inter.c): full MPI semantics, report their own errors */
+int sm_inter_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c);
+int sm_inter_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+                    MPI_Comm c);
+int sm_inter_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                       MPI_Comm c);
+int sm_inter_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                       MPI_Datatype rt, MPI_Comm c);
+int sm_inter_gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                    MPI_Datatype rt, int root, MPI_Comm c);
+int sm_inter_scatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                     MPI_Datatype rt, int root, MPI_Comm c);
+int sm_inter_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                      MPI_Datatype rt, MPI_Comm c);
+
 #endif

@@ -17,6 +17,7 @@
  *                 ranks (0-1, 2-3, ...), -i iterations (default 2000)
  *     -b SIZE     benchmark instead: streaming bandwidth, windows of 64 frames then a 0-byte ack
  *     -S US       benchmarks: spin US microseconds in progress(0) before blocking (default 0)
+ *     -w N        with -b: frames per window (default 64)
  *     -c MS       with -b: the receiver "computes" (sleeps without progress) MS ms per window;
  *                 prints how long the sender needed to hand its window over (strong progress)
  * Prints " No Errors" on success.  Statistics (SCTPMPI_STATS=1) go to stderr, as does the count
@@ -67,7 +68,7 @@ static int victim_failed;
 /* benchmark state */
 static int bench_mode; /* 'p' ping-pong, 'b' bandwidth */
 static size_t bench_size;
-static int bench_iters = 2000, bench_spin_us, bench_compute_ms;
+static int bench_iters = 2000, bench_spin_us, bench_compute_ms, bench_window = 64;
 static double bench_push_s;
 static char bench_cookie;
 static unsigned char *bench_rx;
@@ -399,7 +400,7 @@ static void run_bench(void)
     unsigned char *buf = calloc(bench_size ? bench_size : 1, 1);
     bench_rx = malloc(bench_size ? bench_size : 1);
     int leader = T.rank % 2 == 0;
-    const int window = 64;
+    const int window = bench_window;
     int warm = bench_iters / 10 + 1;
     double t0 = 0;
     for (int it = -warm; it < bench_iters; it++) {
@@ -631,6 +632,8 @@ int main(int argc, char **argv)
             bench_size = (size_t)strtoul(argv[++i], NULL, 0);
         } else if (!strcmp(argv[i], "-i") && i + 1 < argc)
             bench_iters = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-w") && i + 1 < argc)
+            bench_window = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-c") && i + 1 < argc)
             bench_compute_ms = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-S") && i + 1 < argc)

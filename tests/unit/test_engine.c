@@ -345,6 +345,28 @@ static void test_many_out_of_order(void)
     fake_engine_stop();
 }
 
+static void test_missing_numbers(void)
+{
+    /* next = 0; 2 and 5 arrived early, 3 is reserved: missing below 8 are 0 1 4 6 7 */
+    fake_engine(4, 65536, 1 << 20);
+    struct sm_order *o = sm_order_get(1, 0);
+    sm_order_add_early(o, 5, NULL);
+    sm_order_add_early(o, 2, NULL);
+    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_RECV);
+    sm_order_reserve(o, 3, r);
+    uint32_t out[8];
+    uint32_t n = sm_order_missing(o, 8, out, 8);
+    CHECK(n == 5 && out[0] == 0 && out[1] == 1 && out[2] == 4 && out[3] == 6 && out[4] == 7,
+          "missing: n=%u %u %u %u %u %u", n, out[0], out[1], out[2], out[3], out[4]);
+    n = sm_order_missing(o, 8, out, 2);
+    CHECK(n == 5 && out[0] == 0 && out[1] == 1, "capped listing: n=%u", n);
+    n = sm_order_missing(o, 3, out, 8);
+    CHECK(n == 2 && out[0] == 0 && out[1] == 1, "below 3: n=%u", n);
+    sm_order_take_reservation(o, 3);
+    sm_req_release(r);
+    fake_engine_stop();
+}
+
 static void test_allow_overtaking(void)
 {
     /* a context whose communicator asserted mpi_assert_allow_overtaking: an ANY_TAG receive
@@ -378,6 +400,7 @@ int main(void)
     test_truncation_and_errors();
     test_many_out_of_order();
     test_allow_overtaking();
+    test_missing_numbers();
     if (failures) {
         printf("%d failures\n", failures);
         return 1;

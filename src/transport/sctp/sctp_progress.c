@@ -4,7 +4,8 @@
  *   runs its timers and flushes output (sendmmsg); usrsctp's receive callback then runs on the
  *   caller's thread.  Idle, it blocks in poll() on the UDP socket(s) (timer tick 10 ms).  A
  *   watchdog thread does the same every SCTPMPI_SCTP_WATCHDOG_US while the caller is outside
- *   progress() (computing): SACKs go out, windows reopen, timers fire (strong progress).
+ *   progress() (computing) or inside it but busy in the engine's upcalls: SACKs go out,
+ *   windows reopen, timers fire (strong progress).
  * thread mode (SCTPMPI_SCTP_PROGRESS=thread, for comparison): a dedicated thread blocks on the
  *   UDP socket(s) and drives usrsctp, like usrsctp's own threads would; the caller only takes
  *   queued arrivals and waits on an eventfd the thread signals.
@@ -71,9 +72,13 @@ static int round_once(struct sm_transport *t)
     int ndone = t->sock ? sctp_send_retry_queued(t, done, SCTP_SM_DONE_MAX) : 0;
     sctp_udp_flush(t);
     pthread_mutex_unlock(&t->stack_lock);
+    /* upcalls may take long (the engine matching thousands of early arrivals): the watchdog
+     * keeps SACKs and timers going meanwhile, or the peer would give the association up */
+    int was = atomic_exchange(&t->in_progress, 0);
     int n = sctp_recv_deliver(t, list);
     for (int i = 0; i < ndone; i++)
         t->up->send_done(t->up->ctx, done[i]);
+    atomic_store(&t->in_progress, was);
     return n + ndone;
 }
 
