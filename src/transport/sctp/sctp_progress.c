@@ -96,6 +96,12 @@ int sctp_progress(struct sm_transport *t, long timeout_us)
             break;
         if (el < (uint64_t)t->tu.spin_us)
             continue;
+        /* the watchdog may have drained the socket while we were in upcalls */
+        pthread_mutex_lock(&t->stack_lock);
+        int pending = t->arr_head != NULL;
+        pthread_mutex_unlock(&t->stack_lock);
+        if (pending)
+            continue;
         long wait = SCTP_SM_TIMER_TICK_US;
         if (timeout_us > 0 && (uint64_t)timeout_us - el < (uint64_t)wait)
             wait = (long)((uint64_t)timeout_us - el);
