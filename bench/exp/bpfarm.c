@@ -15,8 +15,9 @@
  *   Task sends use a pool of send buffers (MPI_Isend; a buffer is reused once its send completed).
  * Checks: each task's data at the worker, each result's data and tag at the manager, every task
  * done exactly once, every worker's count; any failure exits non-zero (MPI_Abort).
- * Output (rank 0): a CSV header and one row
- * "bpfarm,tasks,size,fanout,outstanding,maxtags,workers,work_ms,seconds,min_per_worker,max_per_worker". */
+ * Output (rank 0): a CSV header, a comment line "#per_worker_min=.. per_worker_max=.." and one row
+ * "bpfarm,tasks,size,fanout,outstanding,maxtags,workers,work_ms,seconds" (seconds: manager's time
+ * from the barrier to the last result and the last worker's FIN). */
 #include "exp_common.h"
 
 #define KIND_TASK 1u

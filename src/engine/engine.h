@@ -170,6 +170,8 @@ int sm_order_is_next(const struct sm_order *o, uint32_t seq);
 /* the missing (not arrived, not reserved) sequence numbers in [next, seq): returns how many,
  * writes the first max of them, lowest first, to out */
 uint32_t sm_order_missing(const struct sm_order *o, uint32_t seq, uint32_t *out, uint32_t max);
+/* 1 if a message below seq (with this tag; tag < 0: any) arrived early and still waits */
+int sm_order_waiting_before(const struct sm_order *o, uint32_t seq, int tag);
 void sm_order_reserve(struct sm_order *o, uint32_t seq, struct sctpmpi_request *r);
 struct sctpmpi_request *sm_order_take_reservation(struct sm_order *o, uint32_t seq);
 /* record an early arrival: msg may be NULL when it was matched at once */

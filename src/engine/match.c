@@ -41,11 +41,13 @@ struct sctpmpi_request *sm_match_in_order(struct sm_order *o, const struct sm_ms
 /* A message arrived ahead of k missing ones from the same sender and context.  It may be
  * matched now only where in-order delivery would have given it the same receive:
  *  - the first posted receive that matches it names its tag: no missing message can carry that
- *    tag (same tag => same lane => delivered in order), so none of them could take it;
+ *    tag (same tag => same lane => delivered in order), so none of them could take it; unless
+ *    an earlier message with that tag arrived early and still waits (it would take it first);
  *  - otherwise that receive is a wildcard-tag one: if the first u+1 posted receives that match
  *    this sender and context at all are wildcard-tag receives (u = missing messages without a
  *    reservation), the first u are reserved, lowest seq first, for the missing messages
- *    (exactly what in-order arrival would give them) and this message takes receive u+1.
+ *    (exactly what in-order arrival would give them) and this message takes receive u+1; only
+ *    when no earlier message of that sender and context arrived and still waits.
  * Returns the receive (removed from the posted queue) or NULL: the message waits. */
 struct sctpmpi_request *sm_match_early(struct sm_order *o, const struct sm_msg *m)
 {
@@ -53,9 +55,16 @@ struct sctpmpi_request *sm_match_early(struct sm_order *o, const struct sm_msg *
     if (!f)
         return NULL;
     if (f->tag != MPI_ANY_TAG) {
+        /* an earlier message with this tag that arrived and waits would take f first */
+        if (sm_order_waiting_before(o, m->seq, m->tag))
+            return NULL;
         sm_list_remove(&f->link);
         return f;
     }
+    /* every unmatched predecessor must be missing (not waiting with a known tag) for the
+     * reservation argument below */
+    if (sm_order_waiting_before(o, m->seq, -1))
+        return NULL;
     uint32_t missing[SM_RULE_MAX_MISSING];
     uint32_t u = sm_order_missing(o, m->seq, missing, SM_RULE_MAX_MISSING);
     if (u >= SM_RULE_MAX_MISSING)
@@ -138,6 +147,10 @@ int sm_recv_post(struct sctpmpi_request *r)
     if (!m && r->tag != MPI_ANY_TAG) {
         struct sm_order *o;
         m = sm_order_find_early(r->wpeer, r->ctx, r->tag, &o);
+        /* a receive posted earlier and still pending that matches m gets it first (MPI's
+         * order of receives): then r may not take it */
+        if (m && first_posted(m))
+            m = NULL;
         if (m) {
             sm_order_consume_early(o, m);
             sm_eng.stats_early_matched++;

@@ -75,6 +75,18 @@ uint32_t sm_order_missing(const struct sm_order *o, uint32_t seq, uint32_t *out,
     return (uint32_t)(seq - o->next) - known;
 }
 
+int sm_order_waiting_before(const struct sm_order *o, uint32_t seq, int tag)
+{
+    for (const struct sm_list *p = o->early.next; p != &o->early; p = p->next) {
+        const struct sm_early *e = sm_container_of(p, struct sm_early, link);
+        if (!seq_lt(e->seq, seq))
+            break;
+        if (e->msg && (tag < 0 || e->msg->tag == tag))
+            return 1;
+    }
+    return 0;
+}
+
 void sm_order_reserve(struct sm_order *o, uint32_t seq, struct sctpmpi_request *r)
 {
     r->reserved = 1;

@@ -367,6 +367,70 @@ static void test_missing_numbers(void)
     fake_engine_stop();
 }
 
+static void test_waiting_predecessors(void)
+{
+    /* 1. a named receive posted after a wildcard one may not take an early message the
+     *    wildcard one also matches (MPI's order of receives) */
+    fake_engine(4, 65536, 1 << 20);
+    struct rx w, n;
+    post(&w, 1, MPI_ANY_TAG);
+    eager(1, 7, 1); /* early: one wildcard receive is not enough to reserve and match */
+    CHECK(!done(&w), "wildcard took an early message");
+    post(&n, 1, 7);
+    CHECK(!done(&n), "named receive overtook an earlier-posted wildcard receive");
+    eager(1, 8, 0);
+    CHECK(done(&w) && w.v == 0, "wildcard got v=%d", w.v);
+    CHECK(done(&n) && n.v == 1, "named got v=%d", n.v);
+    finish(&w);
+    finish(&n);
+    fake_engine_stop();
+
+    /* 2. an early message may not take a named receive while an earlier message with the
+     *    same tag arrived early and still waits */
+    fake_engine(4, 65536, 1 << 20);
+    struct rx a, b, c, d;
+    post(&a, 1, MPI_ANY_TAG);          /* will be reserved for seq 0 */
+    post(&b, 1, MPI_ANY_TAG);          /* ... and seq 1 */
+    post(&c, 1, MPI_ANY_TAG);          /* seq 3 takes this one */
+    eager(1, 5, 2);                    /* seq 2 tag 5: first match is a, k-rule: u=2, needs 3 */
+    CHECK(done(&c) && c.v == 2, "k-rule did not match seq 2 (v=%d)", c.v);
+    eager(1, 9, 4);                    /* seq 4: a, b reserved; nothing posted: waits */
+    post(&d, 1, 9);                    /* named tag 9: may take seq 4 (no receive before it) */
+    CHECK(done(&d) && d.v == 4, "named receive did not take waiting seq 4 (v=%d)", d.v);
+    struct rx e, f;
+    post(&e, 1, MPI_ANY_TAG);
+    eager(1, 6, 6);                    /* seq 6 tag 6 early; seq 5 missing */
+    post(&f, 1, 6);
+    eager(1, 6, 7);                    /* seq 7 tag 6: e (wildcard) is first: k-rule u=1 (5),
+                                          but seq 6 waits: must not jump */
+    CHECK(!done(&f) || f.v != 7, "seq 7 overtook waiting seq 6 of the same tag");
+    eager(1, 1, 0);
+    eager(1, 2, 1);
+    eager(1, 3, 3);
+    eager(1, 4, 5);
+    CHECK(done(&a) && a.v == 0 && done(&b) && b.v == 1, "reserved got %d %d", a.v, b.v);
+    /* in send order: seq 3 finds e (the first wildcard), seq 5 (tag 4) nothing, seq 6 f */
+    CHECK(done(&e) && e.v == 3, "e got %d", e.v);
+    CHECK(done(&f) && f.v == 6, "f got %d", f.v);
+    struct rx g, h;
+    post(&g, 1, MPI_ANY_TAG);
+    CHECK(done(&g) && g.v == 5, "g got %d", g.v);
+    post(&h, 1, MPI_ANY_TAG);
+    CHECK(done(&h) && h.v == 7, "h got %d", h.v);
+    int flag = 1;
+    MPI_Iprobe(1, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    CHECK(!flag, "a message was delivered twice or left over");
+    finish(&h);
+    finish(&a);
+    finish(&b);
+    finish(&c);
+    finish(&d);
+    finish(&e);
+    finish(&f);
+    finish(&g);
+    fake_engine_stop();
+}
+
 static void test_allow_overtaking(void)
 {
     /* a context whose communicator asserted mpi_assert_allow_overtaking: an ANY_TAG receive
@@ -401,6 +465,7 @@ int main(void)
     test_many_out_of_order();
     test_allow_overtaking();
     test_missing_numbers();
+    test_waiting_predecessors();
     if (failures) {
         printf("%d failures\n", failures);
         return 1;

@@ -87,6 +87,13 @@ struct sm_transport {
 /* ---- helpers ------------------------------------------------------------------------------ */
 static void set_nonblock(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
 
+/* writev that never raises SIGPIPE when the peer is gone (EPIPE is handled as a lost peer) */
+static ssize_t send_iov(int fd, const struct iovec *iov, int n)
+{
+    struct msghdr m = {.msg_iov = (struct iovec *)iov, .msg_iovlen = (size_t)n};
+    return sendmsg(fd, &m, MSG_NOSIGNAL);
+}
+
 static void tune(struct sm_transport *t, int fd)
 {
     int one = 1;
@@ -195,7 +202,7 @@ static int flush(struct sm_transport *t, struct tpeer *p)
     struct conn *c = p->data;
     while (p->q_head) {
         struct txe *e = p->q_head;
-        ssize_t n = writev(c->fd, e->iov, e->iovcnt);
+        ssize_t n = send_iov(c->fd, e->iov, e->iovcnt);
         if (n < 0) {
             if (errno == EAGAIN || errno == EWOULDBLOCK)
                 break;
@@ -298,7 +305,7 @@ static int tcp_send(struct sm_transport *t, int peer, int lane, const struct iov
     size_t done = 0;
     if (p->data && !p->q_head) {
         for (;;) {
-            ssize_t n = writev(p->data->fd, iov, iovcnt);
+            ssize_t n = send_iov(p->data->fd, iov, iovcnt);
             if (n >= 0) {
                 done = (size_t)n;
                 break;
@@ -363,7 +370,7 @@ static void on_connected(struct sm_transport *t, struct conn *c)
     }
     unsigned char h[HELLO_LEN];
     make_hello(t, h);
-    if (write(c->fd, h, HELLO_LEN) != HELLO_LEN) { /* a fresh socket always takes 64 bytes */
+    if (send(c->fd, h, HELLO_LEN, MSG_NOSIGNAL) != HELLO_LEN) { /* a fresh socket always takes 64 bytes */
         peer_lost(t, c, "hello failed");
         return;
     }
@@ -450,12 +457,12 @@ static void on_hello(struct sm_transport *t, struct conn *c)
     struct tpeer *p = &t->peers[r];
     if (p->data || (p->out && t->rank < r)) {
         /* both sides connected at once (the secret is right): the lower rank's wins */
-        (void)!write(c->fd, "SMPIREJ1", 8);
+        (void)!send(c->fd, "SMPIREJ1", 8, MSG_NOSIGNAL);
         c->peer = -1;
         conn_close(t, c);
         return;
     }
-    if (write(c->fd, "SMPIACK1", 8) != 8) {
+    if (send(c->fd, "SMPIACK1", 8, MSG_NOSIGNAL) != 8) {
         reject(t, c, "cannot answer its hello");
         return;
     }
