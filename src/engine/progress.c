@@ -92,7 +92,11 @@ int sm_engine_start(void)
     if (sm_eng.size == 1)
         return 0; /* a singleton talks only to itself */
 
+#ifdef SCTPMPI_HAVE_SCTP
+    const char *tname = sm_env_str("SCTPMPI_TRANSPORT", "sctp"); /* SCTP is the default */
+#else
     const char *tname = sm_env_str("SCTPMPI_TRANSPORT", "tcp");
+#endif
     sm_eng.tp_ops = sm_transport_find(tname);
     if (!sm_eng.tp_ops)
         sm_die("unknown or unavailable transport '%s' (SCTPMPI_TRANSPORT / mpiexec --transport): "

@@ -5,7 +5,7 @@
 
 const struct sm_transport_ops *sm_transport_find(const char *name)
 {
-    if (!name || !strcmp(name, "tcp"))
+    if (!strcmp(name, "tcp"))
         return &sm_transport_tcp;
 #ifdef SCTPMPI_HAVE_SCTP
     if (!strcmp(name, "sctp"))
