@@ -69,7 +69,11 @@ static int sctp_init(const struct sm_transport_args *a, struct sm_transport **ou
     /* a frame is one SCTP message: it must fit the send buffer several times over, and stay
      * below the partial-delivery point (half the receive buffer) to arrive in one piece */
     size_t cap = t->tu.sockbuf / 4;
-    size_t mp = t->tu.max_payload ? t->tu.max_payload : (256u << 10);
+    /* without I-DATA a frame in flight holds back frames of other streams until it is whole
+     * (at the sender's queue and in the receiver's reassembly): keep frames to one eager
+     * message (64 KiB) then, so that wait is short; with I-DATA larger frames are harmless */
+    size_t dflt = t->tu.interleave ? (256u << 10) : (64u << 10) + sizeof(struct sm_frame_hdr);
+    size_t mp = t->tu.max_payload ? t->tu.max_payload : dflt;
     if (mp > cap)
         mp = cap;
     if (mp < 4096 + sizeof(struct sm_frame_hdr))
