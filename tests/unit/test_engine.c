@@ -431,6 +431,27 @@ static void test_waiting_predecessors(void)
     fake_engine_stop();
 }
 
+static void test_peer_failure(void)
+{
+    /* a lost peer fails receives naming it and wildcard-source receives (no hang), not others */
+    fake_engine(4, 65536, 1 << 20);
+    struct rx named, any, other;
+    post(&named, 2, 1);
+    post(&any, MPI_ANY_SOURCE, MPI_ANY_TAG);
+    post(&other, 3, 1);
+    sm_up_peer_failed(NULL, 2, "test");
+    CHECK(done(&named) && named.r->status.MPI_ERROR == MPI_ERR_PROC_FAILED, "named not failed");
+    CHECK(done(&any) && any.r->status.MPI_ERROR == MPI_ERR_PROC_FAILED, "wildcard not failed");
+    CHECK(!done(&other), "a receive from a live rank failed");
+    int rc = MPI_Send(&rc, 1, MPI_INT, 2, 0, MPI_COMM_WORLD);
+    CHECK(rc == MPI_ERR_PROC_FAILED, "send to a lost rank returned %d", rc);
+    MPI_Wait(&named.r, MPI_STATUS_IGNORE);
+    MPI_Wait(&any.r, MPI_STATUS_IGNORE);
+    MPI_Cancel(&other.r);
+    MPI_Wait(&other.r, MPI_STATUS_IGNORE);
+    fake_engine_stop();
+}
+
 static void test_allow_overtaking(void)
 {
     /* a context whose communicator asserted mpi_assert_allow_overtaking: an ANY_TAG receive
@@ -466,6 +487,7 @@ int main(void)
     test_allow_overtaking();
     test_missing_numbers();
     test_waiting_predecessors();
+    test_peer_failure();
     if (failures) {
         printf("%d failures\n", failures);
         return 1;
