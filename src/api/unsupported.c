@@ -7,6 +7,9 @@
  * parent is always MPI_COMM_NULL, as the standard specifies for such a process). */
 #include "api/api.h"
 
+/* the stubs take the standard's parameters and use none of them */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
 static int unsupported(MPI_Comm c, const char *fn, const char *what)
 {
     SM_TRY(sm_check_init(fn));
@@ -28,12 +31,6 @@ int MPI_Comm_get_parent(MPI_Comm *parent)
 int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
     return unsupported(comm, "MPI_Neighbor_allgather",
                        "neighbourhood collectives are not supported");
 }
@@ -42,13 +39,6 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
                             void *recvbuf, const int recvcounts[], const int displs[],
                             MPI_Datatype recvtype, MPI_Comm comm)
 {
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)displs;
-    (void)recvtype;
     return unsupported(comm, "MPI_Neighbor_allgatherv",
                        "neighbourhood collectives are not supported");
 }
@@ -56,12 +46,6 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
 int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
     return unsupported(comm, "MPI_Neighbor_alltoall",
                        "neighbourhood collectives are not supported");
 }
@@ -70,14 +54,6 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtype;
     return unsupported(comm, "MPI_Neighbor_alltoallv",
                        "neighbourhood collectives are not supported");
 }
@@ -87,14 +63,6 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
                            MPI_Comm comm)
 {
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtypes;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtypes;
     return unsupported(comm, "MPI_Neighbor_alltoallw",
                        "neighbourhood collectives are not supported");
 }
@@ -103,13 +71,6 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
                             void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request *request)
 {
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)request;
     return unsupported(comm, "MPI_Ineighbor_allgather",
                        "neighbourhood collectives are not supported");
 }
@@ -118,14 +79,6 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
                              void *recvbuf, const int recvcounts[], const int displs[],
                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)displs;
-    (void)recvtype;
-    (void)request;
     return unsupported(comm, "MPI_Ineighbor_allgatherv",
                        "neighbourhood collectives are not supported");
 }
@@ -134,13 +87,6 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                            MPI_Request *request)
 {
-    (void)sendbuf;
-    (void)sendcount;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcount;
-    (void)recvtype;
-    (void)request;
     return unsupported(comm, "MPI_Ineighbor_alltoall",
                        "neighbourhood collectives are not supported");
 }
@@ -150,15 +96,6 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
                             const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request *request)
 {
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtype;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtype;
-    (void)request;
     return unsupported(comm, "MPI_Ineighbor_alltoallv",
                        "neighbourhood collectives are not supported");
 }
@@ -168,15 +105,6 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
 {
-    (void)sendbuf;
-    (void)sendcounts;
-    (void)sdispls;
-    (void)sendtypes;
-    (void)recvbuf;
-    (void)recvcounts;
-    (void)rdispls;
-    (void)recvtypes;
-    (void)request;
     return unsupported(comm, "MPI_Ineighbor_alltoallw",
                        "neighbourhood collectives are not supported");
 }
@@ -185,13 +113,6 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
-    (void)command;
-    (void)argv;
-    (void)maxprocs;
-    (void)info;
-    (void)root;
-    (void)intercomm;
-    (void)array_of_errcodes;
     return unsupported(comm, "MPI_Comm_spawn",
                        "dynamic process management is not supported");
 }
@@ -201,14 +122,6 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
                             int root, MPI_Comm comm, MPI_Comm *intercomm,
                             int array_of_errcodes[])
 {
-    (void)count;
-    (void)array_of_commands;
-    (void)array_of_argv;
-    (void)array_of_maxprocs;
-    (void)array_of_info;
-    (void)root;
-    (void)intercomm;
-    (void)array_of_errcodes;
     return unsupported(comm, "MPI_Comm_spawn_multiple",
                        "dynamic process management is not supported");
 }
@@ -216,10 +129,6 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
 int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                      MPI_Comm *newcomm)
 {
-    (void)port_name;
-    (void)info;
-    (void)root;
-    (void)newcomm;
     return unsupported(comm, "MPI_Comm_connect",
                        "dynamic process management is not supported");
 }
@@ -227,60 +136,42 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
 int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                     MPI_Comm *newcomm)
 {
-    (void)port_name;
-    (void)info;
-    (void)root;
-    (void)newcomm;
     return unsupported(comm, "MPI_Comm_accept",
                        "dynamic process management is not supported");
 }
 
 int MPI_Comm_join(int fd, MPI_Comm *intercomm)
 {
-    (void)fd;
-    (void)intercomm;
     return unsupported(MPI_COMM_WORLD, "MPI_Comm_join",
                        "dynamic process management is not supported");
 }
 
 int MPI_Open_port(MPI_Info info, char *port_name)
 {
-    (void)info;
-    (void)port_name;
     return unsupported(MPI_COMM_WORLD, "MPI_Open_port",
                        "dynamic process management is not supported");
 }
 
 int MPI_Close_port(const char *port_name)
 {
-    (void)port_name;
     return unsupported(MPI_COMM_WORLD, "MPI_Close_port",
                        "dynamic process management is not supported");
 }
 
 int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name)
 {
-    (void)service_name;
-    (void)info;
-    (void)port_name;
     return unsupported(MPI_COMM_WORLD, "MPI_Publish_name",
                        "dynamic process management is not supported");
 }
 
 int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name)
 {
-    (void)service_name;
-    (void)info;
-    (void)port_name;
     return unsupported(MPI_COMM_WORLD, "MPI_Unpublish_name",
                        "dynamic process management is not supported");
 }
 
 int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
 {
-    (void)service_name;
-    (void)info;
-    (void)port_name;
     return unsupported(MPI_COMM_WORLD, "MPI_Lookup_name",
                        "dynamic process management is not supported");
 }
@@ -289,11 +180,6 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                    MPI_Win *win)
 {
-    (void)base;
-    (void)size;
-    (void)disp_unit;
-    (void)info;
-    (void)win;
     return unsupported(comm, "MPI_Win_create",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -301,11 +187,6 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                      MPI_Win *win)
 {
-    (void)size;
-    (void)disp_unit;
-    (void)info;
-    (void)baseptr;
-    (void)win;
     return unsupported(comm, "MPI_Win_allocate",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -313,107 +194,78 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                             void *baseptr, MPI_Win *win)
 {
-    (void)size;
-    (void)disp_unit;
-    (void)info;
-    (void)baseptr;
-    (void)win;
     return unsupported(comm, "MPI_Win_allocate_shared",
                        "one-sided communication (RMA) is not supported yet");
 }
 
 int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-    (void)info;
-    (void)win;
     return unsupported(comm, "MPI_Win_create_dynamic",
                        "one-sided communication (RMA) is not supported yet");
 }
 
 int MPI_Win_free(MPI_Win *win)
 {
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Win_free",
                        "one-sided communication (RMA) is not supported yet");
 }
 
 int MPI_Win_fence(int assert, MPI_Win win)
 {
-    (void)assert;
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Win_fence",
                        "one-sided communication (RMA) is not supported yet");
 }
 
 int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
-    (void)lock_type;
-    (void)rank;
-    (void)assert;
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Win_lock",
                        "one-sided communication (RMA) is not supported yet");
 }
 
 int MPI_Win_unlock(int rank, MPI_Win win)
 {
-    (void)rank;
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Win_unlock",
                        "one-sided communication (RMA) is not supported yet");
 }
 
 int MPI_Win_lock_all(int assert, MPI_Win win)
 {
-    (void)assert;
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Win_lock_all",
                        "one-sided communication (RMA) is not supported yet");
 }
 
 int MPI_Win_unlock_all(MPI_Win win)
 {
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Win_unlock_all",
                        "one-sided communication (RMA) is not supported yet");
 }
 
 int MPI_Win_flush(int rank, MPI_Win win)
 {
-    (void)rank;
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Win_flush",
                        "one-sided communication (RMA) is not supported yet");
 }
 
 int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
-    (void)group;
-    (void)assert;
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Win_post",
                        "one-sided communication (RMA) is not supported yet");
 }
 
 int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
-    (void)group;
-    (void)assert;
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Win_start",
                        "one-sided communication (RMA) is not supported yet");
 }
 
 int MPI_Win_complete(MPI_Win win)
 {
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Win_complete",
                        "one-sided communication (RMA) is not supported yet");
 }
 
 int MPI_Win_wait(MPI_Win win)
 {
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Win_wait",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -422,14 +274,6 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
             int target_rank, MPI_Aint target_disp, int target_count,
             MPI_Datatype target_datatype, MPI_Win win)
 {
-    (void)origin_addr;
-    (void)origin_count;
-    (void)origin_datatype;
-    (void)target_rank;
-    (void)target_disp;
-    (void)target_count;
-    (void)target_datatype;
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Put",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -437,14 +281,6 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
 int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-    (void)origin_addr;
-    (void)origin_count;
-    (void)origin_datatype;
-    (void)target_rank;
-    (void)target_disp;
-    (void)target_count;
-    (void)target_datatype;
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Get",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -453,15 +289,6 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
                    int target_rank, MPI_Aint target_disp, int target_count,
                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    (void)origin_addr;
-    (void)origin_count;
-    (void)origin_datatype;
-    (void)target_rank;
-    (void)target_disp;
-    (void)target_count;
-    (void)target_datatype;
-    (void)op;
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Accumulate",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -471,18 +298,6 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
                        int target_rank, MPI_Aint target_disp, int target_count,
                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
-    (void)origin_addr;
-    (void)origin_count;
-    (void)origin_datatype;
-    (void)result_addr;
-    (void)result_count;
-    (void)result_datatype;
-    (void)target_rank;
-    (void)target_disp;
-    (void)target_count;
-    (void)target_datatype;
-    (void)op;
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Get_accumulate",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -490,13 +305,6 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
 int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
-    (void)origin_addr;
-    (void)result_addr;
-    (void)datatype;
-    (void)target_rank;
-    (void)target_disp;
-    (void)op;
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Fetch_and_op",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -505,13 +313,6 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
                          MPI_Win win)
 {
-    (void)origin_addr;
-    (void)compare_addr;
-    (void)result_addr;
-    (void)datatype;
-    (void)target_rank;
-    (void)target_disp;
-    (void)win;
     return unsupported(MPI_COMM_WORLD, "MPI_Compare_and_swap",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -519,36 +320,24 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
 /* ---- MPI-IO ---- */
 int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
 {
-    (void)filename;
-    (void)amode;
-    (void)info;
-    (void)fh;
     return unsupported(comm, "MPI_File_open",
                        "MPI-IO is not supported");
 }
 
 int MPI_File_close(MPI_File *fh)
 {
-    (void)fh;
     return unsupported(MPI_COMM_WORLD, "MPI_File_close",
                        "MPI-IO is not supported");
 }
 
 int MPI_File_delete(const char *filename, MPI_Info info)
 {
-    (void)filename;
-    (void)info;
     return unsupported(MPI_COMM_WORLD, "MPI_File_delete",
                        "MPI-IO is not supported");
 }
 
 int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
     return unsupported(MPI_COMM_WORLD, "MPI_File_read",
                        "MPI-IO is not supported");
 }
@@ -556,11 +345,6 @@ int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_
 int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                    MPI_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
     return unsupported(MPI_COMM_WORLD, "MPI_File_write",
                        "MPI-IO is not supported");
 }
@@ -568,11 +352,6 @@ int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatyp
 int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                       MPI_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
     return unsupported(MPI_COMM_WORLD, "MPI_File_read_all",
                        "MPI-IO is not supported");
 }
@@ -580,11 +359,6 @@ int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
 int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                        MPI_Status *status)
 {
-    (void)fh;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
     return unsupported(MPI_COMM_WORLD, "MPI_File_write_all",
                        "MPI-IO is not supported");
 }
@@ -592,12 +366,6 @@ int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype dat
 int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
                      MPI_Status *status)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
     return unsupported(MPI_COMM_WORLD, "MPI_File_read_at",
                        "MPI-IO is not supported");
 }
@@ -605,29 +373,18 @@ int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_D
 int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                       MPI_Datatype datatype, MPI_Status *status)
 {
-    (void)fh;
-    (void)offset;
-    (void)buf;
-    (void)count;
-    (void)datatype;
-    (void)status;
     return unsupported(MPI_COMM_WORLD, "MPI_File_write_at",
                        "MPI-IO is not supported");
 }
 
 int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 {
-    (void)fh;
-    (void)offset;
-    (void)whence;
     return unsupported(MPI_COMM_WORLD, "MPI_File_seek",
                        "MPI-IO is not supported");
 }
 
 int MPI_File_get_size(MPI_File fh, MPI_Offset *size)
 {
-    (void)fh;
-    (void)size;
     return unsupported(MPI_COMM_WORLD, "MPI_File_get_size",
                        "MPI-IO is not supported");
 }
@@ -635,12 +392,6 @@ int MPI_File_get_size(MPI_File fh, MPI_Offset *size)
 int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
                       const char *datarep, MPI_Info info)
 {
-    (void)fh;
-    (void)disp;
-    (void)etype;
-    (void)filetype;
-    (void)datarep;
-    (void)info;
     return unsupported(MPI_COMM_WORLD, "MPI_File_set_view",
                        "MPI-IO is not supported");
 }
