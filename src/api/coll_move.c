@@ -30,6 +30,44 @@ int sm_coll_check_root(MPI_Comm c, int root, const char *fn)
     return MPI_SUCCESS;
 }
 
+int sm_coll_check_gather_args(MPI_Comm c, const void *sbuf, int scount, MPI_Datatype st,
+                              const void *rbuf, int rcount, const int *rcounts,
+                              const int *displs, MPI_Datatype rt, int root, int is_v,
+                              const char *fn)
+{
+    SM_TRY(sm_coll_check_root(c, root, fn));
+    if (c->rank == root) {
+        if (!is_v)
+            SM_TRY(sm_check_buffer(c, rbuf, rcount, rt, fn));
+        else if (!rcounts || !displs)
+            return sm_error(c, MPI_ERR_ARG, fn, "NULL counts or displacements");
+        else
+            SM_TRY(sm_check_dt(c, rt, fn));
+    }
+    if (!(c->rank == root && sbuf == MPI_IN_PLACE))
+        SM_TRY(sm_check_buffer(c, sbuf, scount, st, fn));
+    return MPI_SUCCESS;
+}
+
+int sm_coll_check_scatter_args(MPI_Comm c, const void *sbuf, int scount, const int *scounts,
+                               const int *displs, MPI_Datatype st, const void *rbuf,
+                               int rcount, MPI_Datatype rt, int root, int is_v,
+                               const char *fn)
+{
+    SM_TRY(sm_coll_check_root(c, root, fn));
+    if (c->rank == root) {
+        if (!is_v)
+            SM_TRY(sm_check_buffer(c, sbuf, scount, st, fn));
+        else if (!scounts || !displs)
+            return sm_error(c, MPI_ERR_ARG, fn, "NULL counts or displacements");
+        else
+            SM_TRY(sm_check_dt(c, st, fn));
+    }
+    if (!(c->rank == root && rbuf == MPI_IN_PLACE))
+        SM_TRY(sm_check_buffer(c, rbuf, rcount, rt, fn));
+    return MPI_SUCCESS;
+}
+
 static int fail(MPI_Comm c, int err, const char *fn)
 {
     return err ? sm_error(c, err, fn, NULL) : MPI_SUCCESS;
@@ -115,11 +153,8 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rc
     if (sm_comm_is_inter(comm))
         return sm_inter_gather(sbuf, scount, st, rbuf, rcount, rt, root, comm);
     SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_coll_check_root(comm, root, fn));
-    if (comm->rank == root)
-        SM_TRY(sm_check_buffer(comm, rbuf, rcount, rt, fn));
-    if (!(comm->rank == root && sbuf == MPI_IN_PLACE))
-        SM_TRY(sm_check_buffer(comm, sbuf, scount, st, fn));
+    SM_TRY(sm_coll_check_gather_args(comm, sbuf, scount, st, rbuf, rcount, NULL, NULL, rt, root,
+                                     0, fn));
     return fail(comm, gatherv(sbuf, scount, st, rbuf, NULL, NULL, rcount, rt, root, comm), fn);
 }
 
@@ -128,14 +163,8 @@ int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, const
 {
     const char *fn = "MPI_Gatherv";
     SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_coll_check_root(comm, root, fn));
-    if (comm->rank == root) {
-        if (!rcounts || !displs)
-            return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
-        SM_TRY(sm_check_dt(comm, rt, fn));
-    }
-    if (!(comm->rank == root && sbuf == MPI_IN_PLACE))
-        SM_TRY(sm_check_buffer(comm, sbuf, scount, st, fn));
+    SM_TRY(sm_coll_check_gather_args(comm, sbuf, scount, st, rbuf, 0, rcounts, displs, rt, root,
+                                     1, fn));
     return fail(comm, gatherv(sbuf, scount, st, rbuf, rcounts, displs, 0, rt, root, comm), fn);
 }
 
@@ -171,11 +200,8 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int r
     if (sm_comm_is_inter(comm))
         return sm_inter_scatter(sbuf, scount, st, rbuf, rcount, rt, root, comm);
     SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_coll_check_root(comm, root, fn));
-    if (comm->rank == root)
-        SM_TRY(sm_check_buffer(comm, sbuf, scount, st, fn));
-    if (!(comm->rank == root && rbuf == MPI_IN_PLACE))
-        SM_TRY(sm_check_buffer(comm, rbuf, rcount, rt, fn));
+    SM_TRY(sm_coll_check_scatter_args(comm, sbuf, scount, NULL, NULL, st, rbuf, rcount, rt,
+                                      root, 0, fn));
     return fail(comm, scatterv(sbuf, NULL, NULL, scount, st, rbuf, rcount, rt, root, comm), fn);
 }
 
@@ -184,14 +210,8 @@ int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_
 {
     const char *fn = "MPI_Scatterv";
     SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_coll_check_root(comm, root, fn));
-    if (comm->rank == root) {
-        if (!scounts || !displs)
-            return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
-        SM_TRY(sm_check_dt(comm, st, fn));
-    }
-    if (!(comm->rank == root && rbuf == MPI_IN_PLACE))
-        SM_TRY(sm_check_buffer(comm, rbuf, rcount, rt, fn));
+    SM_TRY(sm_coll_check_scatter_args(comm, sbuf, 0, scounts, displs, st, rbuf, rcount, rt,
+                                      root, 1, fn));
     return fail(comm, scatterv(sbuf, scounts, displs, 0, st, rbuf, rcount, rt, root, comm), fn);
 }
 

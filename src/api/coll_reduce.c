@@ -5,9 +5,6 @@
  * doubling). */
 #include "api/coll_util.h"
 
-int sm_coll_check(MPI_Comm c, const char *fn);
-int sm_coll_check_buf(MPI_Comm c, const void *buf, int count, MPI_Datatype dt, const char *fn);
-int sm_coll_check_root(MPI_Comm c, int root, const char *fn);
 
 static int fail(MPI_Comm c, int err, const char *fn)
 {

@@ -10,6 +10,21 @@
 
 #define CCTX(c) ((c)->ctx + 1)
 
+/* argument checks shared by the blocking and non-blocking collectives (coll_move.c) */
+int sm_coll_check(MPI_Comm c, const char *fn);
+int sm_coll_check_buf(MPI_Comm c, const void *buf, int count, MPI_Datatype dt, const char *fn);
+int sm_coll_check_root(MPI_Comm c, int root, const char *fn);
+/* root and buffers of (I)Gather(v) / (I)Scatter(v); the communicator is checked already.
+ * Null counts/displs mean the non-v form (count scount or rcount for every rank). */
+int sm_coll_check_gather_args(MPI_Comm c, const void *sbuf, int scount, MPI_Datatype st,
+                              const void *rbuf, int rcount, const int *rcounts,
+                              const int *displs, MPI_Datatype rt, int root, int is_v,
+                              const char *fn);
+int sm_coll_check_scatter_args(MPI_Comm c, const void *sbuf, int scount, const int *scounts,
+                               const int *displs, MPI_Datatype st, const void *rbuf,
+                               int rcount, MPI_Datatype rt, int root, int is_v,
+                               const char *fn);
+
 static inline int c_send(const void *b, int n, MPI_Datatype t, int dst, int tag, MPI_Comm c)
 {
     MPI_Request r;

@@ -14,9 +14,6 @@
  * order), linear gather/scatter/allgather/alltoall (all posts in one round). */
 #include "api/coll_util.h"
 
-int sm_coll_check(MPI_Comm c, const char *fn);
-int sm_coll_check_buf(MPI_Comm c, const void *buf, int count, MPI_Datatype dt, const char *fn);
-int sm_coll_check_root(MPI_Comm c, int root, const char *fn);
 
 enum { ST_SEND = 1, ST_RECV, ST_COPY, ST_REDUCE };
 
@@ -638,11 +635,8 @@ int MPI_Igather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int r
 {
     const char *fn = "MPI_Igather";
     SM_TRY(check(comm, request, fn));
-    SM_TRY(sm_coll_check_root(comm, root, fn));
-    if (comm->rank == root)
-        SM_TRY(sm_check_buffer(comm, rbuf, rcount, rt, fn));
-    if (!(comm->rank == root && sbuf == MPI_IN_PLACE))
-        SM_TRY(sm_check_buffer(comm, sbuf, scount, st, fn));
+    SM_TRY(sm_coll_check_gather_args(comm, sbuf, scount, st, rbuf, rcount, NULL, NULL, rt, root,
+                                     0, fn));
     struct sched *s = s_new(comm);
     b_gatherv(s, sbuf, scount, st, rbuf, NULL, NULL, rcount, rt, root);
     return s_start(s, request);
@@ -654,14 +648,8 @@ int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
 {
     const char *fn = "MPI_Igatherv";
     SM_TRY(check(comm, request, fn));
-    SM_TRY(sm_coll_check_root(comm, root, fn));
-    if (comm->rank == root) {
-        if (!rcounts || !displs)
-            return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
-        SM_TRY(sm_check_dt(comm, rt, fn));
-    }
-    if (!(comm->rank == root && sbuf == MPI_IN_PLACE))
-        SM_TRY(sm_check_buffer(comm, sbuf, scount, st, fn));
+    SM_TRY(sm_coll_check_gather_args(comm, sbuf, scount, st, rbuf, 0, rcounts, displs, rt, root,
+                                     1, fn));
     struct sched *s = s_new(comm);
     b_gatherv(s, sbuf, scount, st, rbuf, rcounts, displs, 0, rt, root);
     return s_start(s, request);
@@ -672,11 +660,8 @@ int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int 
 {
     const char *fn = "MPI_Iscatter";
     SM_TRY(check(comm, request, fn));
-    SM_TRY(sm_coll_check_root(comm, root, fn));
-    if (comm->rank == root)
-        SM_TRY(sm_check_buffer(comm, sbuf, scount, st, fn));
-    if (!(comm->rank == root && rbuf == MPI_IN_PLACE))
-        SM_TRY(sm_check_buffer(comm, rbuf, rcount, rt, fn));
+    SM_TRY(sm_coll_check_scatter_args(comm, sbuf, scount, NULL, NULL, st, rbuf, rcount, rt,
+                                      root, 0, fn));
     struct sched *s = s_new(comm);
     b_scatterv(s, sbuf, NULL, NULL, scount, st, rbuf, rcount, rt, root);
     return s_start(s, request);
@@ -688,14 +673,8 @@ int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MPI
 {
     const char *fn = "MPI_Iscatterv";
     SM_TRY(check(comm, request, fn));
-    SM_TRY(sm_coll_check_root(comm, root, fn));
-    if (comm->rank == root) {
-        if (!scounts || !displs)
-            return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
-        SM_TRY(sm_check_dt(comm, st, fn));
-    }
-    if (!(comm->rank == root && rbuf == MPI_IN_PLACE))
-        SM_TRY(sm_check_buffer(comm, rbuf, rcount, rt, fn));
+    SM_TRY(sm_coll_check_scatter_args(comm, sbuf, 0, scounts, displs, st, rbuf, rcount, rt,
+                                      root, 1, fn));
     struct sched *s = s_new(comm);
     b_scatterv(s, sbuf, scounts, displs, 0, st, rbuf, rcount, rt, root);
     return s_start(s, request);
