@@ -698,8 +698,7 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
 int MPI_Status_set_cancelled(MPI_Status *status, int flag);
 
 
-/* ---- not supported: these report MPI_ERR_UNSUPPORTED_OPERATION (src/api/unsupported.c) -- */
-/* neighbour collectives */
+/* neighbourhood collectives (src/api/neighbor.c) */
 int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
 int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
@@ -732,6 +731,8 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm,
                             MPI_Request *request);
+
+/* ---- not supported: these report MPI_ERR_UNSUPPORTED_OPERATION (src/api/unsupported.c) -- */
 /* dynamic processes */
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);

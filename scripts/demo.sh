@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # demo.sh BUILD_DIR — the flagship demonstration: ping-pong, bandwidth and a small task farm
-# over each transport sctpmpi has (tcp always; sctp if the build has it), on this machine.
+# over each transport sctpmpi has (tcp always; sctp over usrsctp if the build has it; sctp over
+# our own SCTP engine), on this machine.
 # Builds nothing: run after scripts/setup.sh, cmake and ninja (see the README).
 #
 #   scripts/demo.sh build
@@ -58,28 +59,33 @@ printf 'ping-pong: 2 ranks, 0 B; bandwidth: 2 ranks, 1 MiB, window 64; farm: %s 
 rows=()
 notes=()
 tcp_ok=0
-for tr in tcp sctp; do
+# rows: tcp; sctp over usrsctp; sctp over our own SCTP engine (SCTPMPI_SCTP_BACKEND=native)
+for tr in tcp sctp-usrsctp sctp-native; do
+    case $tr in
+        tcp) MPIRUN=("$MPIEXEC") ;;
+        sctp-*) MPIRUN=(env "SCTPMPI_SCTP_BACKEND=${tr#sctp-}" "$MPIEXEC") ;;
+    esac
     # Availability probe: a short ping-pong. A build without the transport fails fast.
-    if ! run "$tr-probe" "$MPIEXEC" -n 2 --transport "$tr" "$BIN/pingpong" --sizes 0 --iters 10 --skip 1 --csv; then
-        rows+=("$(printf '| %-9s | %-13s | %-16s | %-13s | %-15s |' "$tr" "-" "-" "-" "not available")")
+    if ! run "$tr-probe" "${MPIRUN[@]}" -n 2 --transport "${tr%%-*}" "$BIN/pingpong" --sizes 0 --iters 10 --skip 1 --csv; then
+        rows+=("$(printf '| %-12s | %-13s | %-16s | %-13s | %-15s |' "$tr" "-" "-" "-" "not available")")
         notes+=("$tr: $(last_err "$LOG/$tr-probe.err")")
         continue
     fi
     ok=1
     lat="-" bw="-" tps="-"
-    if run "$tr-pingpong" "$MPIEXEC" -n 2 --transport "$tr" "$BIN/pingpong" --sizes 0 --csv; then
+    if run "$tr-pingpong" "${MPIRUN[@]}" -n 2 --transport "${tr%%-*}" "$BIN/pingpong" --sizes 0 --csv; then
         lat=$(csv_field "$LOG/$tr-pingpong.out" pingpong 4)
     else
         ok=0
         notes+=("$tr pingpong: $(last_err "$LOG/$tr-pingpong.err")")
     fi
-    if run "$tr-bw" "$MPIEXEC" -n 2 --transport "$tr" "$BIN/bw" --sizes 1M --csv; then
+    if run "$tr-bw" "${MPIRUN[@]}" -n 2 --transport "${tr%%-*}" "$BIN/bw" --sizes 1M --csv; then
         bw=$(csv_field "$LOG/$tr-bw.out" bw 5)
     else
         ok=0
         notes+=("$tr bw: $(last_err "$LOG/$tr-bw.err")")
     fi
-    if run "$tr-farm" "$MPIEXEC" -n "$FARM_RANKS" --transport "$tr" "$BIN/farm_demo" \
+    if run "$tr-farm" "${MPIRUN[@]}" -n "$FARM_RANKS" --transport "${tr%%-*}" "$BIN/farm_demo" \
         --tasks "$TASKS" --task-bytes "$TASK_BYTES" --csv; then
         tps=$(csv_field "$LOG/$tr-farm.out" farm 7)
         [[ "$(csv_field "$LOG/$tr-farm.out" farm 9)" == OK ]] || ok=0
@@ -90,11 +96,11 @@ for tr in tcp sctp; do
     [[ -n "$lat" && -n "$bw" && -n "$tps" ]] || ok=0
     check=$([[ $ok -eq 1 ]] && echo OK || echo FAIL)
     [[ $tr == tcp && $ok -eq 1 ]] && tcp_ok=1
-    rows+=("$(printf '| %-9s | %13s | %16s | %13s | %-15s |' "$tr" "$lat" "$bw" "$tps" "$check")")
+    rows+=("$(printf '| %-12s | %13s | %16s | %13s | %-15s |' "$tr" "$lat" "$bw" "$tps" "$check")")
 done
 
-printf '| transport | 0 B lat (µs)  | 1 MiB bw (MB/s)  | farm tasks/s  | result check    |\n'
-printf '|-----------|---------------|------------------|---------------|-----------------|\n'
+printf '| transport    | 0 B lat (µs)  | 1 MiB bw (MB/s)  | farm tasks/s  | result check    |\n'
+printf '|--------------|---------------|------------------|---------------|-----------------|\n'
 printf '%s\n' "${rows[@]}"
 if [[ ${#notes[@]} -gt 0 ]]; then
     echo

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # setup.sh — install everything sctpmpi needs on Debian 12 (idempotent; run as root).
 # Build tools, usrsctp (SCTP transport), Open MPI and MPICH (the comparison runs), iproute2
-# (netlab), Python with matplotlib (experiment plots).
+# (netlab), Python with matplotlib (experiment plots), clang with libFuzzer (the native SCTP
+# engine's fuzz test).
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libusrsctp-dev iproute2 iputils-ping procps
-      python3 python3-matplotlib openmpi-bin libopenmpi-dev mpich libmpich-dev gdb)
+      python3 python3-matplotlib openmpi-bin libopenmpi-dev mpich libmpich-dev gdb
+      clang libclang-rt-14-dev)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

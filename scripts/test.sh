@@ -9,6 +9,12 @@ export HWLOC_COMPONENTS=-gl OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONF
 rc=0
 "$root/scripts/build.sh" "$root/build" || exit 1
 (cd "$root/build" && ctest --output-on-failure -j2 --timeout 600) || rc=1
+# the SCTP tests once more over the usrsctp backend (the default backend is our own engine)
+if [ -e /usr/include/usrsctp.h ]; then
+  echo "== the SCTP tests again with SCTPMPI_SCTP_BACKEND=usrsctp"
+  (cd "$root/build" && SCTPMPI_SCTP_BACKEND=usrsctp \
+     ctest --output-on-failure -j2 --timeout 600 -R sctp -E sctp_native -LE netlab) || rc=1
+fi
 "$root/scripts/build.sh" "$root/build-asan" -DSCTPMPI_SANITIZE=ON || exit 1
 # the sanitizer pass runs the unit, launcher, transport and MPI tests (netlab is not ASan's job)
 (cd "$root/build-asan" && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \

@@ -46,6 +46,7 @@ struct sctpmpi_op {
     int commute;
     sm_op_fn *fn;              /* predefined */
     MPI_User_function *user;   /* Op_create */
+    int refcount;              /* user ops: the handle + running non-blocking collectives */
 };
 
 /* API-layer state of a communicator (comm->x), allocated on demand */
@@ -74,6 +75,8 @@ int sm_error(MPI_Comm comm, int err, const char *fn, const char *fmt, ...)
 /* argument checks: each returns MPI_SUCCESS or reports through sm_error */
 int sm_check_init(const char *fn);
 int sm_check_comm(MPI_Comm comm, const char *fn);
+void sm_errh_retain(MPI_Errhandler e);  /* user handlers are reference counted (errors.c) */
+void sm_errh_release(MPI_Errhandler e);
 int sm_check_buffer(MPI_Comm c, const void *buf, int count, MPI_Datatype dt, const char *fn);
 int sm_check_dest(MPI_Comm c, int rank, const char *fn);   /* PROC_NULL allowed */
 int sm_check_source(MPI_Comm c, int rank, const char *fn); /* + ANY_SOURCE */
@@ -136,9 +139,15 @@ void *sm_dt_tmp(int count, MPI_Datatype dt, void **base);
 /* ---- reductions (op.c) ---- */
 int sm_op_check(MPI_Comm c, MPI_Op op, MPI_Datatype dt, const char *fn);
 void sm_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt);
+void sm_op_retain(MPI_Op op);  /* user ops only; predefined ones are left alone */
+void sm_op_release(MPI_Op op); /* frees a user op after MPI_Op_free and the last release */
 
 /* ---- communicators (comm_create.c) ---- */
 uint32_t sm_ctx_agree(MPI_Comm parent); /* collective over parent */
+/* freed communicators that pending requests still use are destroyed when the last one is
+ * released (checked at every progress poll); at MPI_Finalize, whatever is left */
+void sm_comm_reap_all(void);
+int sm_req_any_for_comm(const struct sctpmpi_comm *c); /* engine/request.c */
 MPI_Comm sm_comm_new(int rank, int size, const int *world_of, uint32_t ctx);
 int sm_coll_tag(MPI_Comm c); /* next tag of a blocking collective on c */
 
@@ -171,6 +180,10 @@ const char *sm_info_lookup(MPI_Info in, const char *key);
 /* ---- topologies (topo.c) ---- */
 void sm_topo_free(struct sm_topo *t);
 struct sm_topo *sm_topo_dup(const struct sm_topo *t);
+/* the neighbour lists of c's topology (MPI_ERR_TOPOLOGY without one), in the order the
+ * neighbour collectives use; *in and *out are malloc'd */
+int sm_topo_neighbors(MPI_Comm c, const char *fn, int *kind, int *indeg, int **in, int *outdeg,
+                      int **out);
 
 /* ---- non-blocking collectives (icoll.c) ---- */
 extern int sm_nbc_active;

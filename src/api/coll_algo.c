@@ -1,8 +1,10 @@
 /* coll_algo.c — the size-selected algorithms of the blocking collectives and their tunables
  * (SCTPMPI_COLL_*, read once): Bruck allgather, large-message Bcast (scatter + ring allgather,
  * van de Geijn), Bruck alltoall for small blocks, pairwise-exchange Reduce_scatter for
- * commutative ops.  coll_move.c / coll_reduce.c decide which one runs; every decision depends
- * only on values all ranks share (sizes, counts, op), so all ranks take the same path. */
+ * commutative ops, Rabenseifner Allreduce (recursive-halving reduce-scatter + recursive-doubling
+ * allgather) for large vectors and commutative ops.  coll_move.c / coll_reduce.c decide which
+ * one runs; every decision depends only on values all ranks share (sizes, counts, op), so all
+ * ranks take the same path. */
 #include <ctype.h>
 
 #include "api/coll_util.h"
@@ -36,6 +38,7 @@ const struct sm_coll_tun *sm_coll_tunables(void)
         tun.ag_ring = env_size("SCTPMPI_COLL_ALLGATHER_RING", 512 * 1024);
         tun.a2a_bruck = env_size("SCTPMPI_COLL_ALLTOALL_BRUCK", 256);
         tun.redscat_pairwise = env_size("SCTPMPI_COLL_REDSCAT_PAIRWISE", 16 * 1024);
+        tun.allreduce_rab = env_size("SCTPMPI_COLL_ALLREDUCE_RABENSEIFNER", 32 * 1024);
         tun_loaded = 1;
     }
     return &tun;
@@ -178,5 +181,107 @@ int sm_coll_reduce_scatter_pairwise(const void *sbuf, void *rbuf, const int *cou
     free(b_acc);
     free(b_tmp);
     free(displs);
+    return err;
+}
+
+/* ---- Allreduce, Rabenseifner: the vector is split into pof2 blocks (pof2 = the largest power
+ * of two <= n); a reduce-scatter by recursive halving leaves each of pof2 ranks with one
+ * block reduced over everyone, an allgather by recursive doubling gives everyone the whole
+ * vector: 2 log2(pof2) steps moving about 2 (pof2-1)/pof2 of the vector each way instead of
+ * log2(pof2) whole vectors.  The first 2 * (n - pof2) ranks pair up first (even ranks hand
+ * their vector to the odd neighbour and get the result back at the end), as in MPICH.  The
+ * op must commute (blocks are combined in exchange order). ---------------------------------- */
+int sm_coll_allreduce_rabenseifner(void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int tag,
+                                   MPI_Comm c)
+{
+    int n = c->size, me = c->rank, err = 0, e;
+    int pof2 = 1;
+    while (pof2 * 2 <= n)
+        pof2 *= 2;
+    int rem = n - pof2, newrank;
+    void *base;
+    char *tmp = sm_dt_tmp(count, dt, &base);
+    if (me < 2 * rem) {
+        if (me % 2 == 0) {
+            err = c_send(rbuf, count, dt, me + 1, tag, c);
+            newrank = -1;
+        } else {
+            err = c_recv(tmp, count, dt, me - 1, tag, c);
+            sm_op_apply(op, tmp, rbuf, count, dt);
+            newrank = me / 2;
+        }
+    } else {
+        newrank = me - rem;
+    }
+    if (newrank >= 0) {
+        int *cnts = sm_xmalloc(sizeof(int) * 2 * (size_t)pof2), *disps = cnts + pof2;
+        for (int i = 0, d = 0; i < pof2; i++) {
+            cnts[i] = count / pof2 + (i < count % pof2);
+            disps[i] = d;
+            d += cnts[i];
+        }
+#define REAL(nr) ((nr) < rem ? (nr) * 2 + 1 : (nr) + rem)
+#define SUM(from, to, out)                                                                       \
+    do {                                                                                         \
+        out = 0;                                                                                 \
+        for (int i_ = (from); i_ < (to); i_++)                                                   \
+            out += cnts[i_];                                                                     \
+    } while (0)
+        int mask = 1, send_idx = 0, recv_idx = 0, last_idx = pof2, scnt, rcnt;
+        while (mask < pof2) { /* reduce-scatter, recursive halving */
+            int nd = newrank ^ mask, dst = REAL(nd);
+            if (newrank < nd) {
+                send_idx = recv_idx + pof2 / (mask * 2);
+                SUM(send_idx, last_idx, scnt);
+                SUM(recv_idx, send_idx, rcnt);
+            } else {
+                recv_idx = send_idx + pof2 / (mask * 2);
+                SUM(send_idx, recv_idx, scnt);
+                SUM(recv_idx, last_idx, rcnt);
+            }
+            e = c_sendrecv(at(rbuf, disps[send_idx], dt), scnt, dt, dst,
+                           at(tmp, disps[recv_idx], dt), rcnt, dt, dst, tag, c);
+            if (e && !err)
+                err = e;
+            sm_op_apply(op, at(tmp, disps[recv_idx], dt), at(rbuf, disps[recv_idx], dt), rcnt,
+                        dt);
+            send_idx = recv_idx;
+            mask <<= 1;
+            if (mask < pof2)
+                last_idx = recv_idx + pof2 / mask;
+        }
+        mask >>= 1;
+        while (mask > 0) { /* allgather, recursive doubling */
+            int nd = newrank ^ mask, dst = REAL(nd);
+            if (newrank < nd) {
+                if (mask != pof2 / 2)
+                    last_idx = last_idx + pof2 / (mask * 2);
+                recv_idx = send_idx + pof2 / (mask * 2);
+                SUM(send_idx, recv_idx, scnt);
+                SUM(recv_idx, last_idx, rcnt);
+            } else {
+                recv_idx = send_idx - pof2 / (mask * 2);
+                SUM(send_idx, last_idx, scnt);
+                SUM(recv_idx, send_idx, rcnt);
+            }
+            e = c_sendrecv(at(rbuf, disps[send_idx], dt), scnt, dt, dst,
+                           at(rbuf, disps[recv_idx], dt), rcnt, dt, dst, tag, c);
+            if (e && !err)
+                err = e;
+            if (newrank > nd)
+                send_idx = recv_idx;
+            mask >>= 1;
+        }
+#undef REAL
+#undef SUM
+        free(cnts);
+    }
+    if (me < 2 * rem) {
+        e = me % 2 ? c_send(rbuf, count, dt, me - 1, tag, c)
+                   : c_recv(rbuf, count, dt, me + 1, tag, c);
+        if (e && !err)
+            err = e;
+    }
+    free(base);
     return err;
 }

@@ -4,15 +4,14 @@
  * powers of two, ring for large totals), Allgatherv (ring), Alltoall (Bruck for small blocks,
  * else pairwise exchange), Alltoallv/w (pairwise exchange).  The size-selected algorithms live
  * in coll_algo.c.  All run over point-to-point on the collective context. */
-#include "api/coll_util.h"
+#include "api/icoll.h"
 
 /* ---- argument checks shared by the collectives ----------------------------------------- */
 int sm_coll_check(MPI_Comm c, const char *fn)
 {
     SM_TRY(sm_check_comm(c, fn));
-    if (sm_comm_is_inter(c))
-        return sm_error(c, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                        "collectives on intercommunicators are not supported yet");
+    if (sm_comm_is_inter(c)) /* every other collective routes intercommunicators first */
+        return sm_error(c, MPI_ERR_COMM, fn, "not defined on an intercommunicator");
     return MPI_SUCCESS;
 }
 
@@ -162,6 +161,10 @@ int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, const
                 const int displs[], MPI_Datatype rt, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Gatherv";
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_igatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, root, comm, NULL,
+                                 fn);
     SM_TRY(sm_coll_check(comm, fn));
     SM_TRY(sm_coll_check_gather_args(comm, sbuf, scount, st, rbuf, 0, rcounts, displs, rt, root,
                                      1, fn));
@@ -209,6 +212,10 @@ int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_
                  void *rbuf, int rcount, MPI_Datatype rt, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Scatterv";
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_iscatterv(sbuf, 0, scounts, displs, st, rbuf, rcount, rt, root, comm,
+                                  NULL, fn);
     SM_TRY(sm_coll_check(comm, fn));
     SM_TRY(sm_coll_check_scatter_args(comm, sbuf, 0, scounts, displs, st, rbuf, rcount, rt,
                                       root, 1, fn));
@@ -284,6 +291,9 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                    const int rcounts[], const int displs[], MPI_Datatype rt, MPI_Comm comm)
 {
     const char *fn = "MPI_Allgatherv";
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_iallgatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, comm, NULL, fn);
     SM_TRY(sm_coll_check(comm, fn));
     SM_TRY(sm_coll_check_buf(comm, sbuf, scount, st, fn));
     SM_TRY(sm_check_dt(comm, rt, fn));
@@ -409,6 +419,10 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MP
                   MPI_Comm comm)
 {
     const char *fn = "MPI_Alltoallv";
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_ialltoallw(1, sbuf, 0, scounts, sdispls, &st, rbuf, 0, rcounts, rdispls,
+                                   &rt, comm, NULL, fn);
     SM_TRY(sm_coll_check(comm, fn));
     SM_TRY(sm_check_dt(comm, rt, fn));
     if (!rcounts || !rdispls || (sbuf != MPI_IN_PLACE && (!scounts || !sdispls)))
@@ -440,6 +454,10 @@ int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
                   const MPI_Datatype rts[], MPI_Comm comm)
 {
     const char *fn = "MPI_Alltoallw";
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_ialltoallw(2, sbuf, 0, scounts, sdispls, sts, rbuf, 0, rcounts, rdispls,
+                                   rts, comm, NULL, fn);
     SM_TRY(sm_coll_check(comm, fn));
     if (!rcounts || !rdispls || !rts ||
         (sbuf != MPI_IN_PLACE && (!scounts || !sdispls || !sts)))

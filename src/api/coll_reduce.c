@@ -3,7 +3,7 @@
  * two, order-preserving), Reduce_scatter(_block) (pairwise exchange for commutative ops and
  * large vectors, coll_algo.c; else allreduce, keep my block), Scan and Exscan (recursive
  * doubling). */
-#include "api/coll_util.h"
+#include "api/icoll.h"
 
 
 static int fail(MPI_Comm c, int err, const char *fn)
@@ -92,11 +92,14 @@ int sm_coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, 
         sm_dt_copy(sbuf, count, dt, rbuf, count, dt);
     if (n == 1 || count == 0)
         return MPI_SUCCESS;
-    void *b;
-    char *tmp = sm_dt_tmp(count, dt, &b);
     int pof2 = 1;
     while (pof2 * 2 <= n)
         pof2 *= 2;
+    if (op->commute && count >= pof2 &&
+        sm_dt_psize(dt) * (size_t)count >= sm_coll_tunables()->allreduce_rab)
+        return sm_coll_allreduce_rabenseifner(rbuf, count, dt, op, tag, c);
+    void *b;
+    char *tmp = sm_dt_tmp(count, dt, &b);
     int rem = n - pof2, newrank;
     if (me < 2 * rem) {
         if (me % 2 == 0) {
@@ -170,6 +173,11 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Da
                        MPI_Op op, MPI_Comm comm)
 {
     const char *fn = "MPI_Reduce_scatter";
+    SM_TRY(sm_check_comm(comm, fn));
+    if (!rcounts)
+        return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts");
+    if (sm_comm_is_inter(comm))
+        return sm_inter_ireduce_scatter(sbuf, rbuf, rcounts, 0, dt, op, comm, NULL, fn);
     SM_TRY(sm_coll_check(comm, fn));
     if (!rcounts)
         return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts");
@@ -182,6 +190,9 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datat
                              MPI_Op op, MPI_Comm comm)
 {
     const char *fn = "MPI_Reduce_scatter_block";
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_ireduce_scatter(sbuf, rbuf, NULL, rcount, dt, op, comm, NULL, fn);
     SM_TRY(sm_coll_check(comm, fn));
     SM_TRY(sm_check_buffer(comm, rbuf, rcount, dt, fn));
     SM_TRY(sm_op_check(comm, op, dt, fn));

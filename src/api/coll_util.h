@@ -74,12 +74,17 @@ struct sm_coll_tun {
     size_t ag_ring;          /* SCTPMPI_COLL_ALLGATHER_RING: total bytes >= this: ring */
     size_t a2a_bruck;        /* SCTPMPI_COLL_ALLTOALL_BRUCK: block bytes <= this (> 2 ranks): Bruck */
     size_t redscat_pairwise; /* SCTPMPI_COLL_REDSCAT_PAIRWISE: total bytes >= this: pairwise */
+    size_t allreduce_rab;    /* SCTPMPI_COLL_ALLREDUCE_RABENSEIFNER: bytes >= this (commutative
+                                op, count >= power of two below n): reduce-scatter + allgather */
 };
 const struct sm_coll_tun *sm_coll_tunables(void);
 int sm_coll_allgather_bruck(void *rbuf, int rcount, MPI_Datatype rt, int tag, MPI_Comm c);
 int sm_coll_bcast_scatter_ring(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c);
 int sm_coll_alltoall_bruck(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                            int rcount, MPI_Datatype rt, MPI_Comm c);
+/* rbuf holds this rank's contribution; on return the reduction over all ranks */
+int sm_coll_allreduce_rabenseifner(void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int tag,
+                                   MPI_Comm c);
 int sm_coll_reduce_scatter_pairwise(const void *sbuf, void *rbuf, const int *counts,
                                     MPI_Datatype dt, MPI_Op op, MPI_Comm c);
 

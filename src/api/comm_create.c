@@ -98,6 +98,7 @@ static void comm_destroy(MPI_Comm c)
     }
     free(c->world_of);
     sm_map_free(&c->rank_of);
+    sm_errh_release(c->errh);
     c->valid = 0;
     free(c);
 }
@@ -343,6 +344,63 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
     return MPI_SUCCESS;
 }
 
+/* ---- freeing: the standard marks a communicator for deallocation and frees it once the
+ * operations pending on it complete.  A freed communicator that a request still refers to
+ * (point-to-point, a non-blocking collective's own request, or one of its steps on the hidden
+ * local communicator of an intercommunicator) waits in this list. */
+static MPI_Comm *doomed;
+static int ndoomed, doomed_cap;
+
+static int still_used(MPI_Comm c)
+{
+    return sm_req_any_for_comm(c) ||
+           (c->x && c->x->local_comm && sm_req_any_for_comm(c->x->local_comm));
+}
+
+static int reap_hook(void)
+{
+    int k = 0;
+    for (int i = 0; i < ndoomed; i++) {
+        if (still_used(doomed[i]))
+            doomed[k++] = doomed[i];
+        else
+            comm_destroy(doomed[i]);
+    }
+    int freed = ndoomed - k;
+    ndoomed = k;
+    return freed;
+}
+
+void sm_comm_reap_all(void)
+{
+    for (int i = 0; i < ndoomed; i++)
+        comm_destroy(doomed[i]);
+    free(doomed);
+    doomed = NULL;
+    ndoomed = doomed_cap = 0;
+}
+
+static void defer_destroy(MPI_Comm c)
+{
+    static int hooked;
+    if (!still_used(c)) {
+        comm_destroy(c);
+        return;
+    }
+    if (!hooked) {
+        sm_progress_hook_add(reap_hook);
+        hooked = 1;
+    }
+    if (ndoomed == doomed_cap) {
+        doomed_cap = doomed_cap ? 2 * doomed_cap : 8;
+        MPI_Comm *d = realloc(doomed, sizeof *d * (size_t)doomed_cap);
+        if (!d)
+            sm_die("out of memory freeing a communicator");
+        doomed = d;
+    }
+    doomed[ndoomed++] = c;
+}
+
 int MPI_Comm_free(MPI_Comm *comm)
 {
     const char *fn = "MPI_Comm_free";
@@ -354,7 +412,7 @@ int MPI_Comm_free(MPI_Comm *comm)
     int rc = sm_attr_delete_all(*comm);
     if (rc)
         return sm_error(*comm, rc, fn, "attribute delete callback failed");
-    comm_destroy(*comm);
+    defer_destroy(*comm);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }

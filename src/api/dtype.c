@@ -311,6 +311,35 @@ int MPI_Type_create_hindexed_block(int count, int bl, const MPI_Aint disps[], MP
                    "MPI_Type_create_hindexed_block");
 }
 
+/* C alignment of a predefined type (pair types: their struct's), and of a derived one: the
+ * strictest of the predefined types of its signature */
+static MPI_Aint basic_align(MPI_Datatype t)
+{
+    if (t == MPI_C_FLOAT_COMPLEX || t == MPI_FLOAT_INT || t == MPI_2INT || t == MPI_SHORT_INT)
+        return 4;
+    if (t == MPI_C_DOUBLE_COMPLEX || t == MPI_DOUBLE_INT || t == MPI_LONG_INT)
+        return 8;
+    if (t == MPI_C_LONG_DOUBLE_COMPLEX || t == MPI_LONG_DOUBLE_INT)
+        return (MPI_Aint)_Alignof(long double);
+    MPI_Aint e = t->extent;
+    if (e <= 0 || (e & (e - 1)) || e > 16)
+        return 1; /* MPI_LB / MPI_UB markers, MPI_PACKED-like oddities */
+    return e;
+}
+
+static MPI_Aint type_align(MPI_Datatype t)
+{
+    if (t->basic)
+        return basic_align(t);
+    MPI_Aint al = 1;
+    for (size_t k = 0; k < t->nsig; k++) {
+        MPI_Aint a = basic_align(t->sig[k].type);
+        if (a > al)
+            al = a;
+    }
+    return al;
+}
+
 int MPI_Type_create_struct(int count, const int bls[], const MPI_Aint disps[],
                            const MPI_Datatype types[], MPI_Datatype *newtype)
 {
@@ -332,6 +361,20 @@ int MPI_Type_create_struct(int count, const int bls[], const MPI_Aint disps[],
         ints[i + 1] = bls[i];
     *newtype = finish(&B, MPI_COMBINER_STRUCT, count + 1, ints, count, disps, count, types);
     free(ints);
+    /* the standard's epsilon: without explicit MPI_LB / MPI_UB markers the extent is rounded
+     * up to the strictest alignment of the types inside, as a C compiler pads a struct (so
+     * count > 1 steps over an array of structs correctly) */
+    if (!B.xlb_set && !B.xub_set) {
+        MPI_Aint al = 1;
+        for (int i = 0; i < count; i++) {
+            MPI_Aint a = bls[i] > 0 ? type_align(types[i]) : 1;
+            if (a > al)
+                al = a;
+        }
+        MPI_Aint rem = (*newtype)->extent % al;
+        if (rem)
+            (*newtype)->extent += al - rem;
+    }
     return MPI_SUCCESS;
 }
 

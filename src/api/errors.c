@@ -167,8 +167,13 @@ int sm_check_dest(MPI_Comm c, int rank, const char *fn)
 
 int sm_check_source(MPI_Comm c, int rank, const char *fn)
 {
-    if (rank == MPI_ANY_SOURCE)
+    if (rank == MPI_ANY_SOURCE) {
+        if (c->x && c->x->assert_no_any_source)
+            return sm_error(c, MPI_ERR_RANK, fn,
+                            "MPI_ANY_SOURCE on %s, which asserts mpi_assert_no_any_source",
+                            c->name[0] ? c->name : "a communicator");
         return MPI_SUCCESS;
+    }
     return sm_check_dest(c, rank, fn);
 }
 
@@ -181,9 +186,28 @@ int sm_check_send_tag(MPI_Comm c, int tag, const char *fn)
 
 int sm_check_recv_tag(MPI_Comm c, int tag, const char *fn)
 {
-    if (tag == MPI_ANY_TAG)
+    if (tag == MPI_ANY_TAG) {
+        if (c->x && c->x->assert_no_any_tag)
+            return sm_error(c, MPI_ERR_TAG, fn,
+                            "MPI_ANY_TAG on %s, which asserts mpi_assert_no_any_tag",
+                            c->name[0] ? c->name : "a communicator");
         return MPI_SUCCESS;
+    }
     return sm_check_send_tag(c, tag, fn);
+}
+
+/* user error handlers are counted: the handle, every communicator using one, every handle
+ * MPI_Comm_get_errhandler gave out; the last release frees it */
+void sm_errh_retain(MPI_Errhandler e)
+{
+    if (e && e->kind == SM_EH_USER)
+        e->refcount++;
+}
+
+void sm_errh_release(MPI_Errhandler e)
+{
+    if (e && e->kind == SM_EH_USER && --e->refcount == 0)
+        free(e);
 }
 
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
@@ -191,6 +215,8 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     SM_TRY(sm_check_comm(comm, "MPI_Comm_set_errhandler"));
     if (!errhandler)
         return sm_error(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler", "null error handler");
+    sm_errh_retain(errhandler);
+    sm_errh_release(comm->errh);
     comm->errh = errhandler;
     return MPI_SUCCESS;
 }
@@ -201,6 +227,7 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     if (!errhandler)
         return sm_error(comm, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "NULL output pointer");
     *errhandler = comm->errh;
+    sm_errh_retain(comm->errh); /* a new handle: the caller frees it */
     return MPI_SUCCESS;
 }
 
@@ -221,7 +248,7 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
     if (!errhandler || !*errhandler)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Errhandler_free", NULL);
-    /* user handlers stay allocated while a communicator may still refer to them */
+    sm_errh_release(*errhandler); /* communicators using it keep it alive */
     *errhandler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }

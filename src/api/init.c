@@ -105,6 +105,7 @@ int MPI_Finalize(void)
     int rc = sm_barrier_ctx(MPI_COMM_WORLD, SM_CTX_FINALIZE);
     if (sm_engine_stop())
         rc = MPI_ERR_OTHER;
+    sm_comm_reap_all();
     sm_finalized = 1;
     return rc;
 }

@@ -157,6 +157,18 @@ void sm_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype
     free(b);
 }
 
+void sm_op_retain(MPI_Op op)
+{
+    if (op->user)
+        op->refcount++;
+}
+
+void sm_op_release(MPI_Op op)
+{
+    if (op->user && --op->refcount == 0)
+        free(op);
+}
+
 int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
     SM_TRY(sm_check_init("MPI_Op_create"));
@@ -167,6 +179,7 @@ int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
     o->name = "user op";
     o->commute = commute != 0;
     o->user = user_fn;
+    o->refcount = 1; /* the user's handle */
     *op = o;
     return MPI_SUCCESS;
 }
@@ -180,7 +193,7 @@ int MPI_Op_free(MPI_Op *op)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_OP, "MPI_Op_free",
                         "%s is predefined and cannot be freed", (*op)->name);
     (*op)->valid = 0;
-    free(*op);
+    sm_op_release(*op); /* a running non-blocking collective may still hold it */
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
 }

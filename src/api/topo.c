@@ -517,3 +517,39 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxin, int sources[], int source
     }
     return MPI_SUCCESS;
 }
+
+/* ---- neighbourhoods (the neighbour collectives, neighbor.c) ----------------------------- */
+int sm_topo_neighbors(MPI_Comm c, const char *fn, int *kind, int *indeg, int **in, int *outdeg,
+                      int **out)
+{
+    int err;
+    struct sm_topo *t = topo_of(c, 0, fn, &err);
+    if (!t)
+        return err;
+    *kind = t->kind;
+    if (t->kind == MPI_CART) {
+        /* dimension by dimension, the neighbour at -1 then the one at +1 (PROC_NULL off a
+         * non-periodic edge); the same list for sources and destinations */
+        int n = 2 * t->ndims;
+        *in = sm_xmalloc(sizeof(int) * ((size_t)n + 1));
+        *out = sm_xmalloc(sizeof(int) * ((size_t)n + 1));
+        for (int d = 0; d < t->ndims; d++)
+            MPI_Cart_shift(c, d, 1, &(*in)[2 * d], &(*in)[2 * d + 1]);
+        if (n)
+            memcpy(*out, *in, sizeof(int) * (size_t)n);
+        *indeg = *outdeg = n;
+    } else if (t->kind == MPI_GRAPH) {
+        int start = c->rank ? t->index[c->rank - 1] : 0, n = t->index[c->rank] - start;
+        *in = dupi(t->edges + start, n);
+        *out = dupi(t->edges + start, n);
+        if (!*in) /* n == 0 with no edges at all */
+            *in = sm_xmalloc(sizeof(int)), *out = sm_xmalloc(sizeof(int));
+        *indeg = *outdeg = n;
+    } else {
+        *indeg = t->indeg;
+        *outdeg = t->outdeg;
+        *in = t->srcs ? dupi(t->srcs, t->indeg) : sm_xmalloc(sizeof(int));
+        *out = t->dsts ? dupi(t->dsts, t->outdeg) : sm_xmalloc(sizeof(int));
+    }
+    return MPI_SUCCESS;
+}

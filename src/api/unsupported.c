@@ -1,7 +1,7 @@
-/* unsupported.c — functions of the standard that sctpmpi does not provide yet: neighbourhood
- * collectives, dynamic processes (spawn, ports, name service), one-sided communication (RMA)
- * and MPI-IO.  Each checks that MPI is initialised and reports MPI_ERR_UNSUPPORTED_OPERATION
- * through the communicator's error handler (COMM_WORLD's when it has no communicator argument
+/* unsupported.c — functions of the standard that sctpmpi does not provide yet: dynamic
+ * processes (spawn, ports, name service), one-sided communication (RMA) and MPI-IO.  Each
+ * checks that MPI is initialised and reports MPI_ERR_UNSUPPORTED_OPERATION through the
+ * communicator's error handler (COMM_WORLD's when it has no communicator argument
  * or an invalid one), so a program finds out at run time with a clear message instead of
  * failing to link.  MPI_Comm_get_parent is provided (no process is ever spawned, so the
  * parent is always MPI_COMM_NULL, as the standard specifies for such a process). */
@@ -25,88 +25,6 @@ int MPI_Comm_get_parent(MPI_Comm *parent)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_get_parent", "NULL argument");
     *parent = MPI_COMM_NULL;
     return MPI_SUCCESS;
-}
-
-/* ---- neighbour collectives ---- */
-int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return unsupported(comm, "MPI_Neighbor_allgather",
-                       "neighbourhood collectives are not supported");
-}
-
-int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, const int recvcounts[], const int displs[],
-                            MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return unsupported(comm, "MPI_Neighbor_allgatherv",
-                       "neighbourhood collectives are not supported");
-}
-
-int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                          void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return unsupported(comm, "MPI_Neighbor_alltoall",
-                       "neighbourhood collectives are not supported");
-}
-
-int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
-{
-    return unsupported(comm, "MPI_Neighbor_alltoallv",
-                       "neighbourhood collectives are not supported");
-}
-
-int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                           const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
-                           MPI_Comm comm)
-{
-    return unsupported(comm, "MPI_Neighbor_alltoallw",
-                       "neighbourhood collectives are not supported");
-}
-
-int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Request *request)
-{
-    return unsupported(comm, "MPI_Ineighbor_allgather",
-                       "neighbourhood collectives are not supported");
-}
-
-int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, const int recvcounts[], const int displs[],
-                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
-{
-    return unsupported(comm, "MPI_Ineighbor_allgatherv",
-                       "neighbourhood collectives are not supported");
-}
-
-int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                           MPI_Request *request)
-{
-    return unsupported(comm, "MPI_Ineighbor_alltoall",
-                       "neighbourhood collectives are not supported");
-}
-
-int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Request *request)
-{
-    return unsupported(comm, "MPI_Ineighbor_alltoallv",
-                       "neighbourhood collectives are not supported");
-}
-
-int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
-                            const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
-                            void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                            const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request)
-{
-    return unsupported(comm, "MPI_Ineighbor_alltoallw",
-                       "neighbourhood collectives are not supported");
 }
 
 /* ---- dynamic processes ---- */

@@ -230,7 +230,10 @@ static inline uint32_t sm_credit_cost(size_t payload) { return (uint32_t)payload
 int sm_frame_send(int peer, int lane, struct sm_frame_hdr *h, const void *payload, size_t len,
                   void *cookie);
 void sm_frame_init(struct sm_frame_hdr *h, int type);
-int sm_lane_for(uint32_t ctx, int tag);
+int sm_lane_for(int peer, uint32_t ctx, int tag);   /* lane with the rail (transport.h) */
+#define SM_MAX_RAILS 8
+int sm_rails(int peer, struct sm_rail_load *load, int max);
+int sm_stripe_lane(int peer, int lane, size_t window); /* -1: every rail is busy */
 int sm_self_progress(void);
 
 /* progress.c */

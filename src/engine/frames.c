@@ -1,5 +1,6 @@
-/* frames.c — building frames and handing them to the transport, the lane choice for
- * (context, tag), and the self path (a rank sending to itself never touches the transport). */
+/* frames.c — building frames and handing them to the transport, the lane and rail choice for
+ * (context, tag), the rail choice for striped rendezvous segments, and the self path (a rank
+ * sending to itself never touches the transport). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,14 +20,48 @@ void sm_frame_init(struct sm_frame_hdr *h, int type)
     h->src = sm_eng.rank;
 }
 
-/* Same (context, tag) -> same lane, always: same-tag messages then stay in order even on a
- * transport with independent streams.  Lane 0 carries control frames only. */
-int sm_lane_for(uint32_t ctx, int tag)
+/* rails to peer (transport.h): 1 unless the transport has several; load may be NULL */
+int sm_rails(int peer, struct sm_rail_load *load, int max)
 {
-    if (sm_eng.lanes <= 1)
-        return 0;
+    if (peer == sm_eng.rank || !sm_eng.tp || !sm_eng.tp_ops->rails)
+        return 1;
+    int n = sm_eng.tp_ops->rails(sm_eng.tp, peer, load, max);
+    return n < 1 ? 1 : n;
+}
+
+/* Same (context, tag) -> same lane and same rail, always: same-tag messages then stay in order
+ * even on a transport with independent streams or rails.  Lane 0 carries control frames only
+ * (on rail 0). */
+int sm_lane_for(int peer, uint32_t ctx, int tag)
+{
     uint32_t x = (uint32_t)tag * 2654435761u ^ ctx * 40503u;
-    return 1 + (int)(x % (uint32_t)(sm_eng.lanes - 1));
+    int lane = sm_eng.lanes <= 1 ? 0 : 1 + (int)(x % (uint32_t)(sm_eng.lanes - 1));
+    int rails = sm_rails(peer, NULL, 0);
+    if (rails <= 1)
+        return lane;
+    return SM_LANE((int)((x >> 7) % (uint32_t)rails), lane);
+}
+
+/* Striping: the lane (with rail) for the next DATA segment of a message on lane `lane`: the
+ * rail with the fewest bytes not yet acknowledged (queued in the transport + unacknowledged in
+ * the kernel), if the transport holds less than `window` bytes for it; else -1 (wait: that
+ * rail has queued frames, so it calls send_done when it drains).  A slow rail drains slowly,
+ * keeps more bytes unacknowledged, and so gets fewer segments. */
+int sm_stripe_lane(int peer, int lane, size_t window)
+{
+    struct sm_rail_load load[SM_MAX_RAILS];
+    int rails = sm_rails(peer, load, SM_MAX_RAILS);
+    if (rails > SM_MAX_RAILS)
+        rails = SM_MAX_RAILS;
+    if (rails <= 1)
+        return lane;
+    int best = 0;
+    for (int r = 1; r < rails; r++)
+        if (load[r].queued + load[r].unacked < load[best].queued + load[best].unacked)
+            best = r;
+    if (load[best].queued >= window)
+        return -1;
+    return SM_LANE(best, SM_LANE_INDEX(lane));
 }
 
 int sm_frame_send(int peer, int lane, struct sm_frame_hdr *h, const void *payload, size_t len,

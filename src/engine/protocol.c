@@ -56,7 +56,7 @@ int sm_send_start(struct sctpmpi_request *r)
     r->seq = next_send_seq(r->wpeer, r->ctx);
     struct sm_frame_hdr h;
     int self = r->wpeer == sm_eng.rank;
-    int lane = sm_lane_for(r->ctx, r->tag);
+    int lane = sm_lane_for(r->wpeer, r->ctx, r->tag);
     if (r->bytes <= sm_eng.eager_limit &&
         (self || sm_credit_take(r->wpeer, sm_credit_cost(r->bytes)))) {
         sm_frame_init(&h, SM_F_EAGER);
@@ -90,6 +90,71 @@ int sm_send_start(struct sctpmpi_request *r)
     return 0;
 }
 
+/* ---- rendezvous DATA segments ------------------------------------------------------------
+ * One rail: every segment is handed to the transport at once, on the message's lane.
+ * Several rails (transport.h) and a message of at least SCTPMPI_STRIPE_MIN bytes: segments
+ * are paced; each goes to the rail with the fewest unsent bytes, and only while that rail
+ * holds less than one segment, so a slower rail drains slower and receives fewer segments.
+ * The rest waits in a stripe job, resumed by a progress hook as rails drain. */
+struct stripe_job {
+    struct sm_list link;
+    uint64_t sreq, rreq;
+    int peer, lane;
+    size_t off, seg;
+};
+
+static struct sm_list stripe_jobs = {&stripe_jobs, &stripe_jobs};
+static size_t stripe_min = (size_t)-1; /* SCTPMPI_STRIPE_MIN, read on first use */
+
+static void send_segment(struct sctpmpi_request *r, int peer, int lane, uint64_t rreq,
+                         size_t off, size_t n)
+{
+    struct sm_frame_hdr d;
+    sm_frame_init(&d, SM_F_DATA);
+    d.rreq = rreq;
+    d.size = off;
+    track(sm_frame_send(peer, lane, &d, (char *)r->buf + off, n, r), r);
+}
+
+/* push what the rails take now; returns 1 when the job is over (all sent, or the send ended) */
+static int stripe_pump(struct stripe_job *j)
+{
+    struct sctpmpi_request *r = sm_req_by_id(j->sreq);
+    if (!r || r->kind != SM_REQ_SEND || r->complete)
+        return 1; /* failed (peer lost) and completed meanwhile */
+    while (j->off < r->bytes) {
+        int lane = sm_stripe_lane(j->peer, j->lane, j->seg);
+        if (lane < 0)
+            return 0;
+        size_t n = r->bytes - j->off < j->seg ? r->bytes - j->off : j->seg;
+        send_segment(r, j->peer, lane, j->rreq, j->off, n);
+        j->off += n;
+        if (r->complete)
+            return 1; /* the transport failed the send */
+    }
+    r->io_pending--; /* the job's own hold */
+    send_maybe_complete(r);
+    return 1;
+}
+
+static int stripe_progress(void)
+{
+    int n = 0;
+    struct sm_list *l, *tmp;
+    sm_list_for_each_safe(l, tmp, &stripe_jobs)
+    {
+        struct stripe_job *j = sm_container_of(l, struct stripe_job, link);
+        size_t before = j->off;
+        if (stripe_pump(j)) {
+            sm_list_remove(&j->link);
+            free(j);
+            n++;
+        } else if (j->off != before)
+            n++;
+    }
+    return n;
+}
+
 static void on_cts(int peer, const struct sm_frame_hdr *h)
 {
     struct sctpmpi_request *r = sm_req_by_id(h->sreq);
@@ -100,15 +165,35 @@ static void on_cts(int peer, const struct sm_frame_hdr *h)
     }
     r->await_cts = 0;
     r->matched = 1;
-    int lane = sm_lane_for(r->ctx, r->tag);
+    int lane = sm_lane_for(peer, r->ctx, r->tag);
     size_t seg = sm_eng.segment;
+    if (stripe_min == (size_t)-1)
+        stripe_min = (size_t)sm_env_size("SCTPMPI_STRIPE_MIN", 256 * 1024);
+    int rails = sm_rails(peer, NULL, 0);
+    if (rails > 1 && r->bytes >= stripe_min) {
+        /* segments of at most a quarter of the message per rail (so every rail gets some and
+         * a slow one can get fewer), at least 64k, at most SCTPMPI_RNDV_SEGMENT */
+        size_t s = (r->bytes / (4 * (size_t)rails) + 4095) & ~(size_t)4095;
+        if (s < 64 * 1024)
+            s = 64 * 1024;
+        struct stripe_job *j = sm_xcalloc(1, sizeof *j);
+        j->sreq = r->id;
+        j->rreq = h->rreq;
+        j->peer = peer;
+        j->lane = lane;
+        j->seg = s < seg ? s : seg;
+        r->io_pending++; /* held by the job until its last segment is handed over */
+        if (stripe_pump(j)) {
+            free(j);
+        } else {
+            sm_list_push_back(&stripe_jobs, &j->link);
+            sm_progress_hook_add(stripe_progress);
+        }
+        return;
+    }
     for (size_t off = 0; off < r->bytes; off += seg) {
         size_t n = r->bytes - off < seg ? r->bytes - off : seg;
-        struct sm_frame_hdr d;
-        sm_frame_init(&d, SM_F_DATA);
-        d.rreq = h->rreq;
-        d.size = off;
-        track(sm_frame_send(peer, lane, &d, (char *)r->buf + off, n, r), r);
+        send_segment(r, peer, lane, h->rreq, off, n);
     }
     send_maybe_complete(r);
 }
@@ -269,6 +354,17 @@ static int valid_envelope(int peer, const struct sm_frame_hdr *h)
     return 1;
 }
 
+/* the receive a DATA frame fills, or NULL.  Looked up from the header at both frame_begin and
+ * frame_end: a transport with several rails may interleave DATA frames of one peer. */
+static struct sctpmpi_request *data_target(int peer, const struct sm_frame_hdr *h)
+{
+    struct sctpmpi_request *r = sm_req_by_id(h->rreq);
+    if (!r || r->kind != SM_REQ_RECV || r->complete ||
+        sm_comm_world_rank(r->comm, r->status.MPI_SOURCE) != peer)
+        return NULL;
+    return r;
+}
+
 void *sm_up_frame_begin(void *ctx, int peer, const struct sm_frame_hdr *h)
 {
     (void)ctx;
@@ -293,9 +389,8 @@ void *sm_up_frame_begin(void *ctx, int peer, const struct sm_frame_hdr *h)
         return m->data;
     }
     if (h->type == SM_F_DATA) {
-        struct sctpmpi_request *r = sm_req_by_id(h->rreq);
-        if (!r || r->kind != SM_REQ_RECV || r->complete ||
-            sm_comm_world_rank(r->comm, r->status.MPI_SOURCE) != peer) {
+        struct sctpmpi_request *r = data_target(peer, h);
+        if (!r) {
             SM_WARN("dropping DATA from rank %d for unknown receive", peer);
             return NULL;
         }
@@ -396,9 +491,9 @@ static void on_rts(int peer, const struct sm_frame_hdr *h)
     }
 }
 
-static void on_data_end(struct sm_peer *p, const struct sm_frame_hdr *h, void *payload)
+static void on_data_end(int peer, struct sm_peer *p, const struct sm_frame_hdr *h, void *payload)
 {
-    struct sctpmpi_request *r = p->cur_req;
+    struct sctpmpi_request *r = data_target(peer, h);
     p->cur_req = NULL;
     if (!r)
         return;
@@ -430,7 +525,7 @@ void sm_up_frame_end(void *ctx, int peer, const struct sm_frame_hdr *h, void *pa
     case SM_F_EAGER: on_eager_end(peer, p, payload); break;
     case SM_F_RTS: on_rts(peer, h); break;
     case SM_F_CTS: on_cts(peer, h); break;
-    case SM_F_DATA: on_data_end(p, h, payload); break;
+    case SM_F_DATA: on_data_end(peer, p, h, payload); break;
     case SM_F_SYNC_ACK: on_sync_ack(peer, h); break;
     case SM_F_CANCEL_REQ: on_cancel_req(peer, h); break;
     case SM_F_CANCEL_ACK: on_cancel_ack(peer, h); break;

@@ -69,6 +69,16 @@ void sm_req_complete(struct sctpmpi_request *r)
         sm_req_release(r);
 }
 
+/* 1 if a request not yet released refers to communicator c (api/comm_create.c defers
+ * MPI_Comm_free until none does) */
+int sm_req_any_for_comm(const struct sctpmpi_comm *c)
+{
+    for (uint32_t i = 0; i < nslots; i++)
+        if (slots[i] && slots[i]->kind && slots[i]->comm == c)
+            return 1;
+    return 0;
+}
+
 void sm_req_pool_fini(void)
 {
     for (uint32_t i = 0; i < nslots; i++)

@@ -1,15 +1,36 @@
 /* registry.c — maps a transport name (SCTPMPI_TRANSPORT, mpiexec --transport) to its table. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "transport/transport.h"
+#include "util/util.h"
+
+extern const struct sm_transport_ops sm_transport_sctpn; /* native engine: transport/sctpn/ */
+
+/* SCTPMPI_SCTP_BACKEND=native|usrsctp picks the SCTP implementation behind "sctp": our own
+ * engine (transport/sctpn/, the default) or usrsctp (transport/sctp/, when built with it) */
+static const struct sm_transport_ops *sctp_backend(void)
+{
+    const char *b = getenv("SCTPMPI_SCTP_BACKEND");
+    if (!b || !*b || !strcmp(b, "native"))
+        return &sm_transport_sctpn;
+    if (!strcmp(b, "usrsctp")) {
+#ifdef SCTPMPI_HAVE_SCTP
+        return &sm_transport_sctp;
+#else
+        SM_ERR("SCTPMPI_SCTP_BACKEND=usrsctp: this build has no usrsctp (libusrsctp-dev)");
+        return NULL;
+#endif
+    }
+    SM_ERR("unknown SCTPMPI_SCTP_BACKEND=%s (expected native or usrsctp)", b);
+    return NULL;
+}
 
 const struct sm_transport_ops *sm_transport_find(const char *name)
 {
     if (!strcmp(name, "tcp"))
         return &sm_transport_tcp;
-#ifdef SCTPMPI_HAVE_SCTP
     if (!strcmp(name, "sctp"))
-        return &sm_transport_sctp;
-#endif
+        return sctp_backend();
     return NULL;
 }

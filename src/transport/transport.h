@@ -11,7 +11,10 @@
  * engine returns where the payload should be placed (e.g. straight into the user's receive
  * buffer) or NULL, in which case the transport keeps the payload in its own memory.  When the
  * whole payload is in place it calls up->frame_end() with a pointer to it.  Between the two
- * calls for one peer the transport makes no other upcall for that peer (any lane).
+ * calls for one peer the transport makes no other upcall for that peer (any lane), with one
+ * exception: a transport with several rails may deliver frames of other rails while a DATA
+ * frame is between its two calls (the engine finds a DATA frame's receive again from the
+ * header in frame_end); every other frame type is still begun and ended with no upcall between.
  *
  * Send path: send() takes an iovec whose first element is the frame header (copied by the
  * transport if it has to keep it: the engine builds headers on its stack) and whose other
@@ -19,6 +22,16 @@
  * byte has been handed to the kernel/stack (the iovec memory is free again), 1 when some bytes
  * are still referenced (then up->send_done(cookie) is called once they are not), or a negative
  * MPI error class on failure. Frames to one peer on one lane are delivered in send order.
+ *
+ * Rails (optional entry rails()): a transport may reach a peer over several independent paths
+ * ("rails", e.g. one TCP connection per network interface).  rails(t, peer, load, max)
+ * returns how many (>= 1) and fills load[r] for the first max of them (struct sm_rail_load).
+ * While a rail's `queued` is not 0 the transport keeps writing it out and calls send_done as
+ * frames leave, so an engine waiting for a rail to drain is woken.  When rails() returns
+ * R > 1, the engine names the rail in the lane argument of send():
+ * lane = SM_LANE(rail, lane_within_rail), rail < R.  Frames to one peer with the same lane
+ * value (rail and lane) are delivered in send order; frames on different rails in any order.
+ * A transport without the entry (NULL) or returning 1 never sees rail bits.
  *
  * Threads: every upcall happens on the caller's thread inside progress(), never inside send()
  * and never from a thread of the transport's own (queue and hand over in progress()). */
@@ -30,6 +43,16 @@
 #include <sys/uio.h>
 
 struct sm_frame_hdr;
+
+#define SM_RAIL_SHIFT 16
+#define SM_LANE(rail, lane) (((rail) << SM_RAIL_SHIFT) | (lane))
+#define SM_LANE_RAIL(v) ((v) >> SM_RAIL_SHIFT)
+#define SM_LANE_INDEX(v) ((v) & ((1 << SM_RAIL_SHIFT) - 1))
+
+struct sm_rail_load {
+    size_t queued;   /* bytes given to send() for this rail that the transport still holds */
+    size_t unacked;  /* bytes the kernel/stack holds for it, not yet acknowledged (0: unknown) */
+};
 
 /* calls from a transport into the engine */
 struct sm_upcalls {
@@ -75,6 +98,8 @@ struct sm_transport_ops {
     /* print statistics (SCTPMPI_STATS=1) to the given stream */
     void (*stats)(struct sm_transport *t, void *file);
     int (*finalize)(struct sm_transport *t);
+    /* optional (NULL = one rail): rails to peer and the bytes still held per rail (see above) */
+    int (*rails)(struct sm_transport *t, int peer, struct sm_rail_load *load, int max);
 };
 
 extern const struct sm_transport_ops sm_transport_tcp;

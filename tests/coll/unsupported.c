@@ -11,8 +11,7 @@ int main(int argc, char **argv)
     CHECK(MPI_Comm_get_parent(&parent) == MPI_SUCCESS && parent == MPI_COMM_NULL, "parent");
 #if !defined(OPEN_MPI) && !defined(MPICH)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    int a = 1, b = 0, cls;
-    MPI_Request r;
+    int a = 1, cls;
     MPI_Win w = MPI_WIN_NULL;
     MPI_File f = MPI_FILE_NULL;
     char port[MPI_MAX_PORT_NAME];
@@ -24,8 +23,6 @@ int main(int argc, char **argv)
         MPI_Error_class(e_, &cls);                                                               \
         CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "%s gave class %d", #call, cls);            \
     } while (0)
-    EXPECT(MPI_Neighbor_allgather(&a, 1, MPI_INT, &b, 1, MPI_INT, MPI_COMM_WORLD));
-    EXPECT(MPI_Ineighbor_alltoall(&a, 1, MPI_INT, &b, 1, MPI_INT, MPI_COMM_WORLD, &r));
     EXPECT(MPI_Win_create(&a, sizeof a, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w));
     EXPECT(MPI_Win_fence(0, w));
     EXPECT(MPI_Put(&a, 1, MPI_INT, 0, 0, 1, MPI_INT, w));

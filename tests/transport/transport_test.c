@@ -417,6 +417,8 @@ static void run_bench(void)
         } else {
             if (leader) {
                 double p0 = now_s();
+                /* the partner's ack may arrive while we still wait for send_done below */
+                long ack = bench_arrived + 1;
                 for (int w = 0; w < window; w++) {
                     bench_send(partner, buf, bench_size);
                     while (T.outstanding > 2 * window)
@@ -426,7 +428,7 @@ static void run_bench(void)
                     progress(1000);
                 if (it >= 0)
                     bench_push_s += now_s() - p0;
-                bench_wait(bench_arrived + 1);
+                bench_wait(ack);
             } else {
                 if (bench_compute_ms)
                     usleep((useconds_t)bench_compute_ms * 1000);

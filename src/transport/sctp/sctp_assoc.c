@@ -1,5 +1,5 @@
 /* sctp_assoc.c — peers and their associations: business cards ("sctp:ADDR[,ADDR...]:PORT"
- * plus ":nocrc" when a rank skips CRC32c), the AF_CONN address of each peer, the hello that opens
+ * plus ":nocrc" when a rank skips CRC32c, ":mh" in the multihomed mode), the AF_CONN address of each peer, the hello that opens
  * every stream (sender's rank + job secret; a failed check aborts the association and the job
  * goes on), usrsctp notifications (association up, lost, shut down) and peer failure reports. */
 #include <arpa/inet.h>
@@ -34,6 +34,7 @@ int sctp_assoc_parse_card(struct sm_transport *t, int rank, const char *card)
     if (*end || port <= 0 || port > 65535)
         return -1;
     p->crc32c = !(flags && strstr(flags, "nocrc"));
+    p->inet = flags && strstr(flags, "mh") != NULL;
     p->naddrs = 0;
     for (char *save = NULL, *a = strtok_r(buf, ",", &save); a && p->naddrs < SCTP_SM_MAX_ADDRS;
          a = strtok_r(NULL, ",", &save)) {
@@ -54,6 +55,15 @@ void sctp_assoc_fill_sconn(struct sctp_peer *p, struct sockaddr_conn *sc)
     sc->sconn_family = AF_CONN;
     sc->sconn_port = htons(SCTP_SM_SCTP_PORT);
     sc->sconn_addr = p;
+}
+
+void sctp_assoc_fill_dest(struct sctp_peer *p, union sctp_sockstore *d)
+{
+    memset(d, 0, sizeof *d);
+    if (p->t->inet)
+        d->sin = p->addrs[0];
+    else
+        sctp_assoc_fill_sconn(p, &d->sconn);
 }
 
 struct sctp_peer *sctp_assoc_peer_of_addr(struct sm_transport *t, void *conn_addr)
@@ -80,6 +90,8 @@ struct sctp_peer *sctp_assoc_peer_of_id(struct sm_transport *t, sctp_assoc_t id)
     struct sctp_peer *p = NULL;
     if (n > 0 && addrs && addrs->sa_family == AF_CONN)
         p = sctp_assoc_peer_of_addr(t, ((struct sockaddr_conn *)addrs)->sconn_addr);
+    else if (n > 0 && addrs && addrs->sa_family == AF_INET)
+        p = sctp_udp_peer_of(t, (struct sockaddr_in *)addrs);
     if (addrs)
         usrsctp_freepaddrs(addrs);
     return p;
@@ -165,15 +177,17 @@ int sctp_assoc_send_hello(struct sm_transport *t, struct sctp_peer *p, int sid)
     memset(&si, 0, sizeof si);
     si.snd_sid = (uint16_t)sid;
     si.snd_ppid = htonl(SCTP_SM_PPID_HELLO);
+    if (t->inet && !p->assoc_id && sctp_inet_connect(t, p) < 0)
+        return -1;
     si.snd_assoc_id = p->assoc_id;
-    struct sockaddr_conn sc;
-    sctp_assoc_fill_sconn(p, &sc);
-    if (usrsctp_sendv(t->sock, &h, sizeof h, (struct sockaddr *)&sc, 1, &si, sizeof si,
+    union sctp_sockstore dest;
+    sctp_assoc_fill_dest(p, &dest);
+    if (usrsctp_sendv(t->sock, &h, sizeof h, &dest.sa, 1, &si, sizeof si,
                       SCTP_SENDV_SNDINFO, 0) < 0)
         return -1;
     p->hello_sent[sid] = 1;
     if (!p->assoc_id) {
-        p->assoc_id = usrsctp_getassocid(t->sock, (struct sockaddr *)&sc);
+        p->assoc_id = usrsctp_getassocid(t->sock, &dest.sa);
         if (p->state == SCTP_PEER_IDLE || p->state == SCTP_PEER_CLOSED)
             p->state = SCTP_PEER_CONNECTING;
     }
@@ -283,9 +297,8 @@ void sctp_assoc_notification(struct sm_transport *t, const void *data, size_t le
         break;
     }
     case SCTP_PEER_ADDR_CHANGE:
-        if (t->tu.debug)
-            sctp_log("rank %d: path state change %u on association %u", t->rank,
-                     n->sn_paddr_change.spc_state, n->sn_paddr_change.spc_assoc_id);
+        if (len >= sizeof n->sn_paddr_change)
+            sctp_paths_on_change(t, &n->sn_paddr_change);
         break;
     case SCTP_REMOTE_ERROR:
         if (t->tu.debug)

@@ -59,6 +59,10 @@ static void apply_sysctls(const struct sctp_tunables *tu)
         usrsctp_sysctl_set_sctp_path_rtx_max_default((uint32_t)tu->path_max_retrans);
     if (tu->assoc_max_retrans > 0)
         usrsctp_sysctl_set_sctp_assoc_rtx_max_default((uint32_t)tu->assoc_max_retrans);
+    usrsctp_sysctl_set_sctp_cmt_on_off((uint32_t)tu->cmt);
+    usrsctp_sysctl_set_sctp_cmt_use_dac((uint32_t)tu->cmt_dac);
+    if (tu->pf_threshold >= 0)
+        usrsctp_sysctl_set_sctp_path_pf_threshold((uint32_t)tu->pf_threshold);
 }
 
 static int apply_socket_options(struct sm_transport *t)
@@ -119,11 +123,13 @@ static int apply_socket_options(struct sm_transport *t)
         ap.sasoc_asocmaxrxt = (uint16_t)tu->assoc_max_retrans;
         rc |= setopt(t, IPPROTO_SCTP, SCTP_ASSOCINFO, &ap, sizeof ap, "SCTP_ASSOCINFO");
     }
-    /* the AF_CONN "path" has no PMTU discovery: the MTU is ours to set */
+    /* the AF_CONN "path" has no PMTU discovery: the MTU is ours to set.  In the multihomed mode
+     * usrsctp's path MTU counts the IP header: tu->mtu + 20 = interface MTU - 8 leaves room for
+     * the UDP header whether usrsctp subtracts it or not (netlab, 1500-byte rails: no drop_mtu) */
     struct sctp_paddrparams pp;
     memset(&pp, 0, sizeof pp);
     pp.spp_assoc_id = SCTP_FUTURE_ASSOC;
-    pp.spp_pathmtu = (uint32_t)tu->mtu;
+    pp.spp_pathmtu = (uint32_t)tu->mtu + (t->inet ? 20u : 0u);
     pp.spp_flags = SPP_PMTUD_DISABLE;
     if (tu->hb_interval_ms == 0)
         pp.spp_flags |= SPP_HB_DISABLE;
@@ -135,6 +141,21 @@ static int apply_socket_options(struct sm_transport *t)
         pp.spp_pathmaxrxt = (uint16_t)tu->path_max_retrans;
     rc |= setopt(t, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof pp, "SCTP_PEER_ADDR_PARAMS");
 
+    if (tu->cmt) { /* usrsctp refuses the option (ENOPROTOOPT) while the sysctl is 0 */
+        struct sctp_assoc_value av = {.assoc_id = SCTP_FUTURE_ASSOC,
+                                      .assoc_value = (uint32_t)tu->cmt};
+        rc |= setopt(t, IPPROTO_SCTP, SCTP_CMT_ON_OFF, &av, sizeof av, "SCTP_CMT_ON_OFF");
+    }
+    if (tu->pf_threshold >= 0) {
+        struct sm_paddrthlds th;
+        memset(&th, 0, sizeof th);
+        th.spt_assoc_id = SCTP_FUTURE_ASSOC;
+        th.spt_pathmaxrxt = (uint16_t)(tu->path_max_retrans >= 0 ? tu->path_max_retrans : 5);
+        th.spt_pathpfthld = (uint16_t)tu->pf_threshold;
+        th.spt_pathcpthld = 0xffff;
+        rc |= setopt(t, IPPROTO_SCTP, SCTP_PEER_ADDR_THLDS, &th, sizeof th,
+                     "SCTP_PEER_ADDR_THLDS");
+    }
     static const uint16_t events[] = {SCTP_ASSOC_CHANGE, SCTP_PEER_ADDR_CHANGE,
                                       SCTP_SEND_FAILED_EVENT, SCTP_SHUTDOWN_EVENT,
                                       SCTP_REMOTE_ERROR};
@@ -148,11 +169,18 @@ static int apply_socket_options(struct sm_transport *t)
 
 int sctp_endpoint_open(struct sm_transport *t)
 {
-    /* no usrsctp threads and no usrsctp UDP socket: we own I/O (sctp_udp.c) and drive timers */
-    usrsctp_init_nothreads(0, sctp_udp_conn_output, NULL);
+    if (t->inet) /* multihomed: usrsctp's UDP socket and threads (sctp_inet.c has the why) */
+        usrsctp_init(t->udp_port, NULL, NULL);
+    else /* no usrsctp threads nor UDP socket: we own I/O (sctp_udp.c) and drive timers */
+        usrsctp_init_nothreads(0, sctp_udp_conn_output, NULL);
     apply_sysctls(&t->tu);
     t->last_timer_ms = sctp_now_ms();
-    t->sock = usrsctp_socket(AF_CONN, SOCK_SEQPACKET, IPPROTO_SCTP, sctp_recv_callback, NULL, 0, t);
+    if (t->inet)
+        t->sock = usrsctp_socket(AF_INET, SOCK_SEQPACKET, IPPROTO_SCTP, sctp_inet_callback, NULL,
+                                 0, t);
+    else
+        t->sock = usrsctp_socket(AF_CONN, SOCK_SEQPACKET, IPPROTO_SCTP, sctp_recv_callback, NULL,
+                                 0, t);
     if (!t->sock) {
         sctp_log("usrsctp_socket failed: %s", strerror(errno));
         return -1;
@@ -160,14 +188,19 @@ int sctp_endpoint_open(struct sm_transport *t)
     usrsctp_set_non_blocking(t->sock, 1);
     if (apply_socket_options(t) < 0)
         return -1;
-    struct sockaddr_conn sc;
-    memset(&sc, 0, sizeof sc);
-    sc.sconn_family = AF_CONN;
-    sc.sconn_port = htons(SCTP_SM_SCTP_PORT);
-    sc.sconn_addr = NULL; /* every registered AF_CONN address (one per peer) */
-    if (usrsctp_bind(t->sock, (struct sockaddr *)&sc, sizeof sc) < 0) {
-        sctp_log("usrsctp_bind failed: %s", strerror(errno));
-        return -1;
+    if (t->inet) {
+        if (sctp_inet_bind(t) < 0)
+            return -1;
+    } else {
+        struct sockaddr_conn sc;
+        memset(&sc, 0, sizeof sc);
+        sc.sconn_family = AF_CONN;
+        sc.sconn_port = htons(SCTP_SM_SCTP_PORT);
+        sc.sconn_addr = NULL; /* every registered AF_CONN address (one per peer) */
+        if (usrsctp_bind(t->sock, (struct sockaddr *)&sc, sizeof sc) < 0) {
+            sctp_log("usrsctp_bind failed: %s", strerror(errno));
+            return -1;
+        }
     }
     /* without listen() incoming INITs are dropped */
     if (usrsctp_listen(t->sock, 1) < 0) {
@@ -179,6 +212,8 @@ int sctp_endpoint_open(struct sm_transport *t)
 
 void sctp_endpoint_timers(struct sm_transport *t)
 {
+    if (t->inet) /* usrsctp's timer thread */
+        return;
     uint64_t now = sctp_now_ms();
     if (now > t->last_timer_ms) {
         usrsctp_handle_timers((uint32_t)(now - t->last_timer_ms));
@@ -211,10 +246,10 @@ void sctp_endpoint_close(struct sm_transport *t)
         memset(&si, 0, sizeof si);
         si.snd_flags = SCTP_EOF;
         si.snd_assoc_id = p->assoc_id;
-        struct sockaddr_conn sc;
-        sctp_assoc_fill_sconn(p, &sc);
+        union sctp_sockstore dest;
+        sctp_assoc_fill_dest(p, &dest);
         static const char none = 0; /* usrsctp rejects a NULL buffer even for 0 bytes */
-        if (usrsctp_sendv(t->sock, &none, 0, (struct sockaddr *)&sc, 1, &si, sizeof si,
+        if (usrsctp_sendv(t->sock, &none, 0, &dest.sa, 1, &si, sizeof si,
                           SCTP_SENDV_SNDINFO, 0) < 0 && t->tu.debug)
             sctp_log("rank %d: SHUTDOWN to rank %d: %s", t->rank, r, strerror(errno));
     }
@@ -243,7 +278,7 @@ void sctp_endpoint_close(struct sm_transport *t)
     usrsctp_close(t->sock);
     t->sock = NULL;
     sctp_udp_flush(t);
-    for (int r = 0; t->peers && r < t->size; r++)
+    for (int r = 0; t->peers && !t->inet && r < t->size; r++)
         usrsctp_deregister_address(&t->peers[r]);
     int tries = 0;
     while (usrsctp_finish() != 0 && tries++ < 300) {
@@ -253,6 +288,8 @@ void sctp_endpoint_close(struct sm_transport *t)
         sctp_endpoint_timers(t);
         sctp_udp_flush(t);
     }
+    if (t->inet) /* what usrsctp's threads queued until they stopped */
+        sctp_inet_drain(t);
     if (tries > 300)
         sctp_log("rank %d: usrsctp_finish still failing after 3 s", t->rank);
     pthread_mutex_unlock(&t->stack_lock);

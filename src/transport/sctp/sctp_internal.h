@@ -6,6 +6,9 @@
  *    is one AF_CONN "address" (a pointer to its struct sctp_peer), so a datagram's UDP source
  *    names the rank before usrsctp sees it and datagrams from unknown sources never reach it.
  *  - One one-to-many SCTP socket per rank; one association per peer, set up on first send.
+ *  - Multihomed mode (a rank with several addresses, sctp_inet.c): AF_CONN cannot carry a second
+ *    path, so usrsctp's own AF_INET stack and UDP encapsulation run instead, with its threads;
+ *    its callback only queues events that progress() processes like the AF_CONN mode's.
  *  - All usrsctp calls happen under t->stack_lock.  usrsctp's receive callback only queues
  *    "arrivals" (struct sctp_arrival); progress() hands them to the engine without the lock.
  *  - Progress: the caller's progress() drives input, timers and output.  A small watchdog
@@ -14,6 +17,7 @@
 #ifndef SCTPMPI_SCTP_INTERNAL_H
 #define SCTPMPI_SCTP_INTERNAL_H
 
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stddef.h>
@@ -39,10 +43,20 @@
 #define SCTP_PEER_ADDR_THLDS 0x00000023
 #endif
 
+/* usrsctp's struct sctp_paddrthlds, which the installed usrsctp.h lacks (newer layout; an older
+ * library reads only the prefix) */
+struct sm_paddrthlds {
+    struct sockaddr_storage spt_address;
+    sctp_assoc_t spt_assoc_id;
+    uint16_t spt_pathmaxrxt;
+    uint16_t spt_pathpfthld;
+    uint16_t spt_pathcpthld;  /* primary path switchover: 0xffff = off (usrsctp insists) */
+};
+
 #define SCTP_SM_PPID_FRAME 0x534d4631u  /* "SMF1": one engine frame per SCTP message */
 #define SCTP_SM_PPID_HELLO 0x534d4831u  /* "SMH1": rank + job secret, first on every stream */
 #define SCTP_SM_SCTP_PORT 5001          /* SCTP port inside the UDP encapsulation (all ranks) */
-#define SCTP_SM_MAX_ADDRS 8             /* addresses per rank (multihoming, later) */
+#define SCTP_SM_MAX_ADDRS 8             /* addresses per rank (multihoming) */
 #define SCTP_SM_MAX_STREAMS 256
 #define SCTP_SM_SECRET_MAX 128
 #define SCTP_SM_RX_BATCH 32             /* datagrams per recvmmsg */
@@ -80,6 +94,13 @@ struct sctp_tunables {
     double test_drop;         /* SCTPMPI_SCTP_TEST_DROP: % of DATA-bearing packets dropped */
     unsigned test_seed;       /* SCTPMPI_SCTP_TEST_SEED */
     int debug;                /* SCTPMPI_SCTP_DEBUG: log association events */
+    /* multihoming (sctp_inet.c, sctp_paths.c, sctp_local_addrs.c) */
+    int multihome;            /* SCTPMPI_SCTP_MULTIHOME: -1 auto (more than one address), 0, 1 */
+    int failover;             /* SCTPMPI_SCTP_FAILOVER: 0 unset, 1 wan, 2 lan (preset applied) */
+    int pf_threshold;         /* SCTPMPI_SCTP_PF_THRESHOLD (-1: off, no potentially-failed) */
+    int cmt;                  /* SCTPMPI_SCTP_CMT: SCTP_CMT_OFF..SCTP_CMT_MPTCP */
+    int cmt_dac;              /* ... =dac: CMT with delayed-ack for CMT (sysctl cmt_use_dac) */
+    int keep_primary;         /* SCTPMPI_SCTP_KEEP_PRIMARY: leave the primary to usrsctp */
 };
 
 void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks);
@@ -103,6 +124,25 @@ struct sctp_tx_item {         /* a frame waiting for send-buffer space (in order
 
 struct sctp_stream_stats {
     uint64_t tx_msgs, tx_bytes, rx_msgs, rx_bytes;
+};
+
+/* multihomed mode: what usrsctp's threads hand our receive callback, kept for progress() */
+struct sctp_raw_event {
+    struct sctp_raw_event *next;
+    union sctp_sockstore addr;
+    void *data;
+    size_t len;
+    struct sctp_rcvinfo rcv;
+    int flags;
+};
+
+/* one (peer, remote address) as the path manager sees it (sctp_paths.c) */
+enum sctp_path_event { SCTP_PATH_EV_AVAILABLE, SCTP_PATH_EV_UNREACHABLE, SCTP_PATH_EV_PF,
+                       SCTP_PATH_EV_PRIMARY, SCTP_PATH_EV_CONFIRMED, SCTP_PATH_NEVENTS };
+struct sctp_path {
+    int32_t state;            /* last seen spinfo_state (SCTP_ACTIVE ...), 0 unknown */
+    int primary;              /* the association's primary path now */
+    uint64_t events[SCTP_PATH_NEVENTS];
 };
 
 enum sctp_peer_state {
@@ -135,6 +175,8 @@ struct sctp_peer {
     uint32_t highest_tsn; int tsn_valid;
     uint64_t tx_datagrams, rx_datagrams, tx_dropped_test;
     unsigned assoc_count;                 /* associations set up so far */
+    int inet;                 /* this peer's card says it runs the multihomed mode */
+    struct sctp_path paths[SCTP_SM_MAX_ADDRS]; /* per remote address (multihomed mode) */
 };
 
 /* one queued event for the engine, produced under the stack lock, consumed in progress() */
@@ -158,7 +200,7 @@ struct sctp_early_dgram {
 };
 
 struct sctp_udp_socket {
-    int fd;
+    int fd;                   /* -1 in the multihomed mode: usrsctp owns the UDP socket */
     struct sockaddr_in addr;
 };
 
@@ -189,6 +231,14 @@ struct sm_transport {
     size_t addr_mask;
     struct sctp_early_dgram *early; /* datagrams that arrived before set_peers (replayed) */
     int nearly;
+
+    /* multihomed mode (sctp_inet.c): usrsctp's own UDP encapsulation over AF_INET, its threads */
+    int inet;
+    pthread_mutex_t raw_lock; /* guards raw_head/raw_tail only; never held across usrsctp */
+    struct sctp_raw_event *raw_head, *raw_tail;
+    uint64_t raw_events;
+    uint64_t last_path_poll_ms;
+    uint64_t if_base[SCTP_SM_MAX_ADDRS][4]; /* interface counters at start (tx/rx pkts/bytes) */
 
     /* usrsctp (sctp_endpoint.c) */
     struct socket *sock;
@@ -221,6 +271,7 @@ struct sm_transport {
 
 /* sctp_udp.c */
 int sctp_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs);
+int sctp_udp_setup_buffers(struct sm_transport *t);
 void sctp_udp_close(struct sm_transport *t);
 int sctp_udp_conn_output(void *addr, void *buffer, size_t length, uint8_t tos, uint8_t set_df);
 int sctp_udp_pump_input(struct sm_transport *t, int budget);  /* locked; returns datagrams */
@@ -228,6 +279,24 @@ void sctp_udp_flush(struct sm_transport *t);                   /* locked */
 struct sctp_peer *sctp_udp_peer_of(struct sm_transport *t, const struct sockaddr_in *from);
 int sctp_udp_build_map(struct sm_transport *t);
 void sctp_udp_replay_early(struct sm_transport *t);  /* locked: datagrams seen before set_peers */
+
+/* sctp_local_addrs.c */
+int sctp_local_addrs(const char *const *job, int njob, char out[][INET_ADDRSTRLEN], int max);
+
+/* sctp_inet.c (multihomed mode) */
+int sctp_inet_open(struct sm_transport *t, const char *const *addrs, int naddrs);
+int sctp_inet_bind(struct sm_transport *t);                                   /* locked */
+int sctp_inet_connect(struct sm_transport *t, struct sctp_peer *p);          /* locked */
+int sctp_inet_callback(struct socket *sock, union sctp_sockstore addr, void *data,
+                       size_t datalen, struct sctp_rcvinfo rcv, int flags, void *ulp_info);
+void sctp_inet_drain(struct sm_transport *t);                                  /* locked */
+void sctp_inet_close(struct sm_transport *t);
+
+/* sctp_paths.c (path states, per path statistics) */
+void sctp_paths_on_change(struct sm_transport *t, const struct sctp_paddr_change *pc); /* locked */
+void sctp_paths_print(struct sm_transport *t, struct sctp_peer *p, FILE *f);   /* unlocked */
+void sctp_paths_print_interfaces(struct sm_transport *t, FILE *f);
+void sctp_paths_interface_counters(const struct sockaddr_in *a, uint64_t out[4]);
 
 /* sctp_endpoint.c */
 int sctp_endpoint_open(struct sm_transport *t);
@@ -240,6 +309,8 @@ int sctp_assoc_parse_card(struct sm_transport *t, int rank, const char *card);
 struct sctp_peer *sctp_assoc_peer_of_addr(struct sm_transport *t, void *conn_addr);
 struct sctp_peer *sctp_assoc_peer_of_id(struct sm_transport *t, sctp_assoc_t id);
 void sctp_assoc_fill_sconn(struct sctp_peer *p, struct sockaddr_conn *sc);
+/* the destination for usrsctp_sendv: the peer's AF_CONN handle, or its first address */
+void sctp_assoc_fill_dest(struct sctp_peer *p, union sctp_sockstore *d);
 int sctp_assoc_send_hello(struct sm_transport *t, struct sctp_peer *p, int sid); /* locked */
 int sctp_assoc_check_hello(struct sm_transport *t, struct sctp_peer *p, int sid,
                            const char *data, size_t len);                      /* locked */
@@ -258,6 +329,8 @@ int sctp_send_retry_queued(struct sm_transport *t, void **done, int maxdone);   
 /* sctp_recv.c */
 int sctp_recv_callback(struct socket *sock, union sctp_sockstore addr, void *data,
                        size_t datalen, struct sctp_rcvinfo rcv, int flags, void *ulp_info);
+void sctp_recv_process(struct sm_transport *t, union sctp_sockstore addr, void *data,
+                       size_t datalen, struct sctp_rcvinfo rcv, int flags);   /* locked */
 void sctp_recv_queue(struct sm_transport *t, struct sctp_arrival *a);      /* locked */
 int sctp_recv_deliver(struct sm_transport *t, struct sctp_arrival *list);  /* unlocked */
 void sctp_recv_free_list(struct sctp_arrival *list);

@@ -32,6 +32,8 @@ static uint64_t now_us(void)
 
 int sctp_progress_step_locked(struct sm_transport *t)
 {
+    if (t->inet) /* usrsctp's threads did the input: take what they queued */
+        sctp_inet_drain(t);
     int n = sctp_udp_pump_input(t, SCTP_SM_INPUT_BUDGET);
     sctp_endpoint_timers(t);
     sctp_assoc_run_aborts(t);

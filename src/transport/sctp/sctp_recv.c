@@ -1,6 +1,7 @@
 /* sctp_recv.c — the receive path: usrsctp's receive callback (runs inside our usrsctp calls,
  * under the stack lock) checks each stream's hello, reassembles messages delivered in parts and
- * queues complete frames ("arrivals"); progress() hands them to the engine without the lock,
+ * queues complete frames ("arrivals"); in the multihomed mode usrsctp's own threads call
+ * sctp_inet_callback instead, which defers to the same processing under the lock; progress() hands them to the engine without the lock,
  * one whole frame at a time (frame_begin, copy, frame_end), so the engine never sees two frames
  * of one peer interleaved. */
 #include <arpa/inet.h>
@@ -61,23 +62,31 @@ int sctp_recv_callback(struct socket *sock, union sctp_sockstore addr, void *dat
                        size_t datalen, struct sctp_rcvinfo rcv, int flags, void *ulp_info)
 {
     (void)sock;
-    struct sm_transport *t = ulp_info;
-    if (!data)
-        return 1;
+    if (data)
+        sctp_recv_process(ulp_info, addr, data, datalen, rcv, flags);
+    return 1;
+}
+
+/* one message or notification from usrsctp (ours to free); under the stack lock */
+void sctp_recv_process(struct sm_transport *t, union sctp_sockstore addr, void *data,
+                       size_t datalen, struct sctp_rcvinfo rcv, int flags)
+{
     if (flags & MSG_NOTIFICATION) {
         sctp_assoc_notification(t, data, datalen);
         free(data);
-        return 1;
+        return;
     }
     struct sctp_peer *p = NULL;
     if (addr.sa.sa_family == AF_CONN)
         p = sctp_assoc_peer_of_addr(t, addr.sconn.sconn_addr);
+    else if (addr.sa.sa_family == AF_INET)
+        p = sctp_udp_peer_of(t, &addr.sin);
     if (!p)
         p = sctp_assoc_peer_of_id(t, rcv.rcv_assoc_id);
     if (!p || p->state == SCTP_PEER_FAILED ||
         (p->rejected_id && rcv.rcv_assoc_id == p->rejected_id)) {
         free(data);
-        return 1;
+        return;
     }
     if (!p->assoc_id)
         p->assoc_id = rcv.rcv_assoc_id;
@@ -85,7 +94,7 @@ int sctp_recv_callback(struct socket *sock, union sctp_sockstore addr, void *dat
     if (sid >= SCTP_SM_MAX_STREAMS) {
         free(data);
         sctp_assoc_abort(t, p, "stream number out of range");
-        return 1;
+        return;
     }
     struct sctp_rx_stream *rx = &p->rx[sid];
     char *msg = data;
@@ -94,13 +103,13 @@ int sctp_recv_callback(struct socket *sock, union sctp_sockstore addr, void *dat
     if (!eor || rx->part_len) {
         msg = assemble(rx, data, datalen, eor, &len);
         if (!msg)
-            return 1;
+            return;
     }
     uint32_t ppid = ntohl(rcv.rcv_ppid);
     if (ppid == SCTP_SM_PPID_HELLO) {
         sctp_assoc_check_hello(t, p, sid, msg, len);
         free(msg);
-        return 1;
+        return;
     }
     const char *bad = NULL;
     struct sm_frame_hdr h;
@@ -118,12 +127,12 @@ int sctp_recv_callback(struct socket *sock, union sctp_sockstore addr, void *dat
     if (bad) {
         free(msg);
         sctp_assoc_abort(t, p, bad);
-        return 1;
+        return;
     }
     struct sctp_arrival *a = malloc(sizeof *a);
     if (!a) {
         free(msg);
-        return 1;
+        return;
     }
     a->kind = SCTP_ARR_DATA;
     a->peer = p->rank;
@@ -134,7 +143,7 @@ int sctp_recv_callback(struct socket *sock, union sctp_sockstore addr, void *dat
     p->st[sid < t->nstreams ? sid : 0].rx_msgs++;
     p->st[sid < t->nstreams ? sid : 0].rx_bytes += len;
     sctp_recv_queue(t, a);
-    return 1;
+    return;
 }
 
 int sctp_recv_deliver(struct sm_transport *t, struct sctp_arrival *list)

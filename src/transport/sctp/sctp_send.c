@@ -53,9 +53,9 @@ static int try_send(struct sm_transport *t, struct sctp_peer *p, int lane, const
     si.snd_assoc_id = p->assoc_id;
     if (t->tu.sack_immediately && len <= t->tu.sack_immediately_max)
         si.snd_flags |= SCTP_SACK_IMMEDIATELY;
-    struct sockaddr_conn sc;
-    sctp_assoc_fill_sconn(p, &sc);
-    if (usrsctp_sendv(t->sock, data, len, (struct sockaddr *)&sc, 1, &si, sizeof si,
+    union sctp_sockstore dest;
+    sctp_assoc_fill_dest(p, &dest);
+    if (usrsctp_sendv(t->sock, data, len, &dest.sa, 1, &si, sizeof si,
                       SCTP_SENDV_SNDINFO, 0) < 0)
         return (errno == EWOULDBLOCK || errno == EAGAIN) ? 1 : -1;
     p->st[sid].tx_msgs++;

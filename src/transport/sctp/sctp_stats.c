@@ -105,20 +105,22 @@ void sctp_stats_print(struct sm_transport *t, FILE *f)
             (unsigned long long)t->watchdog_steps, (unsigned long long)t->thread_steps);
     for (int r = 0; t->peers && r < t->size; r++) {
         struct sctp_peer *p = &t->peers[r];
-        if (r == t->rank || (!p->tx_datagrams && !p->rx_datagrams))
+        if (r == t->rank || (!p->tx_datagrams && !p->rx_datagrams && !p->assoc_count))
             continue;
         struct sctp_status st;
         pthread_mutex_lock(&t->stack_lock);
         int have = get_status(t, p, &st) == 0;
         pthread_mutex_unlock(&t->stack_lock);
-        fprintf(f,
-                "sctpmpi[%d] sctp assoc to rank %d: id %u %s, set-ups %u, datagrams out %llu in "
-                "%llu, DATA chunks out %llu (I-DATA %llu), retransmitted %llu, test-dropped %llu",
-                t->rank, r, p->assoc_id, peer_state_name(p->state), p->assoc_count,
-                (unsigned long long)p->tx_datagrams, (unsigned long long)p->rx_datagrams,
-                (unsigned long long)(p->data_chunks + p->idata_chunks),
-                (unsigned long long)p->idata_chunks,
-                (unsigned long long)p->retrans_chunks, (unsigned long long)p->tx_dropped_test);
+        fprintf(f, "sctpmpi[%d] sctp assoc to rank %d: id %u %s, set-ups %u", t->rank, r,
+                p->assoc_id, peer_state_name(p->state), p->assoc_count);
+        if (!t->inet) /* counted in our output callback, which the multihomed mode lacks */
+            fprintf(f,
+                    ", datagrams out %llu in %llu, DATA chunks out %llu (I-DATA %llu), "
+                    "retransmitted %llu, test-dropped %llu",
+                    (unsigned long long)p->tx_datagrams, (unsigned long long)p->rx_datagrams,
+                    (unsigned long long)(p->data_chunks + p->idata_chunks),
+                    (unsigned long long)p->idata_chunks, (unsigned long long)p->retrans_chunks,
+                    (unsigned long long)p->tx_dropped_test);
         if (have)
             fprintf(f,
                     ", rwnd %u, unacked %u, pending %u, streams %u in / %u out, path %s srtt %u "
@@ -128,6 +130,8 @@ void sctp_stats_print(struct sm_transport *t, FILE *f)
                     st.sstat_primary.spinfo_srtt, st.sstat_primary.spinfo_rto,
                     st.sstat_primary.spinfo_cwnd, st.sstat_primary.spinfo_mtu);
         fputc('\n', f);
+        if (t->inet)
+            sctp_paths_print(t, p, f);
         for (int s = 0; s < t->nstreams; s++) {
             const struct sctp_stream_stats *ss = &p->st[s];
             if (!ss->tx_msgs && !ss->rx_msgs)
@@ -154,4 +158,6 @@ void sctp_stats_print(struct sm_transport *t, FILE *f)
             gs.sctps_aborted, (unsigned long long)t->rogue_datagrams,
             (unsigned long long)t->crc_errors,
             (unsigned long long)t->udp_send_errors);
+    if (t->inet)
+        sctp_paths_print_interfaces(t, f);
 }

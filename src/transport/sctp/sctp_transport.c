@@ -37,6 +37,7 @@ static void destroy(struct sm_transport *t)
     }
     free(t->peers);
     sctp_udp_close(t);
+    sctp_inet_close(t);
     free(t->gather);
     pthread_mutex_destroy(&t->stack_lock);
     free(t);
@@ -79,9 +80,35 @@ static int sctp_init(const struct sm_transport_args *a, struct sm_transport **ou
     if (mp < 4096 + sizeof(struct sm_frame_hdr))
         mp = 4096 + sizeof(struct sm_frame_hdr);
     t->max_payload = mp - sizeof(struct sm_frame_hdr);
-    if (sctp_udp_open(t, a->addrs, a->naddrs) < 0 || sctp_endpoint_open(t) < 0) {
+    /* local addresses: SCTPMPI_SCTP_ADDRS, SCTPMPI_SCTP_BINDALL, SCTPMPI_ADDRS, loopback */
+    char local[SCTP_SM_MAX_ADDRS][INET_ADDRSTRLEN];
+    const char *lp[SCTP_SM_MAX_ADDRS];
+    int nlocal = sctp_local_addrs(a->addrs, a->naddrs, local, SCTP_SM_MAX_ADDRS);
+    if (nlocal <= 0) {
         destroy(t);
         return -1;
+    }
+    for (int i = 0; i < nlocal; i++)
+        lp[i] = local[i];
+    /* several addresses: multihomed mode (one association, a path per address), unless
+     * SCTPMPI_SCTP_MULTIHOME=off keeps the AF_CONN mode on the first address */
+    int multihome = t->tu.multihome < 0 ? nlocal > 1 : t->tu.multihome;
+    if (multihome && t->tu.progress == SCTP_PROGRESS_THREAD)
+        sctp_log("SCTPMPI_SCTP_PROGRESS=thread has no effect in the multihomed mode (usrsctp's "
+                 "own threads run the stack)");
+    int rc = multihome ? sctp_inet_open(t, lp, nlocal) : sctp_udp_open(t, lp, nlocal);
+    if (rc < 0 || sctp_endpoint_open(t) < 0) {
+        destroy(t);
+        return -1;
+    }
+    if (t->tu.debug) {
+        char list[SCTP_SM_MAX_ADDRS * INET_ADDRSTRLEN + 8] = "";
+        for (int i = 0; i < nlocal; i++)
+            snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? "," : "",
+                     local[i]);
+        sctp_log("rank %d: %s mode on %s, UDP port %u, CMT %d, failover preset %s", t->rank,
+                 t->inet ? "multihomed (AF_INET)" : "AF_CONN", list, t->udp_port, t->tu.cmt,
+                 t->tu.failover == 2 ? "lan" : t->tu.failover == 1 ? "wan" : "none");
     }
     int n = snprintf(card, cardlen, "sctp:");
     for (int i = 0; i < t->nudp && n >= 0 && (size_t)n < cardlen; i++) {
@@ -90,8 +117,8 @@ static int sctp_init(const struct sm_transport_args *a, struct sm_transport **ou
         n += snprintf(card + n, cardlen - (size_t)n, "%s%s", i ? "," : "", ip);
     }
     if (n >= 0 && (size_t)n < cardlen)
-        n += snprintf(card + n, cardlen - (size_t)n, ":%u%s", t->udp_port,
-                      t->tu.crc32c ? "" : ":nocrc");
+        n += snprintf(card + n, cardlen - (size_t)n, ":%u%s%s", t->udp_port,
+                      t->tu.crc32c ? "" : ":nocrc", t->inet ? ":mh" : "");
     if (n < 0 || (size_t)n >= cardlen) {
         destroy(t);
         return -1;
@@ -125,17 +152,24 @@ static int sctp_set_peers(struct sm_transport *t, const char *const *cards)
         }
         if (p->crc32c)
             all_nocrc = 0;
+        if (p->inet != t->inet) {
+            sctp_log("rank %d: rank %d runs the %s mode, this rank the %s mode: give every rank "
+                     "the same number of addresses or the same SCTPMPI_SCTP_MULTIHOME", t->rank,
+                     r, p->inet ? "multihomed" : "single-homed (AF_CONN)",
+                     t->inet ? "multihomed" : "single-homed (AF_CONN)");
+            return -1;
+        }
     }
     pthread_mutex_lock(&t->stack_lock);
     /* CRC32c off only when every rank asked for it (nobody then checks it) */
     t->all_crc32c = !all_nocrc;
-    if (!all_nocrc && t->tu.crc32c_hw && sctp_crc32c_hw_init())
+    if (!all_nocrc && !t->inet && t->tu.crc32c_hw && sctp_crc32c_hw_init())
         t->crc_ours = 1; /* same CRC32c on the wire, computed by us in hardware */
     if (all_nocrc || t->crc_ours)
         usrsctp_enable_crc32c_offload();
     else if (!t->tu.crc32c && t->rank == 0)
         sctp_log("SCTPMPI_SCTP_CRC32C=off ignored: not every rank asked for it");
-    for (int r = 0; r < t->size; r++)
+    for (int r = 0; r < t->size && !t->inet; r++)
         if (r != t->rank)
             usrsctp_register_address(&t->peers[r]);
     int rc = sctp_udp_build_map(t);

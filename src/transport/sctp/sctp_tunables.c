@@ -59,9 +59,22 @@ void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
     tu->sack_delay_ms = (int)env_long("SCTPMPI_SCTP_SACK_DELAY", -1, 0, 500);
     tu->crc32c = env_bool("SCTPMPI_SCTP_CRC32C", 1);
     tu->crc32c_hw = env_bool("SCTPMPI_SCTP_CRC32C_HW", 1);
-    tu->rto_initial = (int)env_long("SCTPMPI_SCTP_RTO_INITIAL", 1000, 1, 600000);
-    tu->rto_min = (int)env_long("SCTPMPI_SCTP_RTO_MIN", 200, 1, 600000);
-    tu->rto_max = (int)env_long("SCTPMPI_SCTP_RTO_MAX", 5000, 1, 600000);
+    /* failover presets (docs/transport-sctp.md, "Failover"): defaults the variables below
+     * override one by one.  wan = RFC 4960's values; lan = Penoff's thesis, Table 6.1 */
+    int rto_i = 1000, rto_lo = 200, rto_hi = 5000, hb = -1, pmr = -1;
+    const char *fo = env("SCTPMPI_SCTP_FAILOVER");
+    if (fo && !strcasecmp(fo, "wan")) {
+        tu->failover = 1;
+        rto_i = 3000, rto_lo = 1000, rto_hi = 60000, hb = 30000, pmr = 5;
+    } else if (fo && !strcasecmp(fo, "lan")) {
+        tu->failover = 2;
+        rto_i = 100, rto_lo = 20, rto_hi = 100, hb = 50, pmr = 2;
+    } else if (fo) {
+        sctp_log("ignoring SCTPMPI_SCTP_FAILOVER=%s (expected wan or lan)", fo);
+    }
+    tu->rto_initial = (int)env_long("SCTPMPI_SCTP_RTO_INITIAL", rto_i, 1, 600000);
+    tu->rto_min = (int)env_long("SCTPMPI_SCTP_RTO_MIN", rto_lo, 1, 600000);
+    tu->rto_max = (int)env_long("SCTPMPI_SCTP_RTO_MAX", rto_hi, 1, 600000);
     if (tu->rto_min > tu->rto_max)
         tu->rto_min = tu->rto_max;
     if (tu->rto_initial < tu->rto_min)
@@ -82,8 +95,40 @@ void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
      * stuck streams, no retransmission; with it off the same run finishes in 0.6 s). */
     tu->interleave = env_bool("SCTPMPI_SCTP_INTERLEAVE", 0);
     tu->port = (int)env_long("SCTPMPI_SCTP_PORT", 0, 0, 65535);
-    tu->hb_interval_ms = (int)env_long("SCTPMPI_SCTP_HB_INTERVAL", -1, 0, 3600000);
-    tu->path_max_retrans = (int)env_long("SCTPMPI_SCTP_PATH_MAX_RETRANS", -1, 0, 1000);
+    tu->hb_interval_ms = (int)env_long("SCTPMPI_SCTP_HB_INTERVAL", hb, 0, 3600000);
+    tu->path_max_retrans = (int)env_long("SCTPMPI_SCTP_PATH_MAX_RETRANS", pmr, 0, 1000);
+    /* potentially-failed state (RFC 7829): a path with more than this many consecutive timeouts
+     * takes no new data while it is probed; -1 = off (usrsctp's default) */
+    tu->pf_threshold = (int)env_long("SCTPMPI_SCTP_PF_THRESHOLD", -1, 0, 1000);
+    if (tu->pf_threshold >= 0 && tu->path_max_retrans >= 0 &&
+        tu->pf_threshold > tu->path_max_retrans) {
+        sctp_log("SCTPMPI_SCTP_PF_THRESHOLD=%d above the path's max retransmissions %d: off",
+                 tu->pf_threshold, tu->path_max_retrans);
+        tu->pf_threshold = -1;
+    }
+    /* on: never move the primary path ourselves (sctp_paths.c says why we do by default) */
+    tu->keep_primary = env_bool("SCTPMPI_SCTP_KEEP_PRIMARY", 0);
+    const char *mh = env("SCTPMPI_SCTP_MULTIHOME");
+    tu->multihome = -1;
+    if (mh && strcasecmp(mh, "auto"))
+        tu->multihome = env_bool("SCTPMPI_SCTP_MULTIHOME", -1);
+    /* concurrent multipath transfer: usrsctp's SCTP_CMT_ON_OFF values; dac = base + DAC */
+    const char *cmt = env("SCTPMPI_SCTP_CMT");
+    static const char *const cmt_names[] = {"off", "on", "rpv1", "rpv2", "mptcp"};
+    tu->cmt = 0;
+    if (cmt) {
+        int found = 0;
+        for (int i = 0; i < 5; i++)
+            if (!strcasecmp(cmt, cmt_names[i]))
+                tu->cmt = i, found = 1;
+        if (!strcasecmp(cmt, "dac"))
+            tu->cmt = 1, tu->cmt_dac = 1, found = 1;
+        else if (!strcasecmp(cmt, "0") || !strcasecmp(cmt, "1"))
+            tu->cmt = cmt[0] - '0', found = 1;
+        if (!found)
+            sctp_log("ignoring SCTPMPI_SCTP_CMT=%s (expected off, on, rpv1, rpv2, dac or mptcp)",
+                     cmt);
+    }
     tu->assoc_max_retrans = (int)env_long("SCTPMPI_SCTP_ASSOC_MAX_RETRANS", -1, 1, 1000);
     const char *pm = env("SCTPMPI_SCTP_PROGRESS");
     tu->progress = (pm && !strcasecmp(pm, "thread")) ? SCTP_PROGRESS_THREAD : SCTP_PROGRESS_CALLER;
@@ -107,4 +152,7 @@ void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
     /* on/1: association events; 2: also one line per frame sent and delivered */
     const char *dbg = env("SCTPMPI_SCTP_DEBUG");
     tu->debug = dbg && !strcmp(dbg, "2") ? 2 : env_bool("SCTPMPI_SCTP_DEBUG", 0);
+    const char *verbose = env("SCTPMPI_VERBOSE");
+    if (!tu->debug && verbose && atoi(verbose) >= 2)
+        tu->debug = 1;
 }

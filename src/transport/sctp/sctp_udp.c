@@ -111,6 +111,12 @@ int sctp_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
             return -1;
         }
     }
+    return sctp_udp_setup_buffers(t);
+}
+
+/* the automatic MTU, the wake-up eventfd and the datagram buffers (both modes) */
+int sctp_udp_setup_buffers(struct sm_transport *t)
+{
     if (t->tu.mtu == 0) { /* automatic: the smallest MTU of our interfaces */
         int mtu = SCTP_SM_AUTO_MTU_MAX;
         for (int i = 0; i < t->nudp; i++) {
@@ -391,6 +397,8 @@ static void read_errors(struct sm_transport *t, int fd)
 
 int sctp_udp_pump_input(struct sm_transport *t, int budget)
 {
+    if (t->inet) /* usrsctp's receive thread reads its own socket */
+        return 0;
     struct mmsghdr msgs[SCTP_SM_RX_BATCH];
     struct iovec iov[SCTP_SM_RX_BATCH];
     struct sockaddr_in from[SCTP_SM_RX_BATCH];

@@ -1,7 +1,13 @@
-/* tcp.c — the TCP transport: one connection per peer pair, opened lazily on first send, with a
- * hello carrying the sender's rank and the job secret; non-blocking sockets with epoll;
- * per-peer send queues that reference user memory until written; frames parsed from a staging
- * buffer, large payloads received straight into the engine's destination buffer.
+/* tcp.c — the TCP transport: one connection per peer pair and rail, opened lazily on first send,
+ * with a hello carrying the sender's rank and the job secret; non-blocking sockets with epoll;
+ * per-(peer, rail) send queues that reference user memory until written; frames parsed from a
+ * staging buffer, large payloads received straight into the engine's destination buffer.
+ *
+ * Rails (SCTPMPI_TCP_STRIPE=1, docs/design.md "Striping over rails"): one listening socket per
+ * local address of SCTPMPI_ADDRS; rail r of this rank connects from its address r to the
+ * peer's address r, and the acceptor learns the rail from the listener that accepted.  Each
+ * rail is an independent connection with its own hello and queue; the engine picks the rail of
+ * every frame (transport.h, SM_LANE).  Without striping there is one rail: the first address.
  *
  * Handshake (docs/design.md "TCP hello"): the connector sends a 64-byte HELLO
  * {magic "SMPITCP1", rank, size, secret}; the acceptor answers 8 bytes "SMPIACK1" (use it) or
@@ -16,7 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sockios.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -33,8 +41,9 @@
 #define SECRET_LEN 48
 #define STAGE_LEN (256 * 1024)
 #define COPY_SMALL 4096 /* frames up to this size are copied when they must wait */
+#define MAX_RAILS 8
 
-enum conn_state { C_CONNECTING, C_HELLO_SENT, C_WAIT_HELLO, C_ESTABLISHED, C_DEAD };
+enum conn_state { C_CONNECTING, C_HELLO_SENT, C_WAIT_HELLO, C_ESTABLISHED, C_DEAD, C_LISTEN };
 
 struct txe {                /* one queued frame */
     struct txe *next;
@@ -49,6 +58,7 @@ struct conn {
     struct conn *next_dead; /* closed connections are freed at the end of progress() */
     int fd;
     int peer;               /* -1 until the hello says */
+    int rail;
     int state;
     int outgoing;
     unsigned char hello[HELLO_LEN];
@@ -61,24 +71,33 @@ struct conn {
     unsigned char *dst;     /* where the payload goes */
     unsigned char *own;     /* our allocation when the engine gave no destination */
     size_t got;
+    int late_begin;         /* frame_begin not called yet: the payload goes to own first */
 };
 
-struct tpeer {
+struct rail {               /* one connection to a peer over one rail */
     struct sockaddr_in addr;
     struct conn *data;      /* the established connection, or NULL */
     struct conn *out;       /* our connection attempt in progress */
     struct txe *q_head, *q_tail;
+    size_t q_bytes;         /* bytes in the queue not yet written */
     unsigned long long tx_frames, tx_bytes, rx_frames, rx_bytes;
+};
+
+struct tpeer {
+    int nrails;             /* rails usable to this peer: min(ours, theirs) */
+    struct rail rail[MAX_RAILS];
 };
 
 struct sm_transport {
     int rank, size;
     char secret[SECRET_LEN];
     const struct sm_upcalls *up;
-    int epfd, lfd;
-    struct sockaddr_in self;
+    int epfd;
+    int nrails;                          /* local rails (1 without striping) */
+    struct conn *listener[MAX_RAILS];
+    struct sockaddr_in self[MAX_RAILS];
     struct tpeer *peers;
-    int sockbuf, mptcp;
+    int sockbuf, mptcp, notsent_lowat;
     int finalizing;
     int queued;             /* frames in all queues */
     struct conn *dead;      /* closed, to be freed when no upcall can still refer to them */
@@ -102,6 +121,11 @@ static void tune(struct sm_transport *t, int fd)
         setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &t->sockbuf, sizeof t->sockbuf);
         setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &t->sockbuf, sizeof t->sockbuf);
     }
+    /* striping: keep unsent bytes in our queue, not the kernel's, so that the queue of a slow
+     * rail grows and the engine sends it fewer segments */
+    if (t->nrails > 1 && t->notsent_lowat > 0)
+        setsockopt(fd, IPPROTO_TCP, TCP_NOTSENT_LOWAT, &t->notsent_lowat,
+                   sizeof t->notsent_lowat);
 }
 
 static int new_socket(struct sm_transport *t)
@@ -126,12 +150,14 @@ static void ep_set(struct sm_transport *t, struct conn *c, int op, uint32_t ev)
     epoll_ctl(t->epfd, op, c->fd, &e);
 }
 
-static struct conn *conn_new(struct sm_transport *t, int fd, int state, int peer, int outgoing)
+static struct conn *conn_new(struct sm_transport *t, int fd, int state, int peer, int rail,
+                             int outgoing)
 {
     struct conn *c = sm_xcalloc(1, sizeof *c);
     c->fd = fd;
     c->state = state;
     c->peer = peer;
+    c->rail = rail;
     c->outgoing = outgoing;
     set_nonblock(fd);
     tune(t, fd);
@@ -147,7 +173,7 @@ static void conn_close(struct sm_transport *t, struct conn *c)
     close(c->fd);
     c->state = C_DEAD;
     if (c->peer >= 0) {
-        struct tpeer *p = &t->peers[c->peer];
+        struct rail *p = &t->peers[c->peer].rail[c->rail];
         if (p->data == c)
             p->data = NULL;
         if (p->out == c)
@@ -171,18 +197,23 @@ static void free_dead(struct sm_transport *t)
 static void peer_lost(struct sm_transport *t, struct conn *c, const char *why)
 {
     int peer = c->peer;
-    int was_data = peer >= 0 && (t->peers[peer].data == c || t->peers[peer].out == c);
+    struct rail *rl = peer >= 0 ? &t->peers[peer].rail[c->rail] : NULL;
+    int was_data = rl && (rl->data == c || rl->out == c);
     conn_close(t, c);
     if (was_data && !t->finalizing) {
-        /* drop what was queued for the peer: nobody will take it */
-        struct tpeer *p = &t->peers[peer];
-        while (p->q_head) {
-            struct txe *e = p->q_head;
-            p->q_head = e->next;
-            t->queued--;
-            free(e);
+        /* drop what was queued for the peer on every rail: nobody will take it */
+        struct tpeer *tp = &t->peers[peer];
+        for (int r = 0; r < tp->nrails; r++) {
+            struct rail *p = &tp->rail[r];
+            while (p->q_head) {
+                struct txe *e = p->q_head;
+                p->q_head = e->next;
+                t->queued--;
+                free(e);
+            }
+            p->q_tail = NULL;
+            p->q_bytes = 0;
         }
-        p->q_tail = NULL;
         t->up->peer_failed(t->up->ctx, peer, why);
     }
 }
@@ -196,8 +227,8 @@ static size_t iov_total(const struct iovec *iov, int n)
     return s;
 }
 
-/* write queued frames of peer p; returns -1 if the connection broke */
-static int flush(struct sm_transport *t, struct tpeer *p)
+/* write queued frames of one rail to a peer; returns -1 if the connection broke */
+static int flush(struct sm_transport *t, struct rail *p)
 {
     struct conn *c = p->data;
     while (p->q_head) {
@@ -211,6 +242,7 @@ static int flush(struct sm_transport *t, struct tpeer *p)
             return -1;
         }
         p->tx_bytes += (size_t)n;
+        p->q_bytes -= (size_t)n;
         size_t left = (size_t)n;
         int i = 0;
         while (i < e->iovcnt && left >= e->iov[i].iov_len)
@@ -236,11 +268,12 @@ static int flush(struct sm_transport *t, struct tpeer *p)
     return 0;
 }
 
-static void enqueue(struct sm_transport *t, struct tpeer *p, const struct iovec *iov, int iovcnt,
+static void enqueue(struct sm_transport *t, struct rail *p, const struct iovec *iov, int iovcnt,
                     size_t skip, void *cookie, int copy_all)
 {
     size_t total = iov_total(iov, iovcnt);
     size_t extra = copy_all ? total : 0;
+    size_t left = total - skip; /* skip is consumed below */
     struct txe *e = sm_xmalloc(sizeof *e + extra);
     e->next = NULL;
     e->cookie = copy_all ? NULL : cookie;
@@ -275,16 +308,23 @@ static void enqueue(struct sm_transport *t, struct tpeer *p, const struct iovec 
     else
         p->q_head = e;
     p->q_tail = e;
+    p->q_bytes += left;
     t->queued++;
 }
 
-static int start_connect(struct sm_transport *t, int peer)
+static int start_connect(struct sm_transport *t, int peer, int rail)
 {
-    struct tpeer *p = &t->peers[peer];
+    struct rail *p = &t->peers[peer].rail[rail];
     int fd = new_socket(t);
     if (fd < 0)
         return -1;
-    struct conn *c = conn_new(t, fd, C_CONNECTING, peer, 1);
+    if (t->nrails > 1) { /* leave from our address on this rail */
+        struct sockaddr_in src = t->self[rail];
+        src.sin_port = 0;
+        if (bind(fd, (struct sockaddr *)&src, sizeof src))
+            SM_WARN("cannot bind rail %d's source address: %s", rail, strerror(errno));
+    }
+    struct conn *c = conn_new(t, fd, C_CONNECTING, peer, rail, 1);
     p->out = c;
     if (connect(fd, (struct sockaddr *)&p->addr, sizeof p->addr) < 0 && errno != EINPROGRESS) {
         SM_ERR("connect to rank %d failed: %s", peer, strerror(errno));
@@ -297,10 +337,12 @@ static int start_connect(struct sm_transport *t, int peer)
 static int tcp_send(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
                     int iovcnt, void *cookie)
 {
-    (void)lane;
     if (peer < 0 || peer >= t->size || peer == t->rank)
         return -MPI_ERR_RANK;
-    struct tpeer *p = &t->peers[peer];
+    int rail = SM_LANE_RAIL(lane);
+    if (rail >= t->peers[peer].nrails)
+        return -MPI_ERR_OTHER;
+    struct rail *p = &t->peers[peer].rail[rail];
     size_t total = iov_total(iov, iovcnt);
     size_t done = 0;
     if (p->data && !p->q_head) {
@@ -324,7 +366,7 @@ static int tcp_send(struct sm_transport *t, int peer, int lane, const struct iov
             return 0;
         }
     }
-    if (!p->data && !p->out && start_connect(t, peer))
+    if (!p->data && !p->out && start_connect(t, peer, rail))
         return -MPI_ERR_OTHER;
     int copy_all = total <= COPY_SMALL || !cookie;
     enqueue(t, p, iov, iovcnt, done, cookie, copy_all);
@@ -346,7 +388,7 @@ static void make_hello(struct sm_transport *t, unsigned char *h)
 
 static void establish(struct sm_transport *t, struct conn *c)
 {
-    struct tpeer *p = &t->peers[c->peer];
+    struct rail *p = &t->peers[c->peer].rail[c->rail];
     c->state = C_ESTABLISHED;
     p->data = c;
     if (p->out == c)
@@ -396,7 +438,7 @@ static void on_answer(struct sm_transport *t, struct conn *c)
         establish(t, c);
     } else if (!memcmp(c->hello, "SMPIREJ1", 8)) {
         /* the peer's own connection wins; our queue waits for it */
-        struct tpeer *p = &t->peers[c->peer];
+        struct rail *p = &t->peers[c->peer].rail[c->rail];
         p->out = NULL;
         c->peer = -1;
         conn_close(t, c);
@@ -454,7 +496,11 @@ static void on_hello(struct sm_transport *t, struct conn *c)
         reject(t, c, "wrong job secret");
         return;
     }
-    struct tpeer *p = &t->peers[r];
+    if (c->rail >= t->peers[r].nrails) {
+        reject(t, c, "connection on a rail this peer does not have");
+        return;
+    }
+    struct rail *p = &t->peers[r].rail[c->rail];
     if (p->data || (p->out && t->rank < r)) {
         /* both sides connected at once (the secret is right): the lower rank's wins */
         (void)!send(c->fd, "SMPIREJ1", 8, MSG_NOSIGNAL);
@@ -476,13 +522,13 @@ static void on_hello(struct sm_transport *t, struct conn *c)
     establish(t, c);
 }
 
-static void on_accept(struct sm_transport *t)
+static void on_accept(struct sm_transport *t, struct conn *l)
 {
     for (;;) {
-        int fd = accept4(t->lfd, NULL, NULL, SOCK_CLOEXEC);
+        int fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
         if (fd < 0)
             return;
-        conn_new(t, fd, C_WAIT_HELLO, -1, 0);
+        conn_new(t, fd, C_WAIT_HELLO, -1, l->rail, 0);
     }
 }
 
@@ -495,7 +541,7 @@ static int bad_frame(const struct sm_frame_hdr *h)
 
 static void deliver(struct sm_transport *t, struct conn *c, void *payload)
 {
-    struct tpeer *p = &t->peers[c->peer];
+    struct rail *p = &t->peers[c->peer].rail[c->rail];
     p->rx_frames++;
     p->rx_bytes += sizeof c->hdr + c->hdr.payload_len;
     t->up->frame_end(t->up->ctx, c->peer, &c->hdr, payload);
@@ -520,6 +566,13 @@ static int on_readable(struct sm_transport *t, struct conn *c)
             c->in_payload = 0;
             unsigned char *own = c->own;
             c->own = NULL;
+            if (c->late_begin) { /* whole now: hand it over in one begin/end pair */
+                c->late_begin = 0;
+                void *dst = t->up->frame_begin(t->up->ctx, c->peer, &c->hdr);
+                if (dst && c->hdr.payload_len)
+                    memcpy(dst, own, c->hdr.payload_len);
+                c->dst = dst ? dst : own;
+            }
             deliver(t, c, c->dst);
             free(own);
             continue;
@@ -560,8 +613,19 @@ static int on_readable(struct sm_transport *t, struct conn *c)
             }
             if (len <= STAGE_LEN - sizeof c->hdr && c->off + sizeof c->hdr + len <= STAGE_LEN)
                 break; /* will fit in the stage: read more */
+            /* With several rails only DATA frames may be open (between frame_begin and
+             * frame_end) while another rail delivers frames of the same peer (transport.h):
+             * any other frame is made whole before its upcalls. */
+            int whole_first = t->nrails > 1 && c->hdr.type != SM_F_DATA;
+            if (whole_first && len <= STAGE_LEN - sizeof c->hdr) {
+                memmove(c->stage, c->stage + c->off, c->have - c->off);
+                c->have -= c->off;
+                c->off = 0;
+                break; /* fits at the start of the stage: read more */
+            }
             /* the payload goes to its destination directly */
-            void *dst = t->up->frame_begin(t->up->ctx, c->peer, &c->hdr);
+            void *dst = whole_first ? NULL : t->up->frame_begin(t->up->ctx, c->peer, &c->hdr);
+            c->late_begin = whole_first;
             c->dst = dst ? dst : (c->own = sm_xmalloc(len));
             memcpy(c->dst, c->stage + c->off + sizeof c->hdr, avail);
             c->got = avail;
@@ -601,7 +665,7 @@ static void on_event(struct sm_transport *t, struct conn *c, uint32_t ev)
     if ((ev & (EPOLLIN | EPOLLERR | EPOLLHUP)) && on_readable(t, c))
         return;
     if (ev & EPOLLOUT) {
-        struct tpeer *p = &t->peers[c->peer];
+        struct rail *p = &t->peers[c->peer].rail[c->rail];
         if (flush(t, p))
             peer_lost(t, c, "write failed");
     }
@@ -616,8 +680,8 @@ static int tcp_progress(struct sm_transport *t, long timeout_us)
         return errno == EINTR ? 0 : -1;
     for (int i = 0; i < n; i++) {
         struct conn *c = ev[i].data.ptr;
-        if (c == NULL)
-            on_accept(t);
+        if (c->state == C_LISTEN)
+            on_accept(t, c);
         else if (c->state != C_DEAD)
             on_event(t, c, ev[i].events);
     }
@@ -626,6 +690,43 @@ static int tcp_progress(struct sm_transport *t, long timeout_us)
 }
 
 /* ---- set-up and the table ----------------------------------------------------------------- */
+static int listen_on(struct sm_transport *t, int rail, const char *ip)
+{
+    struct sockaddr_in *a = &t->self[rail];
+    a->sin_family = AF_INET;
+    if (inet_pton(AF_INET, ip, &a->sin_addr) != 1) {
+        SM_ERR("bad local address '%s' (SCTPMPI_TCP_ADDR / SCTPMPI_ADDRS)", ip);
+        return -1;
+    }
+    int fd = new_socket(t);
+    int one = 1;
+    if (fd >= 0)
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    /* MPTCP: listen on every address, so that subflows joining on the addresses the kernel
+     * announces (ip mptcp endpoint ... signal) find the listener; the card names `ip` */
+    struct sockaddr_in b = *a;
+    if (t->mptcp)
+        b.sin_addr.s_addr = htonl(INADDR_ANY);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&b, sizeof b) || listen(fd, 1024)) {
+        SM_ERR("cannot listen on %s: %s", ip, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    socklen_t sl = sizeof b;
+    getsockname(fd, (struct sockaddr *)&b, &sl);
+    a->sin_port = b.sin_port;
+    struct conn *l = sm_xcalloc(1, sizeof *l);
+    l->fd = fd;
+    l->peer = -1;
+    l->rail = rail;
+    l->state = C_LISTEN;
+    set_nonblock(fd);
+    ep_set(t, l, EPOLL_CTL_ADD, EPOLLIN);
+    t->listener[rail] = l;
+    return 0;
+}
+
 static int tcp_init(const struct sm_transport_args *a, struct sm_transport **out, char *card,
                     size_t cardlen)
 {
@@ -636,46 +737,80 @@ static int tcp_init(const struct sm_transport_args *a, struct sm_transport **out
     snprintf(t->secret, sizeof t->secret, "%s", a->secret ? a->secret : "");
     t->sockbuf = (int)sm_env_size("SCTPMPI_SOCKBUF", 0);
     t->mptcp = sm_env_bool("SCTPMPI_TCP_MPTCP", 0);
+    t->notsent_lowat = (int)sm_env_size("SCTPMPI_TCP_NOTSENT_LOWAT", 1024 * 1024);
+    int stripe = sm_env_bool("SCTPMPI_TCP_STRIPE", 0);
     t->peers = sm_xcalloc((size_t)a->size, sizeof *t->peers);
     t->epfd = epoll_create1(EPOLL_CLOEXEC);
-    const char *ip = sm_env_str("SCTPMPI_TCP_ADDR", a->naddrs > 0 ? a->addrs[0] : "127.0.0.1");
-    t->self.sin_family = AF_INET;
-    if (inet_pton(AF_INET, ip, &t->self.sin_addr) != 1) {
-        SM_ERR("bad local address '%s' (SCTPMPI_TCP_ADDR / SCTPMPI_ADDRS)", ip);
+    const char *ips[MAX_RAILS];
+    ips[0] = sm_env_str("SCTPMPI_TCP_ADDR", a->naddrs > 0 ? a->addrs[0] : "127.0.0.1");
+    t->nrails = 1;
+    if (stripe) {
+        if (t->mptcp) {
+            SM_WARN("SCTPMPI_TCP_STRIPE=1 with SCTPMPI_TCP_MPTCP=1: striping over plain TCP, "
+                    "MPTCP off");
+            t->mptcp = 0;
+        }
+        if (a->naddrs > MAX_RAILS)
+            SM_WARN("SCTPMPI_TCP_STRIPE: %d addresses, striping over the first %d", a->naddrs,
+                    MAX_RAILS);
+        for (int i = 1; i < a->naddrs && i < MAX_RAILS; i++)
+            ips[t->nrails++] = a->addrs[i];
+        if (t->nrails == 1)
+            SM_WARN("SCTPMPI_TCP_STRIPE=1 but SCTPMPI_ADDRS names one address: one rail");
+    }
+    size_t o = (size_t)snprintf(card, cardlen, "tcp");
+    for (int r = 0; r < t->nrails; r++) {
+        if (listen_on(t, r, ips[r]))
+            return -1;
+        char ip[INET_ADDRSTRLEN];
+        inet_ntop(AF_INET, &t->self[r].sin_addr, ip, sizeof ip);
+        if (o < cardlen)
+            o += (size_t)snprintf(card + o, cardlen - o, "%s%s:%u", r ? ";" : ":", ip,
+                                  ntohs(t->self[r].sin_port));
+    }
+    if (o >= cardlen) {
+        SM_ERR("business card too long for %d rails", t->nrails);
         return -1;
     }
-    t->lfd = new_socket(t);
-    int one = 1;
-    setsockopt(t->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (t->lfd < 0 || bind(t->lfd, (struct sockaddr *)&t->self, sizeof t->self) ||
-        listen(t->lfd, 1024)) {
-        SM_ERR("cannot listen on %s: %s", ip, strerror(errno));
-        return -1;
-    }
-    socklen_t sl = sizeof t->self;
-    getsockname(t->lfd, (struct sockaddr *)&t->self, &sl);
-    set_nonblock(t->lfd);
-    struct epoll_event e = {.events = EPOLLIN, .data.ptr = NULL};
-    epoll_ctl(t->epfd, EPOLL_CTL_ADD, t->lfd, &e);
-    snprintf(card, cardlen, "tcp:%s:%u", ip, ntohs(t->self.sin_port));
     *out = t;
     return 0;
 }
 
+/* card: "tcp:IP:PORT" or, with rails, "tcp:IP0:PORT0;IP1:PORT1;..." */
 static int tcp_set_peers(struct sm_transport *t, const char *const *cards)
 {
     for (int i = 0; i < t->size; i++) {
-        char ip[64];
-        unsigned port;
-        if (sscanf(cards[i], "tcp:%63[^:]:%u", ip, &port) != 2 || port > 65535) {
+        if (strncmp(cards[i], "tcp:", 4)) {
             SM_ERR("rank %d's business card '%s' is not a tcp card", i, cards[i]);
             return -1;
         }
-        struct sockaddr_in *s = &t->peers[i].addr;
-        s->sin_family = AF_INET;
-        s->sin_port = htons((uint16_t)port);
-        if (inet_pton(AF_INET, ip, &s->sin_addr) != 1)
+        const char *c = cards[i] + 4;
+        int n = 0;
+        while (*c && n < MAX_RAILS) {
+            char ip[64];
+            unsigned port;
+            int used = 0;
+            if (sscanf(c, "%63[^:;]:%u%n", ip, &port, &used) != 2 || port > 65535) {
+                SM_ERR("rank %d's business card '%s' is not a tcp card", i, cards[i]);
+                return -1;
+            }
+            struct sockaddr_in *s = &t->peers[i].rail[n].addr;
+            s->sin_family = AF_INET;
+            s->sin_port = htons((uint16_t)port);
+            if (inet_pton(AF_INET, ip, &s->sin_addr) != 1) {
+                SM_ERR("rank %d's business card '%s' has a bad address", i, cards[i]);
+                return -1;
+            }
+            n++;
+            c += used;
+            if (*c == ';')
+                c++;
+        }
+        t->peers[i].nrails = n < t->nrails ? n : t->nrails;
+        if (n == 0) {
+            SM_ERR("rank %d's business card '%s' names no address", i, cards[i]);
             return -1;
+        }
     }
     return 0;
 }
@@ -684,6 +819,20 @@ static int tcp_lanes(struct sm_transport *t)
 {
     (void)t;
     return 1;
+}
+
+static int tcp_rails(struct sm_transport *t, int peer, struct sm_rail_load *load, int max)
+{
+    struct tpeer *p = &t->peers[peer];
+    for (int r = 0; load && r < p->nrails && r < max; r++) {
+        int outq = 0;
+        load[r].queued = p->rail[r].q_bytes;
+        if (p->rail[r].data && ioctl(p->rail[r].data->fd, SIOCOUTQ, &outq) == 0 && outq > 0)
+            load[r].unacked = (size_t)outq;
+        else
+            load[r].unacked = 0;
+    }
+    return p->nrails;
 }
 
 static size_t tcp_max_payload(struct sm_transport *t)
@@ -700,24 +849,36 @@ static int tcp_busy(struct sm_transport *t)
 
 static int tcp_peer_info(struct sm_transport *t, int peer, char *buf, size_t len)
 {
-    struct tpeer *p = &t->peers[peer];
-    char ip[INET_ADDRSTRLEN];
-    inet_ntop(AF_INET, &p->addr.sin_addr, ip, sizeof ip);
-    return snprintf(buf, len, "tcp %s:%u %s", ip, ntohs(p->addr.sin_port),
-                    p->data ? "connected" : p->out ? "connecting" : "not connected");
+    struct tpeer *tp = &t->peers[peer];
+    size_t o = 0;
+    for (int r = 0; r < tp->nrails && o < len; r++) {
+        struct rail *p = &tp->rail[r];
+        char ip[INET_ADDRSTRLEN];
+        inet_ntop(AF_INET, &p->addr.sin_addr, ip, sizeof ip);
+        o += (size_t)snprintf(buf + o, len - o, "%stcp %s:%u %s", r ? ", " : "", ip,
+                              ntohs(p->addr.sin_port),
+                              p->data ? "connected" : p->out ? "connecting" : "not connected");
+    }
+    return (int)o;
 }
 
 static void tcp_stats(struct sm_transport *t, void *file)
 {
     FILE *f = file;
     for (int i = 0; i < t->size; i++) {
-        struct tpeer *p = &t->peers[i];
-        if (!p->tx_frames && !p->rx_frames)
-            continue;
-        fprintf(f, "sctpmpi[%d] tcp peer %d: sent %llu frames %llu bytes, received %llu frames "
-                   "%llu bytes%s\n",
-                t->rank, i, p->tx_frames, p->tx_bytes, p->rx_frames, p->rx_bytes,
-                t->mptcp ? " (mptcp)" : "");
+        struct tpeer *tp = &t->peers[i];
+        for (int r = 0; r < tp->nrails; r++) {
+            struct rail *p = &tp->rail[r];
+            if (!p->tx_frames && !p->rx_frames)
+                continue;
+            char railname[32] = "";
+            if (t->nrails > 1)
+                snprintf(railname, sizeof railname, " rail %d", r);
+            fprintf(f, "sctpmpi[%d] tcp peer %d%s: sent %llu frames %llu bytes, received %llu "
+                       "frames %llu bytes%s\n",
+                    t->rank, i, railname, p->tx_frames, p->tx_bytes, p->rx_frames, p->rx_bytes,
+                    t->mptcp ? " (mptcp)" : "");
+        }
     }
 }
 
@@ -725,19 +886,26 @@ static int tcp_finalize(struct sm_transport *t)
 {
     t->finalizing = 1;
     for (int i = 0; i < t->size; i++) {
-        struct tpeer *p = &t->peers[i];
-        if (p->data)
-            conn_close(t, p->data);
-        if (p->out)
-            conn_close(t, p->out);
-        while (p->q_head) {
-            struct txe *e = p->q_head;
-            p->q_head = e->next;
-            free(e);
+        struct tpeer *tp = &t->peers[i];
+        for (int r = 0; r < tp->nrails; r++) {
+            struct rail *p = &tp->rail[r];
+            if (p->data)
+                conn_close(t, p->data);
+            if (p->out)
+                conn_close(t, p->out);
+            while (p->q_head) {
+                struct txe *e = p->q_head;
+                p->q_head = e->next;
+                free(e);
+            }
         }
     }
     free_dead(t);
-    close(t->lfd);
+    for (int r = 0; r < t->nrails; r++)
+        if (t->listener[r]) {
+            close(t->listener[r]->fd);
+            free(t->listener[r]);
+        }
     close(t->epfd);
     free(t->peers);
     free(t);
@@ -756,4 +924,5 @@ const struct sm_transport_ops sm_transport_tcp = {
     .peer_info = tcp_peer_info,
     .stats = tcp_stats,
     .finalize = tcp_finalize,
+    .rails = tcp_rails,
 };

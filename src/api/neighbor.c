@@ -1,0 +1,192 @@
+/* neighbor.c — the neighbourhood collectives (MPI_Neighbor_allgather(v), alltoall(v,w) and
+ * their MPI_Ineighbor_ forms) on Cartesian, graph and distributed-graph communicators, as one
+ * schedule round (nbc_sched.h) of point-to-point: a receive from every source and a send to
+ * every destination, in the topology's neighbour order; the blocking forms wait for it.
+ *
+ * Matching: all messages of one call share a tag, so between one pair of processes they pair
+ * up in posting order.  On a Cartesian communicator a process can be both neighbours of
+ * another in one dimension (a periodic dimension of size 1 or 2); the block sent towards +1
+ * must land in the receiver's slot for its -1 neighbour, so in each dimension the +1 block is
+ * sent before the -1 block while the receives are posted -1 first.  Graph and distributed
+ * graph neighbourhoods with repeated edges pair up in list order, as in MPICH. */
+#include "api/nbc_sched.h"
+
+struct nb_side { const void **buf; int *count; MPI_Datatype *type; };
+
+/* one round: receive rs[j] from in[j], send ss[j] to out[j] */
+static int exchange(MPI_Comm c, int kind, int ni, const int *in, struct nb_side *rs, int no,
+                    const int *out, struct nb_side *ss, MPI_Request *req, const char *fn)
+{
+    struct sm_sched *s = sm_sched_new(c);
+    sm_sched_round(s);
+    for (int j = 0; j < ni; j++)
+        if (in[j] != MPI_PROC_NULL)
+            sm_sched_recv(s, (void *)rs->buf[j], rs->count[j], rs->type[j], in[j]);
+    for (int k = 0; k < no; k++) {
+        int j = kind == MPI_CART ? (k ^ 1) : k; /* Cartesian: +1 first in each dimension */
+        if (out[j] != MPI_PROC_NULL)
+            sm_sched_send(s, ss->buf[j], ss->count[j], ss->type[j], out[j]);
+    }
+    return sm_sched_run(s, req, fn);
+}
+
+static void side_alloc(struct nb_side *sd, int n)
+{
+    size_t m = (size_t)n + 1;
+    sd->buf = sm_xmalloc(sizeof *sd->buf * m);
+    sd->count = sm_xmalloc(sizeof *sd->count * m);
+    sd->type = sm_xmalloc(sizeof *sd->type * m);
+}
+
+static void side_free(struct nb_side *sd)
+{
+    free(sd->buf);
+    free(sd->count);
+    free(sd->type);
+}
+
+enum { NB_ALLGATHER, NB_ALLGATHERV, NB_ALLTOALL, NB_ALLTOALLV, NB_ALLTOALLW };
+
+/* every neighbour collective: check, lay the blocks out per neighbour, run.  Count and
+ * displacement arrays are indexed by neighbour; v displacements count receive-type extents,
+ * w displacements are bytes. */
+static int neighbor(int op, const void *sbuf, int scount, const int *scounts, const int *sdispls,
+                    const MPI_Aint *sdisplsw, const MPI_Datatype *sts, void *rbuf, int rcount,
+                    const int *rcounts, const int *rdispls, const MPI_Aint *rdisplsw,
+                    const MPI_Datatype *rts, MPI_Comm c, int nonblocking, MPI_Request *req,
+                    const char *fn)
+{
+    SM_TRY(sm_check_comm(c, fn));
+    if (nonblocking && !req)
+        return sm_error(c, MPI_ERR_REQUEST, fn, "NULL request pointer");
+    if (sm_comm_is_inter(c))
+        return sm_error(c, MPI_ERR_COMM, fn, "intercommunicators have no topology");
+    if (sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE)
+        return sm_error(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed");
+    int kind, ni, no, *in, *out;
+    SM_TRY(sm_topo_neighbors(c, fn, &kind, &ni, &in, &no, &out));
+    int err = MPI_SUCCESS;
+    struct nb_side rs, ss;
+    side_alloc(&rs, ni);
+    side_alloc(&ss, no);
+    int vs = op == NB_ALLTOALLV || op == NB_ALLTOALLW;
+    int vr = op == NB_ALLGATHERV || vs;
+    if ((vs && (!scounts || !(sdispls || sdisplsw))) ||
+        (vr && (!rcounts || !(rdispls || rdisplsw))) || (op == NB_ALLTOALLW && (!sts || !rts)))
+        err = sm_error(c, MPI_ERR_ARG, fn, "NULL counts, displacements or types");
+    for (int k = 0; !err && k < no; k++) {
+        MPI_Datatype t = op == NB_ALLTOALLW ? sts[k] : sts[0];
+        ss.type[k] = t;
+        ss.count[k] = vs ? scounts[k] : scount;
+        err = sm_check_buffer(c, sbuf, ss.count[k], t, fn);
+        if (err)
+            break;
+        if (op == NB_ALLGATHER || op == NB_ALLGATHERV)
+            ss.buf[k] = sbuf;
+        else if (op == NB_ALLTOALL)
+            ss.buf[k] = at(sbuf, (MPI_Aint)k * scount, t);
+        else if (op == NB_ALLTOALLV)
+            ss.buf[k] = at(sbuf, sdispls[k], t);
+        else
+            ss.buf[k] = (const char *)sbuf + sdisplsw[k];
+    }
+    for (int j = 0; !err && j < ni; j++) {
+        MPI_Datatype t = op == NB_ALLTOALLW ? rts[j] : rts[0];
+        rs.type[j] = t;
+        rs.count[j] = vr ? rcounts[j] : rcount;
+        err = sm_check_buffer(c, rbuf, rs.count[j], t, fn);
+        if (err)
+            break;
+        if (op == NB_ALLGATHER || op == NB_ALLTOALL)
+            rs.buf[j] = at(rbuf, (MPI_Aint)j * rcount, t);
+        else if (op == NB_ALLTOALLW)
+            rs.buf[j] = (char *)rbuf + rdisplsw[j];
+        else
+            rs.buf[j] = at(rbuf, rdispls[j], t);
+    }
+    if (!err)
+        err = exchange(c, kind, ni, in, &rs, no, out, &ss, req, fn);
+    side_free(&rs);
+    side_free(&ss);
+    free(in);
+    free(out);
+    return err;
+}
+
+int MPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                           int rcount, MPI_Datatype rt, MPI_Comm comm)
+{
+    return neighbor(NB_ALLGATHER, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
+                    NULL, &rt, comm, 0, NULL, "MPI_Neighbor_allgather");
+}
+
+int MPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                            const int rcounts[], const int displs[], MPI_Datatype rt,
+                            MPI_Comm comm)
+{
+    return neighbor(NB_ALLGATHERV, sbuf, scount, NULL, NULL, NULL, &st, rbuf, 0, rcounts, displs,
+                    NULL, &rt, comm, 0, NULL, "MPI_Neighbor_allgatherv");
+}
+
+int MPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                          MPI_Datatype rt, MPI_Comm comm)
+{
+    return neighbor(NB_ALLTOALL, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
+                    NULL, &rt, comm, 0, NULL, "MPI_Neighbor_alltoall");
+}
+
+int MPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
+                           MPI_Datatype st, void *rbuf, const int rcounts[], const int rdispls[],
+                           MPI_Datatype rt, MPI_Comm comm)
+{
+    return neighbor(NB_ALLTOALLV, sbuf, 0, scounts, sdispls, NULL, &st, rbuf, 0, rcounts, rdispls,
+                    NULL, &rt, comm, 0, NULL, "MPI_Neighbor_alltoallv");
+}
+
+int MPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype sts[], void *rbuf, const int rcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype rts[], MPI_Comm comm)
+{
+    return neighbor(NB_ALLTOALLW, sbuf, 0, scounts, NULL, sdispls, sts, rbuf, 0, rcounts, NULL,
+                    rdispls, rts, comm, 0, NULL, "MPI_Neighbor_alltoallw");
+}
+
+int MPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                            int rcount, MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
+{
+    return neighbor(NB_ALLGATHER, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
+                    NULL, &rt, comm, 1, request, "MPI_Ineighbor_allgather");
+}
+
+int MPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                             const int rcounts[], const int displs[], MPI_Datatype rt,
+                             MPI_Comm comm, MPI_Request *request)
+{
+    return neighbor(NB_ALLGATHERV, sbuf, scount, NULL, NULL, NULL, &st, rbuf, 0, rcounts, displs,
+                    NULL, &rt, comm, 1, request, "MPI_Ineighbor_allgatherv");
+}
+
+int MPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                           int rcount, MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
+{
+    return neighbor(NB_ALLTOALL, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
+                    NULL, &rt, comm, 1, request, "MPI_Ineighbor_alltoall");
+}
+
+int MPI_Ineighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
+                            MPI_Datatype st, void *rbuf, const int rcounts[],
+                            const int rdispls[], MPI_Datatype rt, MPI_Comm comm,
+                            MPI_Request *request)
+{
+    return neighbor(NB_ALLTOALLV, sbuf, 0, scounts, sdispls, NULL, &st, rbuf, 0, rcounts, rdispls,
+                    NULL, &rt, comm, 1, request, "MPI_Ineighbor_alltoallv");
+}
+
+int MPI_Ineighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sts[], void *rbuf, const int rcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype rts[], MPI_Comm comm,
+                            MPI_Request *request)
+{
+    return neighbor(NB_ALLTOALLW, sbuf, 0, scounts, NULL, sdispls, sts, rbuf, 0, rcounts, NULL,
+                    rdispls, rts, comm, 1, request, "MPI_Ineighbor_alltoallw");
+}

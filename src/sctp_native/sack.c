@@ -1,0 +1,213 @@
+/* sack.c — the sender's processing of SACK chunks (RFC 9260 6.2.1, 6.3.2, 7.2): cumulative
+ * and gap acknowledgements, reneging, RTT samples (Karn), HTNA missing reports and fast
+ * retransmit on the third report with fast recovery (7.2.4), per-path slow start and
+ * congestion avoidance (7.2.1/7.2.2), the peer's window, and T3-rtx restarts. */
+#include <stdlib.h>
+
+#include "sctpn_internal.h"
+
+void tx_release_upto(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t cum);
+
+struct gap { uint16_t start, end; };
+
+static int gap_cmp(const void *x, const void *y)
+{
+    const struct gap *a = x, *b = y;
+    return (int)a->start - (int)b->start;
+}
+
+/* a chunk sent on path pi was acknowledged: the path and the association are fine */
+static void acked_on(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi)
+{
+    struct path *p = &a->paths[pi];
+    p->data_fail = 0;
+    a->error_count = 0;
+    if (p->error_count || p->state != SCTPN_PATH_ACTIVE)
+        path_ok(ep, a, pi);
+}
+
+static void newly_acked(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t tsn,
+                        struct txc *c, uint32_t *bytes_acked, uint64_t now)
+{
+    struct path *p = &a->paths[c->path];
+    if (c->in_flight) {
+        p->flight -= c->len;
+        a->total_flight -= c->len;
+        c->in_flight = 0;
+        bytes_acked[c->path] += c->len;
+    }
+    if (c->state == TXC_RTX)
+        a->n_rtx--; /* acked while waiting for its retransmission */
+    if (p->rtt_pending && p->rtt_tsn == tsn && c->sends == 1) {
+        p->rtt_pending = 0;
+        if (now >= p->rtt_sent_us)
+            path_rtt_sample(ep, p, now - p->rtt_sent_us);
+    }
+    acked_on(ep, a, c->path);
+}
+
+static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t cum,
+                        uint32_t arwnd, int have_rwnd, struct gap *gaps, int ngaps, uint64_t now)
+{
+    if (tsn_lt(cum, a->cum_ack))
+        return 0; /* older than what we know (reordered SACK) */
+    if (!tsn_lt(cum, a->next_tsn))
+        return SCTPN_EMALFORMED; /* acknowledges what was never sent */
+    uint32_t bytes_acked[SCTPN_MAX_PATHS] = {0};
+    uint32_t flight_before[SCTPN_MAX_PATHS];
+    for (int i = 0; i < a->npaths; i++)
+        flight_before[i] = a->paths[i].flight;
+    int cum_advanced = tsn_lt(a->cum_ack, cum);
+    uint32_t htna = cum;
+    uint32_t htna_path[SCTPN_MAX_PATHS]; /* CMT split fast retransmit: per destination */
+    int have_htna[SCTPN_MAX_PATHS] = {0};
+    int any_new = 0;
+    /* the cumulative part */
+    for (uint32_t t = a->cum_ack + 1; tsn_le(t, cum); t++) {
+        struct txc *c = tx_chunk(a, t);
+        if (c->state != TXC_GAPACKED) {
+            newly_acked(ep, a, t, c, bytes_acked, now);
+            htna_path[c->path] = t;
+            have_htna[c->path] = 1;
+            if (c->state == TXC_RTX)
+                c->state = TXC_OUT; /* n_rtx already decremented */
+            any_new = 1;
+        }
+        c->state = TXC_GAPACKED;
+    }
+    /* the gap blocks, sorted; chunks gap-acked before but not now were reneged */
+    if (ngaps > 1)
+        qsort(gaps, (size_t)ngaps, sizeof *gaps, gap_cmp);
+    uint32_t top = cum;
+    if (ngaps) {
+        uint32_t e = cum + gaps[ngaps - 1].end;
+        top = tsn_lt(e, a->next_tsn) ? e : a->next_tsn - 1;
+    }
+    int g = 0;
+    for (uint32_t t = cum + 1; tsn_le(t, top); t++) {
+        uint32_t off = t - cum;
+        while (g < ngaps && gaps[g].end < off)
+            g++;
+        int covered = g < ngaps && gaps[g].start <= off && off <= gaps[g].end;
+        struct txc *c = tx_chunk(a, t);
+        if (covered) {
+            if (c->state != TXC_GAPACKED) {
+                newly_acked(ep, a, t, c, bytes_acked, now);
+                c->state = TXC_GAPACKED;
+                htna = t;
+                htna_path[c->path] = t;
+                have_htna[c->path] = 1;
+                any_new = 1;
+            }
+        } else if (c->state == TXC_GAPACKED) {
+            c->state = TXC_OUT; /* reneged: resend it */
+            c->in_flight = 0;
+            tx_mark_rtx(a, t, c);
+        }
+    }
+    for (uint32_t t = top + 1; tsn_lt(t, a->next_tsn); t++) { /* above every block */
+        struct txc *c = tx_chunk(a, t);
+        if (c->state == TXC_GAPACKED) {
+            c->state = TXC_OUT;
+            c->in_flight = 0;
+            tx_mark_rtx(a, t, c);
+        }
+    }
+    if (any_new)
+        a->error_count = 0;
+    /* missing reports (HTNA; in fast recovery with the cum ack advancing: all missing) */
+    int fr_any = 0;
+    for (int i = 0; i < a->npaths; i++)
+        fr_any |= a->paths[i].in_fast_recovery;
+    uint32_t report_below = (fr_any && cum_advanced) ? top : htna;
+    for (uint32_t t = cum + 1; tsn_lt(t, report_below); t++) {
+        struct txc *c = tx_chunk(a, t);
+        if (c->state != TXC_OUT || !c->in_flight)
+            continue;
+        /* CMT (Iyengar et al.): only a later chunk sent to the same destination and newly
+         * acknowledged counts as a miss indication (split fast retransmit) */
+        if (a->cmt && !(fr_any && cum_advanced) &&
+            (!have_htna[c->path] || !tsn_lt(t, htna_path[c->path])))
+            continue;
+        if (++c->missing < 3 || c->fast_rtx_done)
+            continue;
+        struct path *p = &a->paths[c->path];
+        if (!p->in_fast_recovery) { /* RFC 9260 7.2.4 step 4 / 7.2.3 */
+            p->ssthresh = p->cwnd / 2 > 4u * ep->cfg.mtu ? p->cwnd / 2 : 4u * ep->cfg.mtu;
+            p->cwnd = p->ssthresh;
+            p->pba = 0;
+            p->in_fast_recovery = 1;
+            p->fr_exit_tsn = a->next_tsn - 1;
+        }
+        c->fast_rtx_done = 1;
+        a->fast_rtx++;
+        tx_mark_rtx(a, t, c);
+        a->paths[c->path].fast_rtx_pending = 1;
+    }
+    /* release what is cumulatively acknowledged (SEND_DONE events) */
+    tx_release_upto(ep, a, cum);
+    /* congestion control per path */
+    for (int i = 0; i < a->npaths; i++) {
+        struct path *p = &a->paths[i];
+        if (p->in_fast_recovery && !tsn_lt(cum, p->fr_exit_tsn))
+            p->in_fast_recovery = 0;
+        if (!bytes_acked[i])
+            continue;
+        uint32_t mtu = ep->cfg.mtu;
+        /* CMT cwnd update: a path's new acknowledgements count even when the association's
+         * cumulative point is held back by another path's loss */
+        int advanced = cum_advanced || a->cmt;
+        if (p->cwnd <= p->ssthresh) {
+            if (advanced && !p->in_fast_recovery && flight_before[i] + mtu > p->cwnd)
+                p->cwnd += bytes_acked[i] < mtu ? bytes_acked[i] : mtu;
+        } else {
+            p->pba += bytes_acked[i];
+            if (p->pba >= p->cwnd && flight_before[i] + mtu > p->cwnd && !p->in_fast_recovery) {
+                p->pba -= p->cwnd;
+                p->cwnd += mtu;
+            }
+        }
+        if (p->flight == 0)
+            p->pba = 0;
+    }
+    /* T3-rtx: stop when nothing is outstanding on a path, restart when its data advanced */
+    for (int i = 0; i < a->npaths; i++) {
+        struct path *p = &a->paths[i];
+        if (p->flight == 0)
+            p->t3 = NEVER;
+        else if (bytes_acked[i] && cum_advanced)
+            p->t3 = now + p->rto;
+    }
+    if (have_rwnd)
+        a->peer_rwnd = arwnd > a->total_flight ? arwnd - a->total_flight : 0;
+    sd_check(ep, a, now);
+    return 0;
+}
+
+int tx_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn_chunk *c,
+            uint64_t now)
+{
+    const uint8_t *v = c->val;
+    uint32_t cum = ld32(v), arwnd = ld32(v + 4);
+    size_t ngaps = ld16(v + 8), ndups = ld16(v + 10);
+    if (12 + 4 * (ngaps + ndups) > c->vlen)
+        return SCTPN_EMALFORMED;
+    a->sacks_in++;
+    a->dup_reported += ndups;
+    a->burst_left = ep->cfg.max_burst; /* each SACK may clock out a new burst */
+    struct gap gaps[256];
+    int n = 0;
+    for (size_t i = 0; i < ngaps && n < 256; i++) {
+        uint16_t s = ld16(v + 12 + 4 * i), e = ld16(v + 14 + 4 * i);
+        if (s == 0 || e < s)
+            return SCTPN_EMALFORMED;
+        gaps[n++] = (struct gap){s, e};
+    }
+    return sack_process(ep, a, cum, arwnd, 1, gaps, n, now);
+}
+
+void tx_cum_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t cum, uint64_t now)
+{
+    if (tsn_lt(cum, a->next_tsn))
+        sack_process(ep, a, cum, 0, 0, NULL, 0, now);
+}

@@ -1,0 +1,261 @@
+/* sctpn.h — public API of the native SCTP engine ("sctpn"): a sans-IO implementation of
+ * SCTP (RFC 9260) carried over UDP encapsulation (RFC 6951).  It performs no I/O, owns no
+ * threads and reads no clock: the caller feeds received packets (UDP payloads) and the current
+ * time, and pulls packets to send, the next timer deadline and delivered data (callbacks).
+ * No MPI knowledge, no usrsctp dependency.  Design and RFC coverage: docs/sctp-native.md.
+ *
+ * Conventions
+ *  - Times are microseconds on a caller-chosen monotonic clock (now_us), never wall time.
+ *  - Functions returning int return 0 (or a count/length >= 0) on success, a negative
+ *    SCTPN_E* code on failure.  No input (packet bytes, addresses, sizes) can crash the engine.
+ *  - Callbacks run synchronously inside sctpn_input / sctpn_handle_timeout /
+ *    sctpn_poll_transmit / sctpn_send / sctpn_shutdown / sctpn_abort.  A callback may call
+ *    sctpn_send, sctpn_shutdown, sctpn_abort and the stats/query functions; it must not call
+ *    sctpn_input, sctpn_poll_transmit, sctpn_handle_timeout or sctpn_endpoint_free.
+ *  - One endpoint = one local SCTP port.  It may hold many associations (one per peer).
+ *    An association has one path per remote address (multihoming); each path is paired with
+ *    one local address (the one the caller must send from).  Path 0 is the initial primary. */
+#ifndef SCTPN_H
+#define SCTPN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/uio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- error codes (negative returns) ---- */
+enum sctpn_err {
+    SCTPN_OK = 0,
+    SCTPN_EINVAL = -1,     /* bad argument */
+    SCTPN_EAGAIN = -2,     /* send buffer of the association full: retry after SEND_DONE */
+    SCTPN_ENOMEM = -3,     /* allocation failed */
+    SCTPN_ENOASSOC = -4,   /* no such association (or not established / shutting down) */
+    SCTPN_EMALFORMED = -5, /* packet dropped: truncated, bad lengths, bad chunk layout */
+    SCTPN_ECRC = -6,       /* packet dropped: CRC32c mismatch */
+    SCTPN_EVTAG = -7,      /* packet dropped: verification tag does not match */
+    SCTPN_ECOOKIE = -8,    /* packet dropped: state cookie forged, corrupted or stale */
+    SCTPN_EOOTB = -9,      /* packet dropped: out of the blue (no association) */
+    SCTPN_ESTATE = -10,    /* operation not allowed in the association's state */
+    SCTPN_ETOOBIG = -11,   /* message larger than the configured maximum */
+    SCTPN_ELIMIT = -12,    /* a fixed limit was reached (associations, paths, streams) */
+};
+const char *sctpn_strerror(int err);
+
+/* ---- addresses ---- */
+/* An IPv4 address plus the UDP port of the encapsulation (RFC 6951).
+ * ipv4 is in network byte order (like struct in_addr.s_addr); udp_port in host order. */
+struct sctpn_addr {
+    uint32_t ipv4;
+    uint16_t udp_port;
+};
+
+#define SCTPN_MAX_PATHS 8 /* remote addresses per association */
+#define SCTPN_MAX_IOV 8   /* iovec elements per message */
+
+typedef uint32_t sctpn_assoc_id; /* 0 is never a valid id */
+
+/* ---- data delivery ---- */
+/* One piece of a received message, delivered in order: for each message the pieces come with
+ * increasing msg_offset, the first has first=1, the last has last=1 (a small message is one
+ * piece with both).  Ordered messages of one stream are delivered strictly in SSN order, never
+ * interleaved with each other; unordered ones as soon as they (or their leading pieces) are
+ * available.  data is only valid during the callback (copy it or place it). */
+struct sctpn_data {
+    sctpn_assoc_id assoc;
+    uint16_t stream;
+    uint16_t unordered; /* 1 for unordered messages */
+    uint32_t ppid;      /* payload protocol identifier, as sent (host order) */
+    uint32_t msg_key;   /* the same for all pieces of one message (pieces of unordered messages
+                         * may interleave): SSN (DATA) / MID (I-DATA) for ordered messages, the
+                         * first fragment's TSN (DATA) / MID (I-DATA) for unordered ones */
+    uint64_t msg_offset;
+    const void *data;
+    size_t len;
+    int first, last;
+};
+typedef void (*sctpn_data_cb)(void *user, const struct sctpn_data *d);
+
+/* ---- events ---- */
+enum sctpn_event_type {
+    SCTPN_EV_ASSOC_UP = 1,  /* association established (both sides); addr = peer primary */
+    SCTPN_EV_ASSOC_DOWN,    /* association gone; reason = SCTPN_DOWN_*; all its sends failed */
+    SCTPN_EV_PATH_CHANGE,   /* path state changed; addr, path, path_state, primary */
+    SCTPN_EV_SEND_DONE,     /* every byte of the message with this cookie acknowledged */
+    SCTPN_EV_SEND_FAILED,   /* message with this cookie will never be acknowledged */
+    SCTPN_EV_ASSOC_RESTART, /* the peer restarted (RFC 9260 5.2.4 case A): raised for the old
+                             * association, then its ASSOC_DOWN(ABORT_RECEIVED), then ASSOC_UP
+                             * of a new association (new id) with the restarted peer */
+};
+enum sctpn_down_reason {
+    SCTPN_DOWN_SHUTDOWN = 1, /* graceful SHUTDOWN completed */
+    SCTPN_DOWN_ABORT_RECEIVED,
+    SCTPN_DOWN_ABORT_SENT,   /* local sctpn_abort() or protocol violation */
+    SCTPN_DOWN_TIMEOUT,      /* association max retransmissions exceeded (or INIT/COOKIE) */
+    SCTPN_DOWN_SHUTDOWN_TIMEOUT, /* our SHUTDOWN-ACK went unanswered (T2 exhausted): every byte
+                                  * was acknowledged both ways, only the final SHUTDOWN-COMPLETE
+                                  * never came (lost, and the peer is gone) */
+};
+enum sctpn_path_state {
+    SCTPN_PATH_ACTIVE = 1,
+    SCTPN_PATH_PF,     /* potentially failed (RFC 7829) */
+    SCTPN_PATH_FAILED, /* inactive: path max retransmissions exceeded */
+};
+struct sctpn_event {
+    enum sctpn_event_type type;
+    sctpn_assoc_id assoc;
+    int reason;             /* ASSOC_DOWN: enum sctpn_down_reason */
+    int path;               /* PATH_CHANGE: path index */
+    int path_state;         /* PATH_CHANGE: enum sctpn_path_state */
+    int primary;            /* PATH_CHANGE: 1 if this path is (now) the primary */
+    struct sctpn_addr addr; /* PATH_CHANGE / ASSOC_UP: remote address */
+    void *cookie;           /* SEND_DONE / SEND_FAILED */
+};
+typedef void (*sctpn_event_cb)(void *user, const struct sctpn_event *ev);
+
+/* ---- configuration ---- */
+struct sctpn_config {
+    uint16_t sctp_port;          /* local SCTP port (in the SCTP common header) */
+    uint16_t num_ostreams;       /* outbound streams requested */
+    uint16_t max_instreams;      /* inbound streams accepted */
+    uint32_t rwnd;               /* receive window advertised (bytes) */
+    uint32_t sndbuf;             /* per-association limit of queued unacked bytes */
+    uint32_t max_msg_size;       /* largest message sctpn_send accepts */
+    uint16_t mtu;                /* largest SCTP packet (the UDP payload) */
+    uint64_t rto_initial_us, rto_min_us, rto_max_us;
+    uint64_t hb_interval_us;     /* heartbeat interval on idle paths (0 = no heartbeats) */
+    uint64_t sack_delay_us;      /* delayed-SACK timer */
+    uint64_t cookie_life_us;     /* valid life of a state cookie */
+    uint16_t sack_freq;          /* SACK at least every sack_freq packets with DATA (2) */
+    uint16_t max_burst;          /* new-data packets sent back to back at most (4) */
+    uint16_t path_max_retrans;   /* errors before a path is FAILED (5) */
+    uint16_t assoc_max_retrans;  /* errors before the association is given up (10) */
+    uint16_t pf_threshold;       /* errors before a path is PF (RFC 7829); >= path_max: off */
+    uint16_t max_init_retrans;   /* INIT/COOKIE-ECHO retransmissions before giving up (8) */
+    uint32_t max_out_chunks;     /* DATA chunks past the cumulative ack at most (4096) */
+    uint32_t max_out_chunks_idata; /* the same with I-DATA (500): usrsctp's receiver drops
+                                  * I-DATA that starts a message once 512 chunks wait in its
+                                  * queues, even the one that would fill the hole */
+    uint8_t idata;               /* offer/accept I-DATA (RFC 8260) */
+    uint8_t cmt;                 /* concurrent multipath transfer over all active paths */
+    uint8_t zero_checksum;       /* offer/accept zero checksum (RFC 9653) */
+    uint8_t accept_incoming;     /* answer INITs (server side); 0: only sctpn_connect */
+    uint8_t cookie_secret[32];   /* MAC key of the state cookie; all zero: random */
+    uint64_t seed;               /* PRNG seed (vtags, TSNs, secret); 0: from getrandom() */
+    /* local addresses (for the INIT/INIT-ACK address list and the path pairing of incoming
+     * associations); may be empty: then the address a packet arrived on is used */
+    struct sctpn_addr local_addrs[SCTPN_MAX_PATHS];
+    int n_local_addrs;
+    sctpn_data_cb on_data;
+    sctpn_event_cb on_event;
+    void *user;
+};
+/* fill cfg with defaults (port 0 must be set by the caller; 16/16 streams, rwnd 4 MiB,
+ * sndbuf 4 MiB, mtu 1452, RTO 1 s/200 ms/60 s... see docs/sctp-native.md) */
+void sctpn_config_defaults(struct sctpn_config *cfg);
+
+typedef struct sctpn_endpoint sctpn_endpoint;
+
+sctpn_endpoint *sctpn_endpoint_new(const struct sctpn_config *cfg);
+void sctpn_endpoint_free(sctpn_endpoint *ep); /* no events; pending sends are dropped */
+
+/* ---- I/O ---- */
+/* one received SCTP packet (the UDP payload); from = its source, to = the local address it
+ * arrived on.  Returns 0 if accepted, a negative code if (part of) it was dropped. */
+int sctpn_input(sctpn_endpoint *ep, const uint8_t *pkt, size_t len, const struct sctpn_addr *from,
+                const struct sctpn_addr *to, uint64_t now_us);
+/* the next packet to send: writes it into buf (cap >= the configured mtu is enough) and its
+ * source / destination addresses; returns its length, or 0 when there is nothing to send now.
+ * Call repeatedly until 0 (e.g. to fill a sendmmsg batch). */
+int sctpn_poll_transmit(sctpn_endpoint *ep, uint64_t now_us, uint8_t *buf, size_t cap,
+                        struct sctpn_addr *from, struct sctpn_addr *to);
+/* earliest time at which sctpn_handle_timeout must be called (UINT64_MAX: none) */
+uint64_t sctpn_next_deadline(sctpn_endpoint *ep);
+void sctpn_handle_timeout(sctpn_endpoint *ep, uint64_t now_us);
+
+/* ---- associations ---- */
+/* start an association (INIT) to a peer SCTP port over the given remote addresses (path i =
+ * remote[i], sent from local[i % nlocal]; nlocal may be 0: then from = 0.0.0.0:0).  If an
+ * association with that peer (any of the addresses, same port) exists already, in whatever
+ * state, its id is returned instead and nothing is sent. */
+int sctpn_connect(sctpn_endpoint *ep, uint16_t peer_sctp_port, const struct sctpn_addr *remote,
+                  int nremote, const struct sctpn_addr *local, int nlocal, uint64_t now_us,
+                  sctpn_assoc_id *out);
+
+enum sctpn_send_flags {
+    SCTPN_SEND_UNORDERED = 1, /* unordered delivery */
+    SCTPN_SEND_COPY_HEAD = 2, /* copy iov[0] (<= SCTPN_COPY_HEAD_MAX bytes) at once */
+    SCTPN_SEND_COPY = 4,      /* copy the whole message at once (iov memory free on return) */
+    SCTPN_SEND_SACK_IMMEDIATELY = 8, /* set the I bit (RFC 7053) on the message's last chunk */
+};
+#define SCTPN_COPY_HEAD_MAX 128
+/* queue one message.  Zero copy: unless copied by a flag, the iovec memory is referenced until
+ * every byte is acknowledged, then SEND_DONE(cookie) is raised (also for copied messages;
+ * only when cookie != NULL).  Returns 0, SCTPN_EAGAIN when the association's send buffer is
+ * full (a message is always accepted into an empty buffer), or another negative code.
+ * May be called before ASSOC_UP (data is sent once the association is up). */
+int sctpn_send(sctpn_endpoint *ep, sctpn_assoc_id assoc, uint16_t stream, uint32_t ppid,
+               unsigned flags, const struct iovec *iov, int iovcnt, void *cookie);
+/* graceful shutdown once all queued data is acknowledged (RFC 9260 9.2) */
+int sctpn_shutdown(sctpn_endpoint *ep, sctpn_assoc_id assoc, uint64_t now_us);
+/* send ABORT and drop the association at once (ASSOC_DOWN ABORT_SENT, SEND_FAILED for queued) */
+int sctpn_abort(sctpn_endpoint *ep, sctpn_assoc_id assoc, uint64_t now_us);
+/* make path the primary (data goes there while it is active) */
+int sctpn_set_primary(sctpn_endpoint *ep, sctpn_assoc_id assoc, int path);
+
+/* ---- state and statistics ---- */
+enum sctpn_assoc_state {
+    SCTPN_CLOSED = 0,
+    SCTPN_COOKIE_WAIT,
+    SCTPN_COOKIE_ECHOED,
+    SCTPN_ESTABLISHED,
+    SCTPN_SHUTDOWN_PENDING,
+    SCTPN_SHUTDOWN_SENT,
+    SCTPN_SHUTDOWN_RECEIVED,
+    SCTPN_SHUTDOWN_ACK_SENT,
+};
+struct sctpn_path_stats {
+    struct sctpn_addr remote, local;
+    int state;   /* enum sctpn_path_state */
+    int primary; /* 1 if primary */
+    int confirmed; /* address confirmed (RFC 9260 5.4); data goes only to confirmed paths */
+    uint32_t cwnd, ssthresh, flight_bytes, partial_bytes_acked;
+    uint64_t srtt_us, rttvar_us, rto_us, last_rtt_us; /* srtt/rttvar 0 before the 1st sample */
+    uint32_t error_count;
+    uint64_t packets_out, packets_in, t3_timeouts, retransmitted_chunks;
+    uint64_t heartbeats_out, heartbeat_acks_in;
+};
+struct sctpn_assoc_stats {
+    int state; /* enum sctpn_assoc_state */
+    uint16_t out_streams, in_streams;
+    uint32_t peer_rwnd, my_vtag, peer_vtag;
+    uint32_t next_tsn, cum_tsn_acked; /* send side */
+    uint32_t cum_tsn_received;        /* receive side */
+    uint64_t packets_in, packets_out;
+    uint64_t data_chunks_out, data_chunks_in, sacks_out, sacks_in;
+    uint64_t retransmitted_chunks, fast_retransmits, t3_timeouts;
+    uint64_t dup_tsns_received;  /* DATA chunks received twice */
+    uint64_t dup_tsns_reported;  /* duplicate TSNs the peer reported in its SACKs */
+    uint64_t bytes_queued;       /* send buffer in use */
+    uint64_t bytes_delivered;    /* received user bytes delivered */
+    uint32_t idata, zero_checksum, cmt; /* negotiated features */
+    int npaths;
+    struct sctpn_path_stats paths[SCTPN_MAX_PATHS];
+};
+int sctpn_get_stats(sctpn_endpoint *ep, sctpn_assoc_id assoc, struct sctpn_assoc_stats *st);
+int sctpn_assoc_state(sctpn_endpoint *ep, sctpn_assoc_id assoc); /* <0 if unknown */
+
+/* ---- packet utilities (also for tests and the fuzz target) ---- */
+/* CRC32c of an SCTP packet as stored in its checksum field (the field itself counts as 0) */
+uint32_t sctpn_packet_crc(const uint8_t *pkt, size_t len);
+void sctpn_packet_set_crc(uint8_t *pkt, size_t len);
+/* parse a packet's common header and walk all chunks with full bounds checks (verify_crc:
+ * also check the CRC32c); returns the number of chunks or a negative SCTPN_E* code */
+int sctpn_packet_check(const uint8_t *pkt, size_t len, int verify_crc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,324 @@
+/* sctpn_internal.h — the engine's internal data structures, shared by the engine sources:
+ * endpoint, association, path, send-side chunk ring, receive-side TSN map and stored
+ * chunks, and the small helpers (serial arithmetic, byte order, u32->pointer map, pools). */
+#ifndef SCTPN_INTERNAL_H
+#define SCTPN_INTERNAL_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "sctpn.h"
+#include "sctpn_wire.h"
+
+#define NEVER UINT64_MAX
+
+/* serial number arithmetic (RFC 1982) on 32 and 16 bits */
+static inline int tsn_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
+static inline int tsn_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
+static inline int ssn_lt(uint16_t a, uint16_t b) { return (int16_t)(uint16_t)(a - b) < 0; }
+
+/* ---- u32 -> pointer open-addressing map (vtags, association ids) ---- */
+struct u32map {
+    uint32_t *keys; /* 0 = empty, key 0 is never stored */
+    void **vals;
+    uint32_t cap, used, tomb;
+};
+int u32map_put(struct u32map *m, uint32_t key, void *val);
+void *u32map_get(const struct u32map *m, uint32_t key);
+void u32map_del(struct u32map *m, uint32_t key);
+void u32map_free(struct u32map *m);
+
+/* ---- sizeable buffers for stored (out of order) received chunk payloads ---- */
+struct bufpool {
+    void *free_small, *free_big; /* singly linked via the first pointer of each buffer */
+    size_t big_size;
+};
+#define BUFPOOL_SMALL 256
+#define RXC_OVERHEAD 64 /* a stored chunk's node, charged to the receive window */
+void *bufpool_get(struct bufpool *p, size_t len);
+void bufpool_put(struct bufpool *p, void *b, size_t len);
+void bufpool_free(struct bufpool *p);
+
+/* ---- send side ---- */
+struct txmsg {
+    struct txmsg *next;     /* queue of messages not yet fully fragmented / free list */
+    struct iovec iov[SCTPN_MAX_IOV];
+    int iovcnt;
+    uint64_t len, frag_off; /* total length; next byte to put into a new chunk */
+    uint32_t ppid;
+    uint16_t stream, ssn;
+    uint32_t mid;           /* I-DATA message id */
+    uint32_t fsn;           /* next I-DATA fragment sequence number */
+    uint8_t unordered, sack_imm;
+    uint32_t chunks_live;   /* chunks created and not yet cumulatively acknowledged */
+    void *cookie;
+    uint8_t *copy;          /* SCTPN_SEND_COPY buffer (malloc) */
+    uint8_t head[SCTPN_COPY_HEAD_MAX];
+};
+
+enum txc_state { TXC_OUT = 0, TXC_GAPACKED, TXC_RTX /* marked, waiting to be resent */ };
+struct txc { /* one DATA/I-DATA chunk, in the ring at TSN & mask */
+    struct txmsg *msg;
+    uint64_t off;
+    uint64_t sent_us;
+    uint32_t len;
+    uint32_t fsn;
+    uint8_t state, path, flags; /* flags: DATA chunk flags B/E/U/I */
+    uint8_t sends;              /* times transmitted */
+    uint8_t missing;            /* missing reports */
+    uint8_t fast_rtx_done;
+    uint8_t in_flight;          /* counted in its path's flight */
+};
+
+struct path {
+    struct sctpn_addr remote, local;
+    int state;
+    int confirmed;              /* RFC 9260 5.4: answered a heartbeat, or vouched for */
+    int data_fail;              /* consecutive T3s without data acked on this path */
+    uint32_t cwnd, ssthresh, pba, flight;
+    uint64_t srtt, rttvar, rto, last_rtt;
+    int have_rtt;
+    int rtt_pending;
+    uint32_t rtt_tsn;
+    uint64_t rtt_sent_us;
+    uint64_t t3;                /* deadline or NEVER */
+    uint64_t last_data_us;      /* last DATA sent on this path (cwnd validation after idle) */
+    uint64_t hb_due;            /* next heartbeat send time or NEVER */
+    int hb_outstanding;
+    uint32_t hb_nonce;
+    uint32_t error_count;
+    int in_fast_recovery;
+    uint32_t fr_exit_tsn;
+    int fast_rtx_pending;       /* send one packet ignoring cwnd */
+    uint8_t hb_echo[256];       /* pending HEARTBEAT-ACK info */
+    uint16_t hb_echo_len;
+    uint8_t hb_echo_pending, hb_send_pending;
+    uint64_t packets_out, packets_in, t3_timeouts, retransmitted_chunks, hbs_out, hbacks_in;
+};
+
+/* ---- receive side ---- */
+struct rxc { /* a received chunk not yet delivered (its payload copied) */
+    struct rxc *next;
+    uint32_t tsn, ppid, mid, fsn;
+    uint16_t stream, len;
+    uint8_t flags;
+    uint8_t *data;
+};
+struct instream {
+    uint16_t next_ssn;
+    uint32_t next_mid;
+    int partial;            /* a message is being delivered piece by piece */
+    uint32_t partial_next;  /* its next TSN (DATA) or FSN (I-DATA) */
+    uint64_t partial_off;
+    uint32_t partial_id;    /* SSN or MID of that message */
+    uint32_t partial_ppid;
+    struct rxc *head, *tail; /* stored ordered chunks, sorted by TSN */
+};
+struct upartial {           /* unordered message delivered piece by piece */
+    int used;
+    uint16_t stream;
+    uint32_t next;          /* next TSN (DATA) / FSN (I-DATA) */
+    uint32_t mid;
+    uint32_t ppid;
+    uint64_t off;
+};
+#define MAX_UPARTIAL 32
+
+/* control chunks waiting to be sent (bits of assoc.ctrl) */
+enum {
+    CTL_INIT = 1 << 0,
+    CTL_COOKIE_ECHO = 1 << 1,
+    CTL_COOKIE_ACK = 1 << 2,
+    CTL_SHUTDOWN = 1 << 3,
+    CTL_SHUTDOWN_ACK = 1 << 4,
+    CTL_ERROR = 1 << 5,
+};
+
+struct sctpn_assoc {
+    sctpn_assoc_id id;
+    int state;
+    int dead;               /* removed at the next reap */
+    uint16_t peer_port;
+    uint32_t my_vtag, peer_vtag;
+    int npaths, primary, sack_path, ctl_path, rr_path;
+    struct sctpn_addr my_addrs[SCTPN_MAX_PATHS]; /* our addresses (listed in INIT/INIT-ACK) */
+    int n_my_addrs;
+    struct path paths[SCTPN_MAX_PATHS];
+    uint32_t ctrl;
+    uint8_t *cookie;        /* cookie to echo (COOKIE_WAIT -> ECHOED) */
+    size_t cookie_len;
+    uint64_t t1;            /* INIT / COOKIE-ECHO timer */
+    uint64_t t2;            /* SHUTDOWN / SHUTDOWN-ACK timer */
+    uint64_t rto_t1;
+    int init_retries;
+    uint32_t error_count;
+    uint8_t err_buf[64];    /* pending ERROR chunk body (causes) */
+    uint16_t err_len;
+    int idata, zero_cksum, cmt;
+    /* send side */
+    uint16_t os, is;
+    uint16_t *out_ssn;      /* per outbound stream */
+    uint32_t *out_mid;
+    uint32_t *out_umid;     /* I-DATA: unordered MIDs per stream (RFC 8260 2.1) */
+    struct txmsg **sq_head, **sq_tail; /* per outbound stream: messages not yet all in chunks */
+    uint32_t nqueued;       /* messages in those queues */
+    uint16_t cur_stream;    /* stream served next (round robin between streams) */
+    uint64_t bytes_queued;  /* sum of len of live messages (send buffer use) */
+    struct txc *ring;
+    uint32_t ring_cap;
+    uint32_t cum_ack;       /* highest TSN cumulatively acked by the peer */
+    uint32_t next_tsn;
+    uint32_t peer_rwnd;
+    uint32_t n_rtx;         /* chunks in state TXC_RTX */
+    uint32_t rtx_hint;      /* no TXC_RTX chunk below this TSN */
+    uint32_t total_flight;
+    int burst_left;
+    /* receive side */
+    uint32_t peer_itsn;
+    uint32_t cum_tsn;       /* highest TSN with all before it received */
+    uint32_t highest_tsn;   /* highest TSN received */
+    uint64_t *tsnmap;       /* bits for TSNs cum_tsn+1 .. cum_tsn+map_bits */
+    uint32_t map_bits;
+    uint32_t dups[16];
+    int ndups;
+    int sack_pending;       /* a SACK is owed */
+    int sack_now;           /* ... and must go out at once */
+    int pkts_since_sack;
+    int sack_gap_before;    /* the last SACK reported gaps */
+    uint64_t sack_due;
+    uint64_t stored_bytes;  /* memory held by stored chunks (buffer + node), counted in rwnd */
+    struct instream *in;
+    struct rxc *uhead;      /* stored unordered chunks, sorted by TSN */
+    struct upartial up[MAX_UPARTIAL];
+    /* statistics */
+    uint64_t packets_in, packets_out, data_out, data_in, sacks_out, sacks_in;
+    uint64_t rtx_chunks, fast_rtx, t3s, dup_in, dup_reported, bytes_delivered;
+    struct sctpn_assoc *link; /* endpoint list */
+};
+
+struct rawpkt { /* a stateless packet waiting to go out (INIT-ACK, ABORT, SHUTDOWN-COMPLETE) */
+    struct sctpn_addr from, to;
+    uint16_t len;
+    uint8_t data[];
+};
+#define RAWQ_MAX 64
+
+struct sctpn_endpoint {
+    struct sctpn_config cfg;
+    uint64_t rng;
+    uint8_t key[32];
+    struct u32map by_vtag, by_id;
+    struct sctpn_assoc *assocs; /* linked list */
+    int nassocs;
+    uint32_t next_id;
+    struct sctpn_assoc *rr;     /* round robin start for poll_transmit */
+    struct rawpkt *rawq[RAWQ_MAX];
+    int raw_head, raw_n;
+    struct txmsg *free_msgs;
+    struct rxc *free_rxc;
+    struct bufpool pool;
+    int in_callback;
+};
+
+/* ---- rng / keys (endpoint.c) ---- */
+uint32_t ep_rand32(struct sctpn_endpoint *ep);
+uint32_t ep_rand_nonzero(struct sctpn_endpoint *ep);
+
+/* ---- events (endpoint.c) ---- */
+void ev_emit(struct sctpn_endpoint *ep, const struct sctpn_event *ev);
+void ev_assoc_up(struct sctpn_endpoint *ep, struct sctpn_assoc *a);
+void ev_path(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int p);
+
+/* ---- associations (assoc.c) ---- */
+struct sctpn_assoc *assoc_new(struct sctpn_endpoint *ep, uint32_t my_vtag, uint32_t my_itsn);
+void assoc_set_streams(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint16_t os, uint16_t is);
+int assoc_add_path(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct sctpn_addr remote,
+                   struct sctpn_addr local);
+int assoc_init_recv(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t peer_itsn);
+void assoc_down(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int reason);
+void assoc_reap(struct sctpn_endpoint *ep);
+struct sctpn_assoc *assoc_by_id(struct sctpn_endpoint *ep, sctpn_assoc_id id);
+struct sctpn_assoc *assoc_by_addr(struct sctpn_endpoint *ep, const struct sctpn_addr *remote,
+                                  uint16_t peer_port);
+int assoc_path_of(struct sctpn_assoc *a, const struct sctpn_addr *remote);
+struct sctpn_addr pick_local(const struct sctpn_addr *locals, int nlocals, struct sctpn_addr remote,
+                             int index, const struct sctpn_addr *fallback);
+void assoc_add_my_addr(struct sctpn_assoc *a, struct sctpn_addr x);
+void assoc_change_vtag(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t vtag);
+
+/* ---- handshake (handshake.c) ---- */
+int hs_input_init(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn_pkt *pk,
+                  const struct sctpn_chunk *c, const struct sctpn_addr *from,
+                  const struct sctpn_addr *to, uint64_t now);
+int hs_input_init_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
+                      const struct sctpn_chunk *c, uint64_t now);
+int hs_input_cookie_echo(struct sctpn_endpoint *ep, struct sctpn_assoc **ap,
+                         const struct sctpn_pkt *pk, const struct sctpn_chunk *c,
+                         const struct sctpn_addr *from, const struct sctpn_addr *to,
+                         uint64_t now);
+void hs_input_cookie_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now);
+size_t hs_build_init(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint8_t *p, size_t room);
+void hs_t1_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now);
+
+/* ---- receive side (recv.c, tsnmap.c) ---- */
+int rx_data(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn_chunk *c,
+            int path, uint64_t now);
+void rx_packet_done(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int had_data, uint64_t now);
+void rx_free_all(struct sctpn_endpoint *ep, struct sctpn_assoc *a);
+int tsnmap_init(struct sctpn_assoc *a, uint32_t peer_itsn, uint32_t bits);
+int tsnmap_seen(const struct sctpn_assoc *a, uint32_t tsn);     /* 1 = duplicate */
+int tsnmap_mark(struct sctpn_assoc *a, uint32_t tsn);           /* <0: outside the window */
+size_t tsnmap_build_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint8_t *p,
+                         size_t room);
+uint32_t rx_a_rwnd(struct sctpn_endpoint *ep, struct sctpn_assoc *a);
+
+/* ---- send side (sendq.c, sack.c) ---- */
+void tx_free_all(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int failed);
+int tx_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn_chunk *c,
+            uint64_t now);
+void tx_cum_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t cum, uint64_t now);
+int tx_all_acked(const struct sctpn_assoc *a);
+struct txc *tx_chunk(struct sctpn_assoc *a, uint32_t tsn);
+void tx_copy_payload(const struct txmsg *m, uint64_t off, uint8_t *dst, uint32_t len);
+int tx_ring_reserve(struct sctpn_assoc *a);
+struct txmsg *sq_peek(struct sctpn_endpoint *ep, struct sctpn_assoc *a);
+void sq_pop(struct sctpn_assoc *a, struct txmsg *m);
+void tx_mark_rtx(struct sctpn_assoc *a, uint32_t tsn, struct txc *c);
+
+/* ---- paths and timers (path.c) ---- */
+void path_init(struct sctpn_endpoint *ep, struct path *p, uint64_t now);
+void path_rtt_sample(struct sctpn_endpoint *ep, struct path *p, uint64_t rtt);
+void path_t3_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t now);
+void path_error(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t now);
+void path_ok(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi);
+int path_for_data(struct sctpn_endpoint *ep, struct sctpn_assoc *a);
+int path_alternate(struct sctpn_assoc *a, int orig);
+void path_hb_timer(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t now);
+void path_hb_input(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi,
+                   const struct sctpn_chunk *c);
+void path_hb_ack_input(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
+                       const struct sctpn_chunk *c, uint64_t now);
+size_t path_build_hb(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint8_t *p,
+                     size_t room, uint64_t now);
+void assoc_error(struct sctpn_endpoint *ep, struct sctpn_assoc *a);
+
+/* ---- shutdown / abort (shutdown.c) ---- */
+void sd_input_shutdown(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
+                       const struct sctpn_chunk *c, uint64_t now);
+void sd_input_shutdown_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now);
+void sd_input_shutdown_complete(struct sctpn_endpoint *ep, struct sctpn_assoc *a);
+void sd_check(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now);
+void sd_t2_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now);
+void send_abort_raw(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint16_t cause);
+
+/* ---- output (output.c) ---- */
+int raw_enqueue(struct sctpn_endpoint *ep, const struct sctpn_addr *from,
+                const struct sctpn_addr *to, const uint8_t *pkt, size_t len);
+int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now,
+                       uint8_t *buf, size_t cap, struct sctpn_addr *from, struct sctpn_addr *to);
+
+/* ---- cookie MAC (siphash.c) ---- */
+uint64_t siphash24(const uint8_t key[16], const void *data, size_t len);
+void cookie_mac(const uint8_t key[32], const void *data, size_t len, uint8_t out[16]);
+
+#endif

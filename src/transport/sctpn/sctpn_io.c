@@ -1,0 +1,334 @@
+/* sctpn_io.c — the I/O side of the native SCTP transport: our UDP socket(s) (one per local
+ * address, one port), and the drive loop that feeds received datagrams to the sans-IO engine
+ * (recvmmsg), runs its timers and sends its packets (sendmmsg), blocking in poll() only when
+ * asked to and nothing is ready.  Also the SCTPMPI_SCTP_TEST_DROP loss exercise. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <linux/errqueue.h>
+#include <net/if.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "transport/sctpn/sctpn_tp.h"
+
+#define NT_DGRAM_MAX 65536
+
+uint64_t nt_now_us(void)
+{
+    return sm_now_ns() / 1000;
+}
+
+static void set_buffer(int fd, int opt, int force_opt, size_t bytes)
+{
+    int v = bytes > 0x7fffffff ? 0x7fffffff : (int)bytes;
+    if (setsockopt(fd, SOL_SOCKET, force_opt, &v, sizeof v) != 0)
+        setsockopt(fd, SOL_SOCKET, opt, &v, sizeof v);
+}
+
+static int bind_udp(struct sm_transport *t, const char *ip, int port)
+{
+    struct nt_udp *u = &t->udp[t->nudp];
+    memset(&u->addr, 0, sizeof u->addr);
+    u->addr.sin_family = AF_INET;
+    if (inet_pton(AF_INET, ip, &u->addr.sin_addr) != 1) {
+        SM_ERR("sctpn: bad local address '%s' (IPv4 only)", ip);
+        errno = EINVAL;
+        return -1;
+    }
+    u->addr.sin_port = htons((uint16_t)port);
+    u->fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (u->fd < 0)
+        return -1;
+    set_buffer(u->fd, SO_RCVBUF, SO_RCVBUFFORCE, t->tu.udpbuf);
+    set_buffer(u->fd, SO_SNDBUF, SO_SNDBUFFORCE, t->tu.udpbuf);
+    int on = 1; /* ICMP errors (port unreachable: the peer process is gone) on the error queue */
+    setsockopt(u->fd, IPPROTO_IP, IP_RECVERR, &on, sizeof on);
+    if (bind(u->fd, (struct sockaddr *)&u->addr, sizeof u->addr) < 0) {
+        int e = errno;
+        close(u->fd);
+        u->fd = -1;
+        errno = e;
+        return -1;
+    }
+    socklen_t sl = sizeof u->addr;
+    getsockname(u->fd, (struct sockaddr *)&u->addr, &sl);
+    t->nudp++;
+    return 0;
+}
+
+/* MTU of the interface holding addr, minus IPv4 and UDP headers; 0 when unknown */
+static int interface_mtu(const struct sockaddr_in *addr)
+{
+    struct ifaddrs *ifs;
+    int mtu = 0;
+    if (getifaddrs(&ifs) < 0)
+        return 0;
+    for (struct ifaddrs *i = ifs; i; i = i->ifa_next) {
+        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET ||
+            ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr != addr->sin_addr.s_addr)
+            continue;
+        int fd = socket(AF_INET, SOCK_DGRAM, 0);
+        struct ifreq ifr;
+        memset(&ifr, 0, sizeof ifr);
+        snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", i->ifa_name);
+        if (fd >= 0 && ioctl(fd, SIOCGIFMTU, &ifr) == 0)
+            mtu = ifr.ifr_mtu - 28;
+        if (fd >= 0)
+            close(fd);
+        break;
+    }
+    freeifaddrs(ifs);
+    return mtu;
+}
+
+int nt_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
+{
+    static const char *const loopback[] = {"127.0.0.1"};
+    if (!addrs || naddrs <= 0) {
+        addrs = loopback;
+        naddrs = 1;
+    }
+    if (naddrs > NT_MAX_ADDRS)
+        naddrs = NT_MAX_ADDRS;
+    int port = t->tu.port, tries = port ? 256 : 1, bound = 0;
+    for (int i = 0; i < tries && !bound; i++) {
+        if (bind_udp(t, addrs[0], port ? port + i : 0) == 0)
+            bound = 1;
+        else if (errno != EADDRINUSE && errno != EACCES)
+            break;
+    }
+    if (!bound) {
+        SM_ERR("sctpn: cannot bind a UDP socket on %s (port %d): %s", addrs[0], port,
+               strerror(errno));
+        return -1;
+    }
+    int uport = ntohs(t->udp[0].addr.sin_port);
+    for (int i = 1; i < naddrs; i++)
+        if (bind_udp(t, addrs[i], uport) < 0) {
+            SM_ERR("sctpn: cannot bind UDP %s:%d: %s", addrs[i], uport, strerror(errno));
+            return -1;
+        }
+    int mtu = t->tu.mtu;
+    if (mtu == 0) { /* the smallest MTU of our interfaces, at most 65507 - slack */
+        mtu = 32000;
+        for (int i = 0; i < t->nudp; i++) {
+            int m = interface_mtu(&t->udp[i].addr);
+            if (m <= 0)
+                m = 1472;
+            if (m < mtu)
+                mtu = m;
+        }
+    }
+    t->mtu = mtu;
+    t->mm = calloc(NT_BATCH, sizeof *t->mm);
+    t->mmiov = calloc(NT_BATCH, sizeof *t->mmiov);
+    t->mmaddr = calloc(NT_BATCH, sizeof *t->mmaddr);
+    t->mmbuf = malloc((size_t)NT_BATCH * NT_DGRAM_MAX);
+    if (!t->mm || !t->mmiov || !t->mmaddr || !t->mmbuf)
+        return -1;
+    return 0;
+}
+
+void nt_udp_close(struct sm_transport *t)
+{
+    for (int i = 0; i < t->nudp; i++)
+        if (t->udp[i].fd >= 0)
+            close(t->udp[i].fd);
+    t->nudp = 0;
+    free(t->mm);
+    free(t->mmiov);
+    free(t->mmaddr);
+    free(t->mmbuf);
+    t->mm = NULL;
+    t->mmiov = NULL;
+    t->mmaddr = NULL;
+    t->mmbuf = NULL;
+}
+
+/* ---- loss exercise: drop a share of outgoing packets (tests only) ---- */
+static int test_drop(struct sm_transport *t)
+{
+    if (t->tu_test_drop <= 0)
+        return 0;
+    t->drop_state = t->drop_state * 6364136223846793005ull + 1442695040888963407ull;
+    return (double)(t->drop_state >> 11) / 9007199254740992.0 * 100.0 < t->tu_test_drop;
+}
+
+/* ICMP port/host unreachable for a datagram we sent: that peer's process (or host) is gone */
+static void read_errors(struct sm_transport *t, int fd)
+{
+    for (int k = 0; k < 64; k++) {
+        struct sockaddr_in dst;
+        char ctl[512];
+        unsigned char b[64];
+        struct iovec iov = {b, sizeof b};
+        struct msghdr mh = {.msg_name = &dst, .msg_namelen = sizeof dst, .msg_iov = &iov,
+                            .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl};
+        if (recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+            return;
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+            if (c->cmsg_level != IPPROTO_IP || c->cmsg_type != IP_RECVERR)
+                continue;
+            struct sock_extended_err ee;
+            memcpy(&ee, CMSG_DATA(c), sizeof ee);
+            if (ee.ee_origin != SO_EE_ORIGIN_ICMP || ee.ee_type != 3 /* unreachable */)
+                continue;
+            struct sctpn_addr a = {dst.sin_addr.s_addr, ntohs(dst.sin_port)};
+            nt_peer_unreachable(t, &a, ee.ee_code == 3 ? "its UDP port is unreachable (process gone)"
+                                                       : "its host is unreachable (ICMP)");
+        }
+    }
+}
+
+/* read every datagram waiting on every socket; returns how many */
+static int input(struct sm_transport *t)
+{
+    int total = 0;
+    for (int s = 0; s < t->nudp; s++) {
+        struct sctpn_addr to = {t->udp[s].addr.sin_addr.s_addr, ntohs(t->udp[s].addr.sin_port)};
+        for (;;) {
+            for (int i = 0; i < NT_BATCH; i++) {
+                t->mmiov[i].iov_base = t->mmbuf + (size_t)i * NT_DGRAM_MAX;
+                t->mmiov[i].iov_len = NT_DGRAM_MAX;
+                memset(&t->mm[i].msg_hdr, 0, sizeof t->mm[i].msg_hdr);
+                t->mm[i].msg_hdr.msg_iov = &t->mmiov[i];
+                t->mm[i].msg_hdr.msg_iovlen = 1;
+                t->mm[i].msg_hdr.msg_name = &t->mmaddr[i];
+                t->mm[i].msg_hdr.msg_namelen = sizeof t->mmaddr[i];
+            }
+            int n = recvmmsg(t->udp[s].fd, t->mm, NT_BATCH, MSG_DONTWAIT, NULL);
+            if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+                read_errors(t, t->udp[s].fd); /* ECONNREFUSED & co: an ICMP error is queued */
+            if (n <= 0)
+                break;
+            uint64_t now = nt_now_us();
+            for (int i = 0; i < n; i++) {
+                struct sctpn_addr from = {t->mmaddr[i].sin_addr.s_addr,
+                                          ntohs(t->mmaddr[i].sin_port)};
+                t->rx_datagrams++;
+                if (sctpn_input(t->ep, t->mmiov[i].iov_base, t->mm[i].msg_len, &from, &to, now) < 0)
+                    t->rx_bad++;
+            }
+            total += n;
+            if (n < NT_BATCH)
+                break;
+        }
+    }
+    return total;
+}
+
+static int socket_of(struct sm_transport *t, const struct sctpn_addr *from)
+{
+    for (int s = 0; s < t->nudp; s++)
+        if (t->udp[s].addr.sin_addr.s_addr == from->ipv4)
+            return s;
+    return 0;
+}
+
+static void send_batch(struct sm_transport *t, int s, int n)
+{
+    int off = 0;
+    while (off < n) {
+        int k = sendmmsg(t->udp[s].fd, t->mm + off, (unsigned)(n - off), MSG_DONTWAIT);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            /* full socket buffer or unreachable: the packets are lost, SCTP retransmits */
+            t->tx_lost += (uint64_t)(n - off);
+            off++;
+            continue;
+        }
+        t->tx_datagrams += (uint64_t)k;
+        off += k;
+    }
+}
+
+/* send everything the engine has to send now */
+int nt_flush_output(struct sm_transport *t)
+{
+    int sent = 0, n = 0, cur = -1;
+    uint64_t now = nt_now_us();
+    for (;;) {
+        struct sctpn_addr from, to;
+        uint8_t *buf = t->mmbuf + (size_t)n * NT_DGRAM_MAX;
+        int len = sctpn_poll_transmit(t->ep, now, buf, NT_DGRAM_MAX, &from, &to);
+        if (len <= 0)
+            break;
+        if (test_drop(t)) {
+            t->tx_dropped_test++;
+            continue;
+        }
+        int s = socket_of(t, &from);
+        if (cur >= 0 && s != cur) {
+            send_batch(t, cur, n);
+            n = 0;
+            /* re-place this packet in slot 0 */
+            memmove(t->mmbuf, buf, (size_t)len);
+            buf = t->mmbuf;
+        }
+        cur = s;
+        t->mmiov[n].iov_base = buf;
+        t->mmiov[n].iov_len = (size_t)len;
+        memset(&t->mm[n].msg_hdr, 0, sizeof t->mm[n].msg_hdr);
+        t->mmaddr[n].sin_family = AF_INET;
+        t->mmaddr[n].sin_addr.s_addr = to.ipv4;
+        t->mmaddr[n].sin_port = htons(to.udp_port);
+        t->mm[n].msg_hdr.msg_name = &t->mmaddr[n];
+        t->mm[n].msg_hdr.msg_namelen = sizeof t->mmaddr[n];
+        t->mm[n].msg_hdr.msg_iov = &t->mmiov[n];
+        t->mm[n].msg_hdr.msg_iovlen = 1;
+        n++;
+        sent++;
+        if (n == NT_BATCH) {
+            send_batch(t, cur, n);
+            n = 0;
+        }
+    }
+    if (n)
+        send_batch(t, cur, n);
+    return sent;
+}
+
+static void run_timers(struct sm_transport *t)
+{
+    uint64_t now = nt_now_us();
+    if (sctpn_next_deadline(t->ep) <= now)
+        sctpn_handle_timeout(t->ep, now);
+}
+
+int nt_drive(struct sm_transport *t, long timeout_us)
+{
+    int n = input(t);
+    run_timers(t);
+    nt_retry_queued(t);
+    nt_flush_output(t);
+    if (n || timeout_us == 0)
+        return n;
+    /* nothing arrived: wait for a datagram, the next timer or the caller's timeout */
+    uint64_t now = nt_now_us(), dl = sctpn_next_deadline(t->ep);
+    long wait_us = timeout_us;
+    if (dl != UINT64_MAX) {
+        long until = dl > now ? (long)(dl - now) : 0;
+        if (wait_us < 0 || until < wait_us)
+            wait_us = until;
+    }
+    struct pollfd pfd[NT_MAX_ADDRS];
+    for (int s = 0; s < t->nudp; s++) {
+        pfd[s].fd = t->udp[s].fd;
+        pfd[s].events = POLLIN;
+        pfd[s].revents = 0;
+    }
+    int ms = wait_us < 0 ? -1 : (int)((wait_us + 999) / 1000);
+    if (poll(pfd, (nfds_t)t->nudp, ms) > 0)
+        n = input(t);
+    run_timers(t);
+    nt_retry_queued(t);
+    nt_flush_output(t);
+    return n;
+}

@@ -1,0 +1,661 @@
+/* sctpn_peers.c — peers and associations of the native SCTP transport: business cards
+ * ("sctpn:ADDR[,ADDR...]:PORT[:zc]"), lazy association set-up, the hello that opens every stream
+ * (rank + job secret; a failed check aborts the association and the job goes on), frames out
+ * (copy or zero copy, queued per lane while the association's send buffer is full) and frames in
+ * (gathered from the engine's in-order pieces, DATA frames placed straight into the receive
+ * buffer), and association events (up, down, path changes, send completions). */
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpi.h"
+#include "transport/sctpn/sctpn_tp.h"
+
+struct nt_hello {
+    uint32_t magic; /* NT_PPID_HELLO */
+    int32_t rank, size;
+    char secret[NT_SECRET_MAX];
+};
+
+int nt_parse_card(struct sm_transport *t, int rank, const char *card)
+{
+    struct nt_peer *p = &t->peers[rank];
+    if (strncmp(card, "sctpn:", 6) != 0)
+        return -1;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", card + 6);
+    char *port_s = strchr(buf, ':');
+    if (!port_s)
+        return -1;
+    *port_s++ = '\0';
+    char *flags = strchr(port_s, ':');
+    if (flags)
+        *flags++ = '\0';
+    char *end;
+    long port = strtol(port_s, &end, 10);
+    if (*end || port <= 0 || port > 65535)
+        return -1;
+    p->zero_checksum = flags && strstr(flags, "zc") != NULL;
+    p->naddrs = 0;
+    for (char *save = NULL, *a = strtok_r(buf, ",", &save); a && p->naddrs < NT_MAX_ADDRS;
+         a = strtok_r(NULL, ",", &save)) {
+        struct in_addr ia;
+        if (inet_pton(AF_INET, a, &ia) != 1)
+            return -1;
+        p->addrs[p->naddrs].ipv4 = ia.s_addr;
+        p->addrs[p->naddrs].udp_port = (uint16_t)port;
+        p->naddrs++;
+    }
+    return p->naddrs > 0 ? 0 : -1;
+}
+
+/* ---- associations ---- */
+struct nt_assoc *nt_assoc_find(struct sm_transport *t, sctpn_assoc_id id)
+{
+    for (int i = 0; i < t->nassocs; i++)
+        if (t->assocs[i].id == id)
+            return &t->assocs[i];
+    return NULL;
+}
+
+static struct nt_assoc *assoc_add(struct sm_transport *t, sctpn_assoc_id id, int rank)
+{
+    struct nt_assoc *a = nt_assoc_find(t, id);
+    if (a)
+        return a;
+    if (t->nassocs == t->cap_assocs) {
+        int cap = t->cap_assocs ? 2 * t->cap_assocs : 16;
+        struct nt_assoc *n = realloc(t->assocs, (size_t)cap * sizeof *n);
+        if (!n)
+            return NULL;
+        t->assocs = n;
+        t->cap_assocs = cap;
+    }
+    a = &t->assocs[t->nassocs++];
+    memset(a, 0, sizeof *a);
+    a->id = id;
+    a->rank = rank;
+    a->nin = NT_MAX_STREAMS;
+    a->rx = calloc(NT_MAX_STREAMS, sizeof *a->rx);
+    if (!a->rx) {
+        t->nassocs--;
+        return NULL;
+    }
+    return a;
+}
+
+static void rx_reset(struct nt_rx *rx)
+{
+    free(rx->buf);
+    rx->buf = NULL;
+    rx->dst = NULL;
+    rx->in_msg = rx->bad = 0;
+    rx->got = 0;
+}
+
+static void assoc_release_rx(struct nt_assoc *a)
+{
+    for (int s = 0; a->rx && s < a->nin; s++)
+        rx_reset(&a->rx[s]);
+}
+
+void nt_peers_free(struct sm_transport *t)
+{
+    for (int i = 0; i < t->nassocs; i++) {
+        assoc_release_rx(&t->assocs[i]);
+        free(t->assocs[i].rx);
+    }
+    free(t->assocs);
+    t->assocs = NULL;
+    t->nassocs = 0;
+    for (int r = 0; t->peers && r < t->size; r++) {
+        struct nt_peer *p = &t->peers[r];
+        for (int l = 0; p->q_head && l < t->nlanes; l++)
+            while (p->q_head[l]) {
+                struct nt_txq_item *it = p->q_head[l];
+                p->q_head[l] = it->next;
+                free(it->owned);
+                free(it);
+            }
+        free(p->q_head);
+        free(p->q_tail);
+        free(p->hello_sent);
+    }
+    free(t->peers);
+    t->peers = NULL;
+}
+
+/* ---- engine upcalls: direct inside progress(), deferred otherwise ---- */
+static void report_done(struct sm_transport *t, void *cookie)
+{
+    if (!cookie)
+        return;
+    if (t->in_progress) {
+        t->up->send_done(t->up->ctx, cookie);
+        return;
+    }
+    if (t->ndone == t->cap_done) {
+        size_t cap = t->cap_done ? 2 * t->cap_done : 64;
+        void **n = realloc(t->done_cookies, cap * sizeof(void *));
+        if (!n)
+            sm_die("out of memory queueing send completions");
+        t->done_cookies = n;
+        t->cap_done = cap;
+    }
+    t->done_cookies[t->ndone++] = cookie;
+}
+
+static void report_failed(struct sm_transport *t, int rank, const char *why)
+{
+    struct nt_peer *p = &t->peers[rank];
+    if (p->state == NT_FAILED)
+        return;
+    p->state = NT_FAILED;
+    SM_INFO("sctpn: association to rank %d lost: %s", rank, why);
+    if (t->in_progress) {
+        t->up->peer_failed(t->up->ctx, rank, why);
+        return;
+    }
+    if (t->nfailed == t->cap_failed) {
+        int cap = t->cap_failed ? 2 * t->cap_failed : 8;
+        int *n = realloc(t->failed_ranks, (size_t)cap * sizeof *n);
+        if (!n)
+            sm_die("out of memory");
+        t->failed_ranks = n;
+        t->cap_failed = cap;
+    }
+    t->failed_ranks[t->nfailed++] = rank;
+}
+
+void nt_hand_over_deferred(struct sm_transport *t)
+{
+    while (t->ndone) {
+        size_t n = t->ndone;
+        t->ndone = 0;
+        for (size_t i = 0; i < n; i++)
+            t->up->send_done(t->up->ctx, t->done_cookies[i]);
+    }
+    while (t->nfailed) {
+        int r = t->failed_ranks[--t->nfailed];
+        t->up->peer_failed(t->up->ctx, r, "SCTP association lost");
+    }
+}
+
+void nt_peer_unreachable(struct sm_transport *t, const struct sctpn_addr *addr, const char *why)
+{
+    if (t->finalizing || !t->peers)
+        return;
+    for (int r = 0; r < t->size; r++) {
+        struct nt_peer *p = &t->peers[r];
+        for (int i = 0; i < p->naddrs; i++) {
+            if (p->addrs[i].ipv4 != addr->ipv4 || p->addrs[i].udp_port != addr->udp_port)
+                continue;
+            if (p->state == NT_CLOSED || p->state == NT_FAILED)
+                return;
+            /* with several addresses one unreachable path is the SCTP engine's business */
+            if (p->naddrs > 1)
+                return;
+            report_failed(t, r, why);
+            for (int k = 0; k < t->nassocs; k++)
+                if (t->assocs[k].rank == r && !t->assocs[k].down) {
+                    t->assocs[k].down = 1;
+                    assoc_release_rx(&t->assocs[k]);
+                    sctpn_abort(t->ep, t->assocs[k].id, nt_now_us());
+                }
+            return;
+        }
+    }
+}
+
+/* ---- sending ---- */
+static int stream_of(struct sm_transport *t, int lane)
+{
+    lane = SM_LANE_INDEX(lane);
+    if (t->nstreams == 1 || lane < 0 || lane >= t->nstreams)
+        return 0;
+    return lane;
+}
+
+static int ensure_assoc(struct sm_transport *t, struct nt_peer *p)
+{
+    if (p->tx)
+        return 0;
+    /* the peer already opened one to us and proved who it is: use it */
+    for (int i = 0; i < t->nassocs; i++) {
+        struct nt_assoc *a = &t->assocs[i];
+        if (a->rank == p->rank && a->up && !a->down) {
+            p->tx = a->id;
+            p->state = NT_UP;
+            return 0;
+        }
+    }
+    sctpn_assoc_id id;
+    struct sctpn_addr local[NT_MAX_ADDRS];
+    for (int i = 0; i < t->nudp; i++) {
+        local[i].ipv4 = t->udp[i].addr.sin_addr.s_addr;
+        local[i].udp_port = ntohs(t->udp[i].addr.sin_port);
+    }
+    int rc = sctpn_connect(t->ep, NT_SCTP_PORT, p->addrs, p->naddrs, local, t->nudp, nt_now_us(),
+                           &id);
+    if (rc < 0) {
+        SM_ERR("sctpn: cannot start an association to rank %d: %s", p->rank, sctpn_strerror(rc));
+        return -1;
+    }
+    if (!assoc_add(t, id, p->rank))
+        return -1;
+    p->tx = id;
+    p->state = NT_CONNECTING;
+    return 0;
+}
+
+static int send_hello(struct sm_transport *t, struct nt_peer *p, int stream)
+{
+    if (p->hello_sent[stream])
+        return 0;
+    struct nt_hello h;
+    memset(&h, 0, sizeof h);
+    h.magic = NT_PPID_HELLO;
+    h.rank = t->rank;
+    h.size = t->size;
+    snprintf(h.secret, sizeof h.secret, "%s", t->secret);
+    struct iovec v = {&h, sizeof h};
+    int rc = sctpn_send(t->ep, p->tx, (uint16_t)stream, NT_PPID_HELLO, SCTPN_SEND_COPY, &v, 1, NULL);
+    if (rc == 0)
+        p->hello_sent[stream] = 1;
+    return rc;
+}
+
+static size_t iov_len(const struct iovec *iov, int n)
+{
+    size_t s = 0;
+    for (int i = 0; i < n; i++)
+        s += iov[i].iov_len;
+    return s;
+}
+
+/* hand one frame to the engine: 0 sent (memory free again), 1 sent zero-copy (SEND_DONE later),
+ * SCTPN_EAGAIN no room, other negative: error */
+static int try_send(struct sm_transport *t, struct nt_peer *p, int stream, const struct iovec *iov,
+                    int iovcnt, void *cookie)
+{
+    int rc = send_hello(t, p, stream);
+    if (rc < 0)
+        return rc;
+    size_t len = iov_len(iov, iovcnt);
+    int zcopy = cookie && len >= t->tu.zcopy_min;
+    unsigned flags = zcopy ? SCTPN_SEND_COPY_HEAD : SCTPN_SEND_COPY;
+    if (zcopy || (t->tu.sack_immediately && len <= t->tu.sack_imm_max))
+        flags |= SCTPN_SEND_SACK_IMMEDIATELY;
+    rc = sctpn_send(t->ep, p->tx, (uint16_t)stream, NT_PPID_FRAME, flags, iov, iovcnt,
+                    zcopy ? cookie : NULL);
+    if (rc < 0)
+        return rc;
+    p->tx_frames++;
+    p->tx_bytes += len;
+    if (zcopy)
+        p->zcopy_frames++;
+    return zcopy;
+}
+
+static void enqueue(struct nt_peer *p, int lane, const struct iovec *iov, int iovcnt, void *cookie)
+{
+    struct nt_txq_item *it = sm_xcalloc(1, sizeof *it);
+    it->cookie = cookie;
+    if (!cookie) { /* the caller's memory is free once we return: keep a copy */
+        size_t len = iov_len(iov, iovcnt), off = 0;
+        it->owned = sm_xmalloc(len ? len : 1);
+        for (int i = 0; i < iovcnt; i++) {
+            memcpy(it->owned + off, iov[i].iov_base, iov[i].iov_len);
+            off += iov[i].iov_len;
+        }
+        it->iov[0].iov_base = it->owned;
+        it->iov[0].iov_len = len;
+        it->iovcnt = 1;
+    } else { /* the header lives on the engine's stack: copy it; the rest stays referenced */
+        memcpy(it->hdr, iov[0].iov_base,
+               iov[0].iov_len < sizeof it->hdr ? iov[0].iov_len : sizeof it->hdr);
+        for (int i = 0; i < iovcnt; i++)
+            it->iov[i] = iov[i];
+        it->iov[0].iov_base = it->hdr;
+        it->iovcnt = iovcnt;
+    }
+    if (p->q_tail[lane])
+        p->q_tail[lane]->next = it;
+    else
+        p->q_head[lane] = it;
+    p->q_tail[lane] = it;
+    p->q_frames++;
+    p->eagain++;
+}
+
+int nt_send_frame(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
+                  int iovcnt, void *cookie)
+{
+    if (peer < 0 || peer >= t->size)
+        return -MPI_ERR_RANK;
+    if (iovcnt < 1 || iovcnt > SCTPN_MAX_IOV)
+        return -MPI_ERR_INTERN;
+    struct nt_peer *p = &t->peers[peer];
+    if (p->state == NT_FAILED)
+        return -MPI_ERR_OTHER;
+    if (ensure_assoc(t, p))
+        return -MPI_ERR_OTHER;
+    int stream = stream_of(t, lane), q = stream; /* queues are per stream */
+    if (!p->q_head[q]) {
+        int rc = try_send(t, p, stream, iov, iovcnt, cookie);
+        if (rc >= 0)
+            return rc;
+        if (rc != SCTPN_EAGAIN) {
+            SM_ERR("sctpn: send to rank %d failed: %s", peer, sctpn_strerror(rc));
+            return -MPI_ERR_OTHER;
+        }
+    }
+    enqueue(p, q, iov, iovcnt, cookie);
+    return cookie ? 1 : 0;
+}
+
+/* frames that waited for room: send in order per lane while the engine takes them */
+void nt_retry_queued(struct sm_transport *t)
+{
+    for (int r = 0; r < t->size; r++) {
+        struct nt_peer *p = &t->peers[r];
+        if (!p->q_frames || p->state == NT_FAILED)
+            continue;
+        for (int l = 0; l < t->nlanes; l++) {
+            while (p->q_head[l]) {
+                struct nt_txq_item *it = p->q_head[l];
+                int rc = try_send(t, p, l, it->iov, it->iovcnt, it->cookie);
+                if (rc == SCTPN_EAGAIN)
+                    break;
+                if (rc < 0) {
+                    report_failed(t, r, "send failed");
+                    break;
+                }
+                p->q_head[l] = it->next;
+                if (!p->q_head[l])
+                    p->q_tail[l] = NULL;
+                p->q_frames--;
+                if (rc == 0 && it->cookie) /* went out as a copy: the caller's memory is free */
+                    report_done(t, it->cookie);
+                free(it->owned);
+                free(it);
+            }
+        }
+    }
+}
+
+/* ---- receiving ---- */
+static void reject(struct sm_transport *t, struct nt_assoc *a, const char *why)
+{
+    t->rejected++;
+    SM_WARN("sctpn: rejecting association %u (rank %d): %s", a->id, a->rank, why);
+    a->down = 1;
+    assoc_release_rx(a);
+    sctpn_abort(t->ep, a->id, nt_now_us());
+}
+
+static void on_hello(struct sm_transport *t, struct nt_assoc *a, struct nt_rx *rx,
+                     const struct sctpn_data *d)
+{
+    if (d->ppid != NT_PPID_HELLO) {
+        reject(t, a, "data before the hello");
+        return;
+    }
+    if (d->first)
+        rx->got = 0;
+    if (!rx->buf)
+        rx->buf = sm_xcalloc(1, sizeof(struct nt_hello));
+    if (rx->got + d->len > sizeof(struct nt_hello)) {
+        reject(t, a, "oversized hello");
+        return;
+    }
+    memcpy(rx->buf + rx->got, d->data, d->len);
+    rx->got += d->len;
+    if (!d->last)
+        return;
+    struct nt_hello h;
+    memcpy(&h, rx->buf, sizeof h);
+    size_t got = rx->got;
+    rx_reset(rx);
+    h.secret[NT_SECRET_MAX - 1] = '\0';
+    if (got != sizeof h || h.magic != NT_PPID_HELLO)
+        reject(t, a, "malformed hello");
+    else if (strcmp(h.secret, t->secret) != 0)
+        reject(t, a, "wrong job secret");
+    else if (h.size != t->size || h.rank < 0 || h.rank >= t->size || h.rank == t->rank)
+        reject(t, a, "hello names a rank outside this job");
+    else if (a->rank >= 0 && a->rank != h.rank)
+        reject(t, a, "hello names another rank than the association's");
+    else {
+        a->rank = h.rank;
+        rx->authed = 1;
+    }
+}
+
+/* the whole frame is in place: hand it to the engine */
+static void frame_done(struct sm_transport *t, struct nt_assoc *a, struct nt_rx *rx,
+                       const void *inline_payload)
+{
+    const struct sm_frame_hdr *h = (const struct sm_frame_hdr *)rx->hdr;
+    struct nt_peer *p = &t->peers[a->rank];
+    p->rx_frames++;
+    p->rx_bytes += h->payload_len + sizeof *h;
+    if (h->type == SM_F_DATA) {
+        t->up->frame_end(t->up->ctx, a->rank, h, rx->dst ? rx->dst : rx->buf);
+    } else {
+        const void *src = inline_payload ? inline_payload : rx->buf;
+        void *dst = t->up->frame_begin(t->up->ctx, a->rank, h);
+        if (dst && h->payload_len)
+            memcpy(dst, src, h->payload_len);
+        t->up->frame_end(t->up->ctx, a->rank, h, dst ? dst : (void *)src);
+    }
+    rx_reset(rx);
+}
+
+static void process_data(void *user, const struct sctpn_data *d)
+{
+    struct sm_transport *t = user;
+    struct nt_assoc *a = nt_assoc_find(t, d->assoc);
+    if (!a)
+        a = assoc_add(t, d->assoc, -1);
+    if (!a || a->down)
+        return;
+    if (d->stream >= a->nin) {
+        reject(t, a, "stream out of range");
+        return;
+    }
+    struct nt_rx *rx = &a->rx[d->stream];
+    if (!rx->authed) {
+        on_hello(t, a, rx, d);
+        return;
+    }
+    if (d->ppid != NT_PPID_FRAME) {
+        reject(t, a, "unknown payload protocol");
+        return;
+    }
+    if (d->first) {
+        rx_reset(rx);
+        rx->in_msg = 1;
+    }
+    if (!rx->in_msg)
+        return;
+    const char *src = d->data;
+    size_t len = d->len;
+    const size_t hl = sizeof(struct sm_frame_hdr);
+    if (rx->got < hl) { /* still gathering the header */
+        size_t c = hl - rx->got < len ? hl - rx->got : len;
+        memcpy(rx->hdr + rx->got, src, c);
+        rx->got += c;
+        src += c;
+        len -= c;
+        if (rx->got < hl) {
+            if (d->last)
+                reject(t, a, "frame shorter than its header");
+            return;
+        }
+        const struct sm_frame_hdr *h = (const struct sm_frame_hdr *)rx->hdr;
+        if (h->payload_len > t->max_payload) {
+            reject(t, a, "frame larger than the largest payload");
+            return;
+        }
+        if (d->first && d->last && h->type != SM_F_DATA) { /* whole small frame: no gather */
+            if (len != h->payload_len) {
+                reject(t, a, "frame length does not match its header");
+                return;
+            }
+            frame_done(t, a, rx, src);
+            return;
+        }
+        if (h->type == SM_F_DATA)
+            rx->dst = t->up->frame_begin(t->up->ctx, a->rank, h);
+        if (!rx->dst && h->payload_len)
+            rx->buf = sm_xmalloc(h->payload_len);
+    }
+    const struct sm_frame_hdr *h = (const struct sm_frame_hdr *)rx->hdr;
+    size_t off = rx->got - hl;
+    if (off + len > h->payload_len) {
+        reject(t, a, "frame longer than its header says");
+        return;
+    }
+    if (len)
+        memcpy((char *)(rx->dst ? rx->dst : rx->buf) + off, src, len);
+    rx->got += len;
+    if (d->last) {
+        if (rx->got != hl + h->payload_len) {
+            reject(t, a, "frame shorter than its header says");
+            return;
+        }
+        frame_done(t, a, rx, NULL);
+    }
+}
+
+static void process_event(void *user, const struct sctpn_event *ev)
+{
+    struct sm_transport *t = user;
+    struct nt_assoc *a;
+    switch (ev->type) {
+    case SCTPN_EV_ASSOC_UP:
+        a = assoc_add(t, ev->assoc, -1);
+        if (!a)
+            break;
+        a->up = 1;
+        if (a->rank >= 0 && t->peers[a->rank].tx == a->id && t->peers[a->rank].state == NT_CONNECTING)
+            t->peers[a->rank].state = NT_UP;
+        if (t->tu.debug)
+            SM_WARN("sctpn: association %u up (rank %d)", ev->assoc, a ? a->rank : -1);
+        break;
+    case SCTPN_EV_ASSOC_DOWN:
+        a = nt_assoc_find(t, ev->assoc);
+        if (!a)
+            break;
+        a->down = 1;
+        assoc_release_rx(a);
+        if (t->tu.debug)
+            SM_WARN("sctpn: association %u (rank %d) down, reason %d", a->id, a->rank, ev->reason);
+        if (a->rank >= 0) {
+            struct nt_peer *p = &t->peers[a->rank];
+            if (ev->reason == SCTPN_DOWN_SHUTDOWN) {
+                if (p->tx == a->id && p->state != NT_FAILED)
+                    p->state = NT_CLOSED;
+            } else if (!t->finalizing || p->tx == a->id) {
+                if (!t->finalizing)
+                    report_failed(t, a->rank,
+                                  ev->reason == SCTPN_DOWN_TIMEOUT ? "peer unreachable (retransmissions exhausted)"
+                                  : ev->reason == SCTPN_DOWN_ABORT_RECEIVED ? "association aborted by the peer"
+                                                                            : "association aborted");
+            }
+        }
+        break;
+    case SCTPN_EV_PATH_CHANGE: {
+        if (t->tu.debug) {
+            char ip[INET_ADDRSTRLEN] = "?";
+            struct in_addr ia = {ev->addr.ipv4};
+            inet_ntop(AF_INET, &ia, ip, sizeof ip);
+            a = nt_assoc_find(t, ev->assoc);
+            SM_WARN("sctpn: rank %d path %d (%s) %s%s", a ? a->rank : -1, ev->path, ip,
+                    ev->path_state == SCTPN_PATH_ACTIVE ? "active"
+                    : ev->path_state == SCTPN_PATH_PF   ? "potentially failed"
+                                                        : "failed",
+                    ev->primary ? " (primary)" : "");
+        }
+        break;
+    }
+    case SCTPN_EV_SEND_DONE:
+        report_done(t, ev->cookie);
+        break;
+    case SCTPN_EV_SEND_FAILED:
+        break; /* the association is gone: ASSOC_DOWN reports the peer */
+    case SCTPN_EV_ASSOC_RESTART:
+        a = nt_assoc_find(t, ev->assoc);
+        if (a && a->rank >= 0 && !t->finalizing)
+            report_failed(t, a->rank, "peer restarted its association");
+        break;
+    }
+}
+
+/* ---- deliveries: at once inside progress(), queued (in order) everywhere else ----
+ * The engine's callbacks also run inside send() and on the watchdog thread (strong progress);
+ * there no upcall into the MPI engine is allowed, so data pieces (copied) and events wait in
+ * one queue that the next progress() replays in arrival order. */
+struct nt_deferred {
+    struct nt_deferred *next;
+    int is_data;
+    struct sctpn_data d;
+    struct sctpn_event ev;
+    unsigned char bytes[];
+};
+
+static void defer(struct sm_transport *t, const struct sctpn_data *d, const struct sctpn_event *ev)
+{
+    size_t n = d ? d->len : 0;
+    struct nt_deferred *q = sm_xmalloc(sizeof *q + n);
+    q->next = NULL;
+    q->is_data = d != NULL;
+    if (d) {
+        q->d = *d;
+        if (n)
+            memcpy(q->bytes, d->data, n);
+        q->d.data = q->bytes;
+    } else {
+        q->ev = *ev;
+    }
+    if (t->dq_tail)
+        t->dq_tail->next = q;
+    else
+        t->dq_head = q;
+    t->dq_tail = q;
+    t->deferred_total++;
+}
+
+void nt_replay_deferred(struct sm_transport *t)
+{
+    while (t->dq_head) {
+        struct nt_deferred *q = t->dq_head;
+        t->dq_head = q->next;
+        if (!t->dq_head)
+            t->dq_tail = NULL;
+        if (q->is_data)
+            process_data(t, &q->d);
+        else
+            process_event(t, &q->ev);
+        free(q);
+    }
+}
+
+void nt_on_data(void *user, const struct sctpn_data *d)
+{
+    struct sm_transport *t = user;
+    if (t->in_progress && !t->dq_head)
+        process_data(user, d);
+    else
+        defer(t, d, NULL);
+}
+
+void nt_on_event(void *user, const struct sctpn_event *ev)
+{
+    struct sm_transport *t = user;
+    if (t->in_progress && !t->dq_head)
+        process_event(user, ev);
+    else
+        defer(t, NULL, ev);
+}

@@ -1,0 +1,171 @@
+/* sctpn_tp.h — state shared by the files of the native SCTP transport (src/transport/sctpn/):
+ * the transport table over our own sans-IO SCTP engine (src/sctp_native/, "sctpn").
+ *
+ * Design (docs/sctp-native.md, "The MPI transport"):
+ *  - One sctpn endpoint per process over our own UDP socket(s), one per local address (RFC 6951
+ *    encapsulation).  No threads: progress() reads datagrams (recvmmsg), feeds them to the
+ *    engine with the current time, runs its timers and sends what it has to send (sendmmsg).
+ *  - One association per peer rank for our sends, set up lazily on the first send; the peer may
+ *    set up its own towards us (simultaneous first sends): frames arrive on either.
+ *  - Lane L = stream L (lane 0, the control lane = stream 0); single-stream mode: all on 0.
+ *  - Every stream of an association starts with a hello (rank + job secret); frames on a stream
+ *    whose hello did not pass are refused and the association is aborted.
+ *  - Engine frames are SCTP messages.  DATA frames (rendezvous segments) are placed straight
+ *    from the wire into the receive buffer the engine names; other frames are gathered and
+ *    handed over whole (frame_begin, copy, frame_end without other upcalls between).
+ *  - Small frames are copied at send(); large ones (>= SCTPMPI_SCTP_ZCOPY_MIN) stay in the
+ *    caller's memory until the peer acknowledged them (send() returns 1, send_done later). */
+#ifndef SCTPMPI_SCTPN_TP_H
+#define SCTPMPI_SCTPN_TP_H
+
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/uio.h>
+
+#include "engine/wire.h"
+#include "sctpn.h"
+#include "transport/transport.h"
+#include "util/util.h"
+
+#define NT_PPID_FRAME 0x534d4631u /* "SMF1": one engine frame per SCTP message */
+#define NT_PPID_HELLO 0x534d4831u /* "SMH1": rank + job secret, first on every stream */
+#define NT_SCTP_PORT 5001         /* SCTP port inside the UDP encapsulation (all ranks) */
+#define NT_MAX_ADDRS SCTPN_MAX_PATHS
+#define NT_MAX_STREAMS 256
+#define NT_SECRET_MAX 128
+#define NT_BATCH 32
+
+struct nt_tunables {
+    int streams;             /* data streams; 1 = single stream */
+    size_t sndbuf, rwnd, udpbuf, max_payload, zcopy_min;
+    int mtu;                 /* 0 = from the interfaces */
+    int port;
+    int rto_initial, rto_min, rto_max, hb_interval, path_max_retrans, assoc_max_retrans;
+    int pf_threshold, sack_delay_ms, max_burst;
+    int cmt, idata, zero_checksum;
+    int sack_immediately;    /* SCTPMPI_SCTP_SACK_IMMEDIATELY: I-bit on frames up to sack_imm_max */
+    size_t sack_imm_max;
+    int linger_ms;
+    int watchdog_us;         /* SCTPMPI_SCTP_WATCHDOG_US: strong-progress tick, 0 = off */
+    int debug;
+};
+
+/* a frame waiting for send-buffer space (per lane, in order) */
+struct nt_txq_item {
+    struct nt_txq_item *next;
+    struct iovec iov[SCTPN_MAX_IOV];
+    int iovcnt;
+    void *cookie;            /* engine cookie (NULL: we own a copy in owned) */
+    char *owned;
+    unsigned char hdr[sizeof(struct sm_frame_hdr)];
+};
+
+/* receive state of one (association, incoming stream) */
+struct nt_rx {
+    int authed;
+    int in_msg;                         /* a message is being received */
+    int bad;                            /* discard the rest of the current message */
+    size_t got;                         /* bytes of the current message so far */
+    unsigned char hdr[sizeof(struct sm_frame_hdr)];
+    void *dst;                          /* DATA frame: where the payload goes (engine's) */
+    char *buf;                          /* our buffer for the payload (or whole message) */
+};
+
+/* one association we know of (ours to a peer, or a peer's to us) */
+struct nt_assoc {
+    sctpn_assoc_id id;
+    int rank;                           /* -1 until a hello told us */
+    int up, down;
+    int nin;                            /* incoming streams */
+    struct nt_rx *rx;                   /* [nin] */
+};
+
+enum nt_peer_state { NT_IDLE = 0, NT_CONNECTING, NT_UP, NT_CLOSED, NT_FAILED };
+
+struct nt_peer {
+    int rank;
+    struct sctpn_addr addrs[NT_MAX_ADDRS];
+    int naddrs;
+    int zero_checksum;                  /* card says it accepts zero checksums */
+    enum nt_peer_state state;
+    sctpn_assoc_id tx;                  /* the association our frames to this peer use */
+    unsigned char *hello_sent;          /* [nstreams] on tx */
+    struct nt_txq_item **q_head, **q_tail; /* [nlanes] frames waiting for buffer space */
+    size_t q_frames;
+    uint64_t tx_frames, tx_bytes, rx_frames, rx_bytes, zcopy_frames, eagain;
+};
+
+struct nt_udp {
+    int fd;
+    struct sockaddr_in addr;
+};
+
+struct sm_transport {
+    int rank, size;
+    const struct sm_upcalls *up;
+    char secret[NT_SECRET_MAX];
+    struct nt_tunables tu;
+    int nstreams, nlanes;
+    size_t max_payload;
+    struct nt_udp udp[NT_MAX_ADDRS];
+    int nudp;
+    int mtu;
+    sctpn_endpoint *ep;
+    struct nt_peer *peers;
+    struct nt_assoc *assocs;            /* all associations, dense array */
+    int nassocs, cap_assocs;
+    int in_progress;                    /* inside progress() on the caller's thread: upcalls allowed */
+    struct nt_deferred *dq_head, *dq_tail; /* deliveries waiting for progress() (in order) */
+    uint64_t deferred_total;
+    /* strong progress: a watchdog thread drives the endpoint while the application computes */
+    pthread_mutex_t lock;               /* held around every use of the endpoint */
+    pthread_t watchdog;
+    int watchdog_on;
+    volatile int stop_watchdog;
+    _Atomic uint64_t last_call_us;      /* last time the caller's thread drove the endpoint */
+    uint64_t watchdog_runs;
+    /* events raised outside progress (inside send()), handed over at the next progress */
+    void **done_cookies;
+    size_t ndone, cap_done;
+    int *failed_ranks;
+    int nfailed, cap_failed;
+    int finalizing;
+    uint64_t rx_datagrams, tx_datagrams, rx_bad, rejected, tx_lost, tx_dropped_test;
+    double tu_test_drop;                /* SCTPMPI_SCTP_TEST_DROP, percent */
+    uint64_t drop_state;
+    struct mmsghdr *mm;                 /* scratch for recvmmsg/sendmmsg */
+    struct iovec *mmiov;
+    struct sockaddr_in *mmaddr;
+    uint8_t *mmbuf;                     /* NT_BATCH datagrams of 65536 bytes */
+    size_t mmbuf_slot;
+};
+
+uint64_t nt_now_us(void);
+void nt_tunables_load(struct nt_tunables *tu, int local_ranks);
+
+/* sctpn_io.c: UDP sockets and the drive loop */
+int nt_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs);
+void nt_udp_close(struct sm_transport *t);
+int nt_drive(struct sm_transport *t, long timeout_us); /* one round: input, timers, output */
+int nt_flush_output(struct sm_transport *t);
+
+/* sctpn_peers.c: cards, associations, hellos, frames in and out */
+int nt_parse_card(struct sm_transport *t, int rank, const char *card);
+void nt_on_data(void *user, const struct sctpn_data *d);
+void nt_on_event(void *user, const struct sctpn_event *ev);
+int nt_send_frame(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
+                  int iovcnt, void *cookie);
+void nt_retry_queued(struct sm_transport *t);
+void nt_hand_over_deferred(struct sm_transport *t);
+void nt_replay_deferred(struct sm_transport *t); /* deliveries queued outside progress() */
+struct nt_deferred;
+struct nt_assoc *nt_assoc_find(struct sm_transport *t, sctpn_assoc_id id);
+void nt_peers_free(struct sm_transport *t);
+/* an ICMP error says the peer at addr is gone: fail it (unless it shut down gracefully) */
+void nt_peer_unreachable(struct sm_transport *t, const struct sctpn_addr *addr, const char *why);
+
+#endif

@@ -1,0 +1,411 @@
+/* sctpn_transport.c — the native SCTP transport's function table (transport.h): tunables,
+ * endpoint creation and business card, peers, lanes -> streams, payload limit, progress, busy,
+ * statistics and finalize (graceful shutdown of every association).  Selected with
+ * SCTPMPI_SCTP_BACKEND=native (registry.c). */
+#include <arpa/inet.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "transport/sctpn/sctpn_tp.h"
+
+void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
+{
+    (void)local_ranks;
+    memset(tu, 0, sizeof *tu);
+    tu->streams = (int)sm_env_int("SCTPMPI_SCTP_STREAMS", 10);
+    if (tu->streams < 1 || tu->streams > NT_MAX_STREAMS - 1)
+        tu->streams = 10;
+    tu->sndbuf = (size_t)sm_env_size("SCTPMPI_SOCKBUF", 4 << 20);
+    if (tu->sndbuf < (64 << 10))
+        tu->sndbuf = 64 << 10;
+    tu->rwnd = (size_t)sm_env_size("SCTPMPI_SCTP_RWND", 4 << 20);
+    tu->udpbuf = (size_t)sm_env_size("SCTPMPI_SCTP_UDPBUF", 4 << 20);
+    tu->max_payload = (size_t)sm_env_size("SCTPMPI_SCTP_MAX_PAYLOAD", 0);
+    tu->zcopy_min = (size_t)sm_env_size("SCTPMPI_SCTP_ZCOPY_MIN", 32 << 10);
+    tu->mtu = (int)sm_env_int("SCTPMPI_SCTP_MTU", 0);
+    tu->port = (int)sm_env_int("SCTPMPI_SCTP_PORT", 0);
+    /* failover presets: wan = RFC 9260's values, lan = the thesis's Table 6.1; each value can
+     * be overridden on its own (docs/transport-sctp.md, "Failover") */
+    /* without a preset: RTO.min 30 ms, not usrsctp's 200: a lost tail of a message has no
+     * later packets to trigger fast retransmit, so it waits for the T3 timer; srtt + 4 rttvar
+     * still sets the RTO on long paths (docs/sctp-native.md, "The MPI transport") */
+    int rto_i = 1000, rto_lo = 30, rto_hi = 5000, hb = 30000, pmr = 5;
+    const char *fo = sm_env_str("SCTPMPI_SCTP_FAILOVER", NULL);
+    if (fo && !strcasecmp(fo, "wan"))
+        rto_i = 3000, rto_lo = 1000, rto_hi = 60000, hb = 30000, pmr = 5;
+    else if (fo && !strcasecmp(fo, "lan"))
+        rto_i = 100, rto_lo = 20, rto_hi = 100, hb = 50, pmr = 2;
+    else if (fo && *fo)
+        SM_WARN("ignoring SCTPMPI_SCTP_FAILOVER=%s (expected wan or lan)", fo);
+    tu->rto_initial = (int)sm_env_int("SCTPMPI_SCTP_RTO_INITIAL", rto_i);
+    tu->rto_min = (int)sm_env_int("SCTPMPI_SCTP_RTO_MIN", rto_lo);
+    tu->rto_max = (int)sm_env_int("SCTPMPI_SCTP_RTO_MAX", rto_hi);
+    if (tu->rto_min < 1)
+        tu->rto_min = 1;
+    if (tu->rto_max < tu->rto_min)
+        tu->rto_max = tu->rto_min;
+    tu->hb_interval = (int)sm_env_int("SCTPMPI_SCTP_HB_INTERVAL", hb);
+    tu->path_max_retrans = (int)sm_env_int("SCTPMPI_SCTP_PATH_MAX_RETRANS", pmr);
+    tu->assoc_max_retrans = (int)sm_env_int("SCTPMPI_SCTP_ASSOC_MAX_RETRANS", 10);
+    tu->pf_threshold = (int)sm_env_int("SCTPMPI_SCTP_PF_THRESHOLD", -1);
+    tu->sack_delay_ms = (int)sm_env_int("SCTPMPI_SCTP_SACK_DELAY", 10);
+    tu->max_burst = (int)sm_env_int("SCTPMPI_SCTP_MAX_BURST", 0);
+    const char *cmt = sm_env_str("SCTPMPI_SCTP_CMT", "off");
+    tu->cmt = cmt && *cmt && strcasecmp(cmt, "off") && strcmp(cmt, "0");
+    tu->idata = sm_env_bool("SCTPMPI_SCTP_INTERLEAVE", 0);
+    /* small frames are copied: nothing waits for their SACK, and the reply carries it (an I-bit
+     * per frame doubled the packets of a ping-pong: 12.4 vs 5.5 us).  Zero-copy frames always
+     * ask for an immediate SACK, since their send completes only then */
+    tu->sack_immediately = sm_env_bool("SCTPMPI_SCTP_SACK_IMMEDIATELY", 0);
+    tu->sack_imm_max = (size_t)sm_env_size("SCTPMPI_SCTP_SACK_IMMEDIATELY_MAX", 16 << 10);
+    tu->zero_checksum = !sm_env_bool("SCTPMPI_SCTP_CRC32C", 1);
+    tu->linger_ms = (int)sm_env_int("SCTPMPI_SCTP_LINGER_MS", 2000);
+    tu->watchdog_us = (int)sm_env_int("SCTPMPI_SCTP_WATCHDOG_US", 2000);
+    tu->debug = sm_env_bool("SCTPMPI_SCTP_DEBUG", 0);
+}
+
+static struct sm_transport *the_transport;
+
+/* strong progress: drive the endpoint when the caller's thread has not for a tick (it is
+ * computing); deliveries wait in the deferred queue for the caller's next progress() */
+static void *watchdog_main(void *arg)
+{
+    struct sm_transport *t = arg;
+    const uint64_t tick = (uint64_t)t->tu.watchdog_us;
+    while (!t->stop_watchdog) {
+        struct timespec ts = {(time_t)(tick / 1000000), (long)(tick % 1000000) * 1000};
+        nanosleep(&ts, NULL);
+        if (nt_now_us() - atomic_load(&t->last_call_us) < tick)
+            continue;
+        if (pthread_mutex_trylock(&t->lock) != 0)
+            continue;
+        if (!t->stop_watchdog) {
+            nt_drive(t, 0);
+            t->watchdog_runs++;
+        }
+        pthread_mutex_unlock(&t->lock);
+    }
+    return NULL;
+}
+
+static void stop_watchdog(struct sm_transport *t)
+{
+    if (!t->watchdog_on)
+        return;
+    t->stop_watchdog = 1;
+    pthread_join(t->watchdog, NULL);
+    t->watchdog_on = 0;
+}
+
+static void enter(struct sm_transport *t)
+{
+    pthread_mutex_lock(&t->lock);
+    atomic_store(&t->last_call_us, nt_now_us());
+}
+
+static void leave(struct sm_transport *t)
+{
+    pthread_mutex_unlock(&t->lock);
+}
+
+static void destroy(struct sm_transport *t)
+{
+    if (!t)
+        return;
+    stop_watchdog(t);
+    if (t->ep)
+        sctpn_endpoint_free(t->ep);
+    nt_peers_free(t);
+    nt_udp_close(t);
+    free(t->done_cookies);
+    free(t->failed_ranks);
+    pthread_mutex_destroy(&t->lock);
+    free(t);
+    the_transport = NULL;
+}
+
+static int nt_init(const struct sm_transport_args *a, struct sm_transport **out, char *card,
+                   size_t cardlen)
+{
+    if (the_transport) {
+        SM_ERR("sctpn: only one SCTP endpoint per process");
+        return -1;
+    }
+    struct sm_transport *t = calloc(1, sizeof *t);
+    if (!t)
+        return -1;
+    the_transport = t;
+    pthread_mutexattr_t ma; /* recursive: upcalls inside progress() may call send() */
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&t->lock, &ma);
+    pthread_mutexattr_destroy(&ma);
+    for (int i = 0; i < NT_MAX_ADDRS; i++)
+        t->udp[i].fd = -1;
+    nt_tunables_load(&t->tu, a->local_ranks);
+    t->rank = a->rank;
+    t->size = a->size;
+    t->up = a->up;
+    snprintf(t->secret, sizeof t->secret, "%s", a->secret ? a->secret : "");
+    t->nstreams = t->tu.streams <= 1 ? 1 : t->tu.streams + 1;
+    t->nlanes = t->nstreams;
+    size_t mp = t->tu.max_payload ? t->tu.max_payload : (256u << 10) + sizeof(struct sm_frame_hdr);
+    if (mp > t->tu.sndbuf / 4)
+        mp = t->tu.sndbuf / 4;
+    if (mp < 4096 + sizeof(struct sm_frame_hdr))
+        mp = 4096 + sizeof(struct sm_frame_hdr);
+    t->max_payload = mp - sizeof(struct sm_frame_hdr);
+    const char *drop = getenv("SCTPMPI_SCTP_TEST_DROP");
+    t->tu_test_drop = drop ? atof(drop) : 0;
+    t->drop_state = ((uint64_t)sm_env_int("SCTPMPI_SCTP_TEST_SEED", 1) ^ (uint64_t)a->rank) * 2654435761u + 1;
+    if (nt_udp_open(t, a->addrs, a->naddrs)) {
+        destroy(t);
+        return -1;
+    }
+    struct sctpn_config cfg;
+    sctpn_config_defaults(&cfg);
+    cfg.sctp_port = NT_SCTP_PORT;
+    cfg.num_ostreams = (uint16_t)t->nstreams;
+    cfg.max_instreams = NT_MAX_STREAMS;
+    cfg.rwnd = (uint32_t)t->tu.rwnd;
+    cfg.sndbuf = (uint32_t)t->tu.sndbuf;
+    cfg.max_msg_size = (uint32_t)(t->max_payload + sizeof(struct sm_frame_hdr) + 4096);
+    cfg.mtu = (uint16_t)(t->mtu > 65000 ? 65000 : t->mtu);
+    cfg.rto_initial_us = (uint64_t)t->tu.rto_initial * 1000;
+    cfg.rto_min_us = (uint64_t)t->tu.rto_min * 1000;
+    cfg.rto_max_us = (uint64_t)t->tu.rto_max * 1000;
+    cfg.hb_interval_us = (uint64_t)(t->tu.hb_interval > 0 ? t->tu.hb_interval : 0) * 1000;
+    cfg.sack_delay_us = (uint64_t)t->tu.sack_delay_ms * 1000;
+    /* 0 = no burst limit (as with usrsctp): after an idle period, e.g. between ping-pong
+     * messages, a limit of 4 packets per SACK makes every large message crawl out of slow start
+     * again (netlab, 1% loss, 300 KB ping-pong: 11.6 vs 5.3 MB/s with the limit of 4) */
+    cfg.max_burst = t->tu.max_burst > 0 ? (uint16_t)t->tu.max_burst : UINT16_MAX;
+    cfg.path_max_retrans = (uint16_t)t->tu.path_max_retrans;
+    cfg.assoc_max_retrans = (uint16_t)t->tu.assoc_max_retrans;
+    cfg.pf_threshold = t->tu.pf_threshold >= 0 ? (uint16_t)t->tu.pf_threshold
+                                               : (uint16_t)t->tu.path_max_retrans;
+    cfg.idata = (uint8_t)t->tu.idata;
+    cfg.cmt = (uint8_t)t->tu.cmt;
+    cfg.zero_checksum = (uint8_t)t->tu.zero_checksum;
+    cfg.accept_incoming = 1;
+    for (int i = 0; i < t->nudp && i < SCTPN_MAX_PATHS; i++) {
+        cfg.local_addrs[i].ipv4 = t->udp[i].addr.sin_addr.s_addr;
+        cfg.local_addrs[i].udp_port = ntohs(t->udp[i].addr.sin_port);
+        cfg.n_local_addrs = i + 1;
+    }
+    cfg.on_data = nt_on_data;
+    cfg.on_event = nt_on_event;
+    cfg.user = t;
+    t->ep = sctpn_endpoint_new(&cfg);
+    if (!t->ep) {
+        SM_ERR("sctpn: cannot create the SCTP endpoint");
+        destroy(t);
+        return -1;
+    }
+    /* card: sctpn:ADDR[,ADDR...]:PORT[:zc] */
+    size_t off = (size_t)snprintf(card, cardlen, "sctpn:");
+    for (int i = 0; i < t->nudp && off < cardlen; i++) {
+        char ip[INET_ADDRSTRLEN];
+        inet_ntop(AF_INET, &t->udp[i].addr.sin_addr, ip, sizeof ip);
+        off += (size_t)snprintf(card + off, cardlen - off, "%s%s", i ? "," : "", ip);
+    }
+    if (off < cardlen)
+        off += (size_t)snprintf(card + off, cardlen - off, ":%u%s",
+                                ntohs(t->udp[0].addr.sin_port), t->tu.zero_checksum ? ":zc" : "");
+    if (off >= cardlen) {
+        destroy(t);
+        return -1;
+    }
+    *out = t;
+    return 0;
+}
+
+static int nt_set_peers(struct sm_transport *t, const char *const *cards)
+{
+    t->peers = calloc((size_t)t->size, sizeof *t->peers);
+    if (!t->peers)
+        return -1;
+    for (int r = 0; r < t->size; r++) {
+        struct nt_peer *p = &t->peers[r];
+        p->rank = r;
+        p->hello_sent = calloc((size_t)t->nstreams, 1);
+        p->q_head = calloc((size_t)t->nlanes, sizeof *p->q_head);
+        p->q_tail = calloc((size_t)t->nlanes, sizeof *p->q_tail);
+        if (!p->hello_sent || !p->q_head || !p->q_tail)
+            return -1;
+        if (r == t->rank)
+            continue;
+        if (nt_parse_card(t, r, cards[r])) {
+            SM_ERR("sctpn: rank %d's business card '%s' is not a native SCTP card (every rank "
+                   "must use the same SCTPMPI_SCTP_BACKEND)", r, cards[r]);
+            return -1;
+        }
+    }
+    atomic_store(&t->last_call_us, nt_now_us());
+    if (t->tu.watchdog_us > 0 && t->size > 1) {
+        if (pthread_create(&t->watchdog, NULL, watchdog_main, t) == 0)
+            t->watchdog_on = 1;
+        else
+            SM_WARN("sctpn: no watchdog thread: progress only inside MPI calls");
+    }
+    return 0;
+}
+
+static int nt_lanes(struct sm_transport *t)
+{
+    return t->nlanes;
+}
+
+static size_t nt_max_payload(struct sm_transport *t)
+{
+    return t->max_payload;
+}
+
+static int nt_send(struct sm_transport *t, int peer, int lane, const struct iovec *iov, int iovcnt,
+                   void *cookie)
+{
+    enter(t);
+    int rc = nt_send_frame(t, peer, lane, iov, iovcnt, cookie);
+    if (!t->in_progress) /* get the packets on the wire now (latency) */
+        nt_flush_output(t);
+    leave(t);
+    return rc;
+}
+
+static int nt_progress(struct sm_transport *t, long timeout_us)
+{
+    enter(t);
+    t->in_progress = 1;
+    int n = t->dq_head != NULL;
+    nt_replay_deferred(t);
+    nt_hand_over_deferred(t);
+    if (n)
+        timeout_us = 0; /* deliveries were waiting: do not block */
+    /* nt_drive may block in poll() with the lock held: the watchdog then finds the lock
+     * taken and leaves (the caller's thread handles what arrives itself) */
+    n += nt_drive(t, timeout_us);
+    nt_replay_deferred(t);
+    nt_hand_over_deferred(t);
+    t->in_progress = 0;
+    atomic_store(&t->last_call_us, nt_now_us());
+    leave(t);
+    return n;
+}
+
+static int nt_busy(struct sm_transport *t)
+{
+    int busy = 0;
+    enter(t);
+    for (int r = 0; r < t->size && !busy; r++) {
+        struct nt_peer *p = &t->peers[r];
+        if (p->state == NT_FAILED)
+            continue;
+        struct sctpn_assoc_stats st;
+        if (p->q_frames || (p->tx && sctpn_get_stats(t->ep, p->tx, &st) == 0 && st.bytes_queued))
+            busy = 1;
+    }
+    leave(t);
+    return busy;
+}
+
+static int nt_peer_info(struct sm_transport *t, int peer, char *buf, size_t len)
+{
+    if (peer < 0 || peer >= t->size || !t->peers)
+        return -1;
+    struct nt_peer *p = &t->peers[peer];
+    static const char *const names[] = {"idle", "connecting", "up", "closed", "failed"};
+    size_t off = (size_t)snprintf(buf, len, "native sctp, %s,", names[p->state]);
+    for (int i = 0; i < p->naddrs && off < len; i++) {
+        char ip[INET_ADDRSTRLEN];
+        struct in_addr ia = {p->addrs[i].ipv4};
+        inet_ntop(AF_INET, &ia, ip, sizeof ip);
+        off += (size_t)snprintf(buf + off, len - off, " %s:%u", ip, p->addrs[i].udp_port);
+    }
+    return 0;
+}
+
+static void print_stats(struct sm_transport *t, FILE *f)
+{
+    fprintf(f, "[rank %d] sctpn: datagrams in %llu out %llu, bad in %llu, lost out %llu, test-dropped %llu, rejected associations %llu, mtu %d, watchdog runs %llu, deferred deliveries %llu\n",
+            t->rank, (unsigned long long)t->rx_datagrams, (unsigned long long)t->tx_datagrams,
+            (unsigned long long)t->rx_bad, (unsigned long long)t->tx_lost,
+            (unsigned long long)t->tx_dropped_test, (unsigned long long)t->rejected, t->mtu,
+            (unsigned long long)t->watchdog_runs, (unsigned long long)t->deferred_total);
+    for (int i = 0; i < t->nassocs; i++) {
+        struct nt_assoc *a = &t->assocs[i];
+        struct sctpn_assoc_stats st;
+        if (a->rank < 0 || sctpn_get_stats(t->ep, a->id, &st) != 0)
+            continue;
+        struct nt_peer *p = &t->peers[a->rank];
+        fprintf(f, "[rank %d] sctpn: rank %d assoc %u%s: frames out %llu (%llu zero-copy, %llu waited) in %llu, "
+                "chunks out %llu in %llu, retransmitted %llu, fast retransmits %llu, T3 timeouts %llu, dup TSNs %llu, idata %u cmt %u\n",
+                t->rank, a->rank, a->id, p->tx == a->id ? " (ours)" : "",
+                (unsigned long long)p->tx_frames, (unsigned long long)p->zcopy_frames,
+                (unsigned long long)p->eagain, (unsigned long long)p->rx_frames,
+                (unsigned long long)st.data_chunks_out, (unsigned long long)st.data_chunks_in,
+                (unsigned long long)st.retransmitted_chunks, (unsigned long long)st.fast_retransmits,
+                (unsigned long long)st.t3_timeouts, (unsigned long long)st.dup_tsns_received,
+                st.idata, st.cmt);
+        for (int k = 0; k < st.npaths; k++) {
+            const struct sctpn_path_stats *ps = &st.paths[k];
+            char ip[INET_ADDRSTRLEN];
+            struct in_addr ia = {ps->remote.ipv4};
+            inet_ntop(AF_INET, &ia, ip, sizeof ip);
+            fprintf(f, "[rank %d] sctpn:   path %d %s%s state %d cwnd %u srtt %lluus rto %lluus packets out %llu in %llu retrans %llu\n",
+                    t->rank, k, ip, ps->primary ? " primary" : "", ps->state, ps->cwnd,
+                    (unsigned long long)ps->srtt_us, (unsigned long long)ps->rto_us,
+                    (unsigned long long)ps->packets_out, (unsigned long long)ps->packets_in,
+                    (unsigned long long)ps->retransmitted_chunks);
+        }
+    }
+}
+
+static void nt_stats(struct sm_transport *t, void *file)
+{
+    enter(t);
+    print_stats(t, file);
+    leave(t);
+}
+
+static int all_down(struct sm_transport *t)
+{
+    for (int i = 0; i < t->nassocs; i++) {
+        int s = sctpn_assoc_state(t->ep, t->assocs[i].id);
+        if (s > SCTPN_CLOSED && !t->assocs[i].down)
+            return 0;
+    }
+    return 1;
+}
+
+static int nt_finalize(struct sm_transport *t)
+{
+    stop_watchdog(t);
+    t->finalizing = 1;
+    uint64_t now = nt_now_us();
+    for (int r = 0; r < t->size; r++) {
+        struct nt_peer *p = &t->peers[r];
+        if (p->tx && p->state != NT_FAILED)
+            sctpn_shutdown(t->ep, p->tx, now);
+    }
+    uint64_t end = now + (uint64_t)t->tu.linger_ms * 1000;
+    while (!all_down(t) && nt_now_us() < end)
+        nt_progress(t, 10000);
+    destroy(t);
+    return 0;
+}
+
+const struct sm_transport_ops sm_transport_sctpn = {
+    .name = "sctp",
+    .init = nt_init,
+    .set_peers = nt_set_peers,
+    .lanes = nt_lanes,
+    .max_payload = nt_max_payload,
+    .send = nt_send,
+    .progress = nt_progress,
+    .busy = nt_busy,
+    .peer_info = nt_peer_info,
+    .stats = nt_stats,
+    .finalize = nt_finalize,
+};
