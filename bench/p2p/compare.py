@@ -11,7 +11,7 @@ A run that times out is recorded as a hang. If it had already printed all of its
 are used and the hang is counted in the "runs" column; it is never silently dropped.
 
 Usage: compare.py [--build DIR] [-r R] [--timeout S] [--out FILE.md] [--scratch DIR]
-                  [--only tcp,sctp,ompi,mpich]
+                  [--only tcp,sctp,usctp,ompi,mpich]
 """
 import argparse
 import datetime
@@ -193,7 +193,7 @@ def main():
                     help="seconds a run may take to exit after printing all its results (default 10)")
     ap.add_argument("--out", help="also write the report (markdown) to this file")
     ap.add_argument("--scratch", help="where to build the Open MPI / MPICH binaries (default: a temp dir)")
-    ap.add_argument("--only", default="tcp,sctp,ompi,mpich", help="comma list of contenders to run")
+    ap.add_argument("--only", default="tcp,sctp,usctp,ompi,mpich", help="comma list of contenders to run")
     a = ap.parse_args()
 
     build = os.path.abspath(a.build)
@@ -210,8 +210,10 @@ def main():
                   dict(base_env, UCX_TLS="tcp,self", UCX_NET_DEVICES="lo"), scratch, ".mpich"),
         Contender("tcp", "sctpmpi, --transport tcp", [mpiexec, "-n", "2", "--transport", "tcp"],
                   dict(base_env), ours_bin),
-        Contender("sctp", "sctpmpi, --transport sctp", [mpiexec, "-n", "2", "--transport", "sctp"],
-                  dict(base_env), ours_bin),
+        Contender("sctp", "sctpmpi, --transport sctp (own SCTP engine)", [mpiexec, "-n", "2", "--transport", "sctp"],
+                  dict(base_env, SCTPMPI_SCTP_BACKEND="native"), ours_bin),
+        Contender("usctp", "sctpmpi, --transport sctp over usrsctp", [mpiexec, "-n", "2", "--transport", "sctp"],
+                  dict(base_env, SCTPMPI_SCTP_BACKEND="usrsctp"), ours_bin),
     ]
     wanted = set(a.only.split(","))
     contenders = [c for c in all_contenders if c.key in wanted]
@@ -220,7 +222,7 @@ def main():
     build_log = []
     build_others(scratch, contenders, build_log)
     for c in contenders:
-        if c.key in ("tcp", "sctp"):
+        if c.key in ("tcp", "sctp", "usctp"):
             missing = [p for p in (mpiexec, c.prog("pingpong"), c.prog("bw")) if not os.access(p, os.X_OK)]
             if missing:
                 c.skipped, c.note = True, "not built: " + ", ".join(missing)
@@ -261,7 +263,7 @@ def main():
                 if st not in ("ok", "hang-after-output"):
                     tail = (err.strip().splitlines() or [""])[-3:]
                     print("    stderr: " + " | ".join(tail), file=sys.stderr, flush=True)
-                    if c.key == "sctp" and rep == 0 and not c.runs[:-1]:
+                    if c.key in ("sctp", "usctp") and rep == 0 and not c.runs[:-1]:
                         # The SCTP transport is optional: a first-run failure means "not available".
                         c.skipped = True
                         c.note = f"skipped: first run {st}: " + " | ".join(tail)[:300]
@@ -321,12 +323,12 @@ def main():
         L.append("")
     L.append("Targets of the issue (sctpmpi vs Open MPI's TCP BTL; ratio of medians, then paired ratio):")
     L.append("")
-    L.append("| target | " + " | ".join(c.label for c in contenders if c.key in ("tcp", "sctp")) + " |")
-    L.append("|---|" + "---|" * sum(1 for c in contenders if c.key in ("tcp", "sctp")))
+    L.append("| target | " + " | ".join(c.label for c in contenders if c.key in ("tcp", "sctp", "usctp")) + " |")
+    L.append("|---|" + "---|" * sum(1 for c in contenders if c.key in ("tcp", "sctp", "usctp")))
     for k, test, text in TARGETS:
         cells = []
         for c in contenders:
-            if c.key not in ("tcp", "sctp"):
+            if c.key not in ("tcp", "sctp", "usctp"):
                 continue
             v = med[c.key][k]
             if v is None or not ref or not ref.get(k):

@@ -200,7 +200,8 @@ void sm_msg_free(struct sm_msg *m);
 void sm_recv_set_envelope(struct sctpmpi_request *r, int src_world, int tag, size_t size);
 int sm_cancel_arrived(int src, uint32_t ctx, uint32_t seq);
 void sm_fail_receives_from(int world);
-int sm_recv_post(struct sctpmpi_request *r);  /* match against unexpected or queue */
+int sm_recv_post(struct sctpmpi_request *r);
+void sm_req_fail_recvs_from(int world); /* rank gone: fail receives it was feeding */  /* match against unexpected or queue */
 void sm_recv_deliver(struct sctpmpi_request *r, struct sm_msg *m); /* consume m into r */
 int sm_recv_matches(const struct sctpmpi_request *r, const struct sm_msg *m);
 int sm_cancel_recv(struct sctpmpi_request *r);

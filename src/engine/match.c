@@ -160,6 +160,13 @@ int sm_recv_post(struct sctpmpi_request *r)
         sm_recv_deliver(r, m);
         return 0;
     }
+    if (r->wpeer >= 0 && r->wpeer < sm_eng.size && sm_eng.peers[r->wpeer].failed) {
+        /* nothing held from a rank that is gone: the message will never come (also keeps
+         * MPI_Finalize's barrier from waiting for a lost rank) */
+        r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
+        sm_req_complete(r);
+        return 0;
+    }
     sm_list_push_back(&sm_eng.posted, &r->link);
     return 0;
 }

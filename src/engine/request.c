@@ -79,6 +79,29 @@ int sm_req_any_for_comm(const struct sctpmpi_comm *c)
     return 0;
 }
 
+/* a rank is gone: fail the receives it was still feeding (rendezvous data after our CTS, or a
+ * receive the ordering rule reserved for one of its missing messages); posted receives are
+ * failed by sm_fail_receives_from */
+void sm_req_fail_recvs_from(int world)
+{
+    for (uint32_t i = 0; i < nslots; i++) {
+        struct sctpmpi_request *r = slots[i];
+        if (!r || r->kind != SM_REQ_RECV || r->complete || !r->comm)
+            continue;
+        int matched_from = r->msg_size > 0 && r->status.MPI_SOURCE >= 0 &&
+                           r->status.MPI_SOURCE < r->comm->size &&
+                           sm_comm_world_rank(r->comm, r->status.MPI_SOURCE) == world;
+        if (matched_from || (r->reserved && r->wpeer == world)) {
+            if (r->reserved) { /* off its order's reservation list */
+                sm_list_remove(&r->link);
+                r->reserved = 0;
+            }
+            r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
+            sm_req_complete(r);
+        }
+    }
+}
+
 void sm_req_pool_fini(void)
 {
     for (uint32_t i = 0; i < nslots; i++)

@@ -159,7 +159,8 @@ static int choose_path(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
                 for (int k = 0; k < a->npaths; k++) {
                     int i = (a->rr_path + k) % a->npaths;
                     if (a->paths[i].state == SCTPN_PATH_ACTIVE && a->paths[i].confirmed &&
-                        a->paths[i].data_fail == 0 && cwnd_open(&a->paths[i])) {
+                        (a->paths[i].data_fail == 0 || now >= a->paths[i].data_retry_at) &&
+                        cwnd_open(&a->paths[i])) {
                         a->rr_path = (i + 1) % a->npaths;
                         return i;
                     }
@@ -303,7 +304,8 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
             p->fast_rtx_pending = 0;
         }
         int may_new = path_for_data(ep, a) == pi ||
-                      (a->cmt && p->state == SCTPN_PATH_ACTIVE && p->confirmed && p->data_fail == 0);
+                      (a->cmt && p->state == SCTPN_PATH_ACTIVE && p->confirmed &&
+                       (p->data_fail == 0 || now >= p->data_retry_at));
         if (cookie_echo)
             may_new = 1;
         if (a->total_flight == 0)

@@ -153,6 +153,10 @@ void path_t3_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, u
     p->rtt_pending = 0;
     p->in_fast_recovery = 0;
     p->data_fail++;
+    /* CMT re-probe: after a backoff of RTO x 2^(failures-1) the path may carry new data again
+     * (one packet at cwnd = 1 MTU): acked, it is back in the rotation; lost, the wait doubles.
+     * Without this a path with random loss left CMT for good after its first T3. */
+    p->data_retry_at = now + (p->rto << (p->data_fail < 6 ? p->data_fail - 1 : 5));
     a->burst_left = ep->cfg.max_burst;
     /* E2: every chunk outstanding on this path is to be retransmitted */
     for (uint32_t t = a->cum_ack + 1; t != a->next_tsn; t++) {

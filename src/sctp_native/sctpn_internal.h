@@ -75,6 +75,7 @@ struct path {
     int state;
     int confirmed;              /* RFC 9260 5.4: answered a heartbeat, or vouched for */
     int data_fail;              /* consecutive T3s without data acked on this path */
+    uint64_t data_retry_at;     /* CMT: new data may probe a path with data_fail again from then */
     uint32_t cwnd, ssthresh, pba, flight;
     uint64_t srtt, rttvar, rto, last_rtt;
     int have_rtt;

@@ -94,7 +94,7 @@ struct sctp_tunables {
     double test_drop;         /* SCTPMPI_SCTP_TEST_DROP: % of DATA-bearing packets dropped */
     unsigned test_seed;       /* SCTPMPI_SCTP_TEST_SEED */
     int debug;                /* SCTPMPI_SCTP_DEBUG: log association events */
-    /* multihoming (sctp_inet.c, sctp_paths.c, sctp_local_addrs.c) */
+    /* multihoming (sctp_inet.c, sctp_paths.c; addresses: transport/local_addrs.c) */
     int multihome;            /* SCTPMPI_SCTP_MULTIHOME: -1 auto (more than one address), 0, 1 */
     int failover;             /* SCTPMPI_SCTP_FAILOVER: 0 unset, 1 wan, 2 lan (preset applied) */
     int pf_threshold;         /* SCTPMPI_SCTP_PF_THRESHOLD (-1: off, no potentially-failed) */
@@ -280,8 +280,7 @@ struct sctp_peer *sctp_udp_peer_of(struct sm_transport *t, const struct sockaddr
 int sctp_udp_build_map(struct sm_transport *t);
 void sctp_udp_replay_early(struct sm_transport *t);  /* locked: datagrams seen before set_peers */
 
-/* sctp_local_addrs.c */
-int sctp_local_addrs(const char *const *job, int njob, char out[][INET_ADDRSTRLEN], int max);
+#include "transport/local_addrs.h" /* sm_local_addrs(): which addresses to bind */
 
 /* sctp_inet.c (multihomed mode) */
 int sctp_inet_open(struct sm_transport *t, const char *const *addrs, int naddrs);

@@ -83,7 +83,7 @@ static int sctp_init(const struct sm_transport_args *a, struct sm_transport **ou
     /* local addresses: SCTPMPI_SCTP_ADDRS, SCTPMPI_SCTP_BINDALL, SCTPMPI_ADDRS, loopback */
     char local[SCTP_SM_MAX_ADDRS][INET_ADDRSTRLEN];
     const char *lp[SCTP_SM_MAX_ADDRS];
-    int nlocal = sctp_local_addrs(a->addrs, a->naddrs, local, SCTP_SM_MAX_ADDRS);
+    int nlocal = sm_local_addrs(a->addrs, a->naddrs, local, SCTP_SM_MAX_ADDRS);
     if (nlocal <= 0) {
         destroy(t);
         return -1;

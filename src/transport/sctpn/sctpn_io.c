@@ -89,11 +89,6 @@ static int interface_mtu(const struct sockaddr_in *addr)
 
 int nt_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
 {
-    static const char *const loopback[] = {"127.0.0.1"};
-    if (!addrs || naddrs <= 0) {
-        addrs = loopback;
-        naddrs = 1;
-    }
     if (naddrs > NT_MAX_ADDRS)
         naddrs = NT_MAX_ADDRS;
     int port = t->tu.port, tries = port ? 256 : 1, bound = 0;

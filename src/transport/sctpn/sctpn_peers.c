@@ -567,16 +567,19 @@ static void process_event(void *user, const struct sctpn_event *ev)
         }
         break;
     case SCTPN_EV_PATH_CHANGE: {
+        a = nt_assoc_find(t, ev->assoc);
+        t->path_events++;
         if (t->tu.debug) {
             char ip[INET_ADDRSTRLEN] = "?";
             struct in_addr ia = {ev->addr.ipv4};
             inet_ntop(AF_INET, &ia, ip, sizeof ip);
-            a = nt_assoc_find(t, ev->assoc);
-            SM_WARN("sctpn: rank %d path %d (%s) %s%s", a ? a->rank : -1, ev->path, ip,
-                    ev->path_state == SCTPN_PATH_ACTIVE ? "active"
-                    : ev->path_state == SCTPN_PATH_PF   ? "potentially failed"
-                                                        : "failed",
-                    ev->primary ? " (primary)" : "");
+            /* same wording as the usrsctp backend (tests/multihome greps it) */
+            fprintf(stderr, "sctpmpi[%d] sctpn: rank %d: path to rank %d via %s: %s%s (association %u)\n",
+                    t->rank, t->rank, a ? a->rank : -1, ip,
+                    ev->path_state == SCTPN_PATH_ACTIVE ? "available"
+                    : ev->path_state == SCTPN_PATH_PF   ? "potentially-failed"
+                                                        : "unreachable",
+                    ev->primary ? ", primary" : "", ev->assoc);
         }
         break;
     }

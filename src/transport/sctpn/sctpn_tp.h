@@ -128,6 +128,7 @@ struct sm_transport {
     volatile int stop_watchdog;
     _Atomic uint64_t last_call_us;      /* last time the caller's thread drove the endpoint */
     uint64_t watchdog_runs;
+    uint64_t path_events;               /* PATH_CHANGE events seen */
     /* events raised outside progress (inside send()), handed over at the next progress */
     void **done_cookies;
     size_t ndone, cap_done;

@@ -8,6 +8,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "transport/local_addrs.h"
 #include "transport/sctpn/sctpn_tp.h"
 
 void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
@@ -63,7 +64,7 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
     tu->zero_checksum = !sm_env_bool("SCTPMPI_SCTP_CRC32C", 1);
     tu->linger_ms = (int)sm_env_int("SCTPMPI_SCTP_LINGER_MS", 2000);
     tu->watchdog_us = (int)sm_env_int("SCTPMPI_SCTP_WATCHDOG_US", 2000);
-    tu->debug = sm_env_bool("SCTPMPI_SCTP_DEBUG", 0);
+    tu->debug = sm_env_bool("SCTPMPI_SCTP_DEBUG", sm_env_int("SCTPMPI_VERBOSE", 0) >= 2);
 }
 
 static struct sm_transport *the_transport;
@@ -160,7 +161,12 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     const char *drop = getenv("SCTPMPI_SCTP_TEST_DROP");
     t->tu_test_drop = drop ? atof(drop) : 0;
     t->drop_state = ((uint64_t)sm_env_int("SCTPMPI_SCTP_TEST_SEED", 1) ^ (uint64_t)a->rank) * 2654435761u + 1;
-    if (nt_udp_open(t, a->addrs, a->naddrs)) {
+    char local[NT_MAX_ADDRS][INET_ADDRSTRLEN];
+    const char *lp[NT_MAX_ADDRS];
+    int nlocal = sm_local_addrs(a->addrs, a->naddrs, local, NT_MAX_ADDRS);
+    for (int i = 0; i < nlocal; i++)
+        lp[i] = local[i];
+    if (nlocal < 1 || nt_udp_open(t, lp, nlocal)) {
         destroy(t);
         return -1;
     }
@@ -353,7 +359,7 @@ static void print_stats(struct sm_transport *t, FILE *f)
             char ip[INET_ADDRSTRLEN];
             struct in_addr ia = {ps->remote.ipv4};
             inet_ntop(AF_INET, &ia, ip, sizeof ip);
-            fprintf(f, "[rank %d] sctpn:   path %d %s%s state %d cwnd %u srtt %lluus rto %lluus packets out %llu in %llu retrans %llu\n",
+            fprintf(f, "[rank %d] sctpn:   path %d to %s%s state %d cwnd %u srtt %lluus rto %lluus packets out %llu in %llu retrans %llu\n",
                     t->rank, k, ip, ps->primary ? " primary" : "", ps->state, ps->cwnd,
                     (unsigned long long)ps->srtt_us, (unsigned long long)ps->rto_us,
                     (unsigned long long)ps->packets_out, (unsigned long long)ps->packets_in,

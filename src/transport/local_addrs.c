@@ -1,30 +1,33 @@
-/* sctp_local_addrs.c — which local IPv4 addresses the SCTP transport binds, in this order of
+/* local_addrs.c — which local IPv4 addresses an SCTP transport (either backend) binds, in this order of
  * precedence: SCTPMPI_SCTP_ADDRS (a comma list, or a file of "host addr addr..." lines like the
  * papers' multihome file, the line picked by NETLAB_HOST or else the host name),
  * SCTPMPI_SCTP_BINDALL=1 (every up, non-loopback IPv4 address of the host), the job's list
  * (SCTPMPI_ADDRS, which `netlab exec` sets, rail 0 first), loopback. */
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <stdio.h>
+#include <strings.h>
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/local_addrs.h"
+#include "util/util.h"
 
 static int add_addr(char out[][INET_ADDRSTRLEN], int n, int max, const char *a, const char *from)
 {
     struct in_addr in;
     if (inet_pton(AF_INET, a, &in) != 1) {
-        sctp_log("%s: '%s' is not an IPv4 address", from, a);
+        SM_ERR("%s: '%s' is not an IPv4 address", from, a);
         return -1;
     }
     for (int i = 0; i < n; i++)
         if (!strcmp(out[i], a))
             return n; /* listed twice: bind once */
     if (n >= max) {
-        sctp_log("%s: more than %d addresses, '%s' and later ones ignored", from, max, a);
+        SM_ERR("%s: more than %d addresses, '%s' and later ones ignored", from, max, a);
         return n;
     }
     snprintf(out[n], INET_ADDRSTRLEN, "%s", a);
@@ -41,7 +44,7 @@ static int from_list(const char *list, char out[][INET_ADDRSTRLEN], int max, con
         if ((n = add_addr(out, n, max, a, from)) < 0)
             return -1;
     if (n == 0)
-        sctp_log("%s: no address in '%s'", from, list);
+        SM_ERR("%s: no address in '%s'", from, list);
     return n ? n : -1;
 }
 
@@ -50,7 +53,7 @@ static int from_file(const char *path, char out[][INET_ADDRSTRLEN], int max)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
-        sctp_log("SCTPMPI_SCTP_ADDRS: cannot open '%s'", path);
+        SM_ERR("SCTPMPI_SCTP_ADDRS: cannot open '%s'", path);
         return -1;
     }
     char host[256] = "";
@@ -73,7 +76,7 @@ static int from_file(const char *path, char out[][INET_ADDRSTRLEN], int max)
             if ((n = add_addr(out, n, max, a, path)) < 0)
                 break;
         if (n == 0) {
-            sctp_log("SCTPMPI_SCTP_ADDRS: the line of host '%s' in %s lists no address", host,
+            SM_ERR("SCTPMPI_SCTP_ADDRS: the line of host '%s' in %s lists no address", host,
                      path);
             n = -1;
             break;
@@ -81,7 +84,7 @@ static int from_file(const char *path, char out[][INET_ADDRSTRLEN], int max)
     }
     fclose(f);
     if (n < 0 && host[0])
-        sctp_log("SCTPMPI_SCTP_ADDRS: no usable line for host '%s' in %s", host, path);
+        SM_ERR("SCTPMPI_SCTP_ADDRS: no usable line for host '%s' in %s", host, path);
     return n;
 }
 
@@ -89,7 +92,7 @@ static int from_interfaces(char out[][INET_ADDRSTRLEN], int max)
 {
     struct ifaddrs *ifs;
     if (getifaddrs(&ifs) < 0) {
-        sctp_log("SCTPMPI_SCTP_BINDALL: getifaddrs failed");
+        SM_ERR("SCTPMPI_SCTP_BINDALL: getifaddrs failed");
         return -1;
     }
     int n = 0;
@@ -103,11 +106,11 @@ static int from_interfaces(char out[][INET_ADDRSTRLEN], int max)
     }
     freeifaddrs(ifs);
     if (n == 0)
-        sctp_log("SCTPMPI_SCTP_BINDALL=1: this host has no non-loopback IPv4 address that is up");
+        SM_ERR("SCTPMPI_SCTP_BINDALL=1: this host has no non-loopback IPv4 address that is up");
     return n > 0 ? n : -1;
 }
 
-int sctp_local_addrs(const char *const *job, int njob, char out[][INET_ADDRSTRLEN], int max)
+int sm_local_addrs(const char *const *job, int njob, char out[][INET_ADDRSTRLEN], int max)
 {
     const char *spec = getenv("SCTPMPI_SCTP_ADDRS");
     if (spec && *spec) {
