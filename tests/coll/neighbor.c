@@ -56,7 +56,7 @@ static int block_from(const struct hood *me, int j)
     int q = me->in[j];
     if (me->kind == MPI_CART)
         return j ^ 1;
-    struct hood h;
+    struct hood h = {0}; /* (zeroed: gcc -O3 cannot see that hood_of fills it) */
     hood_of(me->kind, q, &h);
     int occ = 0;
     for (int i = 0; i < j; i++)
