@@ -26,6 +26,7 @@ struct sctpmpi_datatype {
     size_t psize;        /* packed bytes of one element (predefined leaves travel as extent) */
     size_t nblocks;
     struct sm_dt_block *blocks;
+    size_t *block_mark;  /* packed offset of every SM_DT_MARK-th block (pack.c, built on first use) */
     size_t nsig;
     struct sm_dt_sig *sig;
     int combiner, ni, na, nt; /* get_envelope / get_contents */
@@ -116,6 +117,12 @@ int sm_dt_contig(MPI_Datatype dt, int count, MPI_Aint *off);
 void sm_dt_pack(const void *buf, int count, MPI_Datatype dt, void *out);
 /* unpack at most bytes bytes (whole blocks, then a partial one) */
 void sm_dt_unpack(const void *in, size_t bytes, void *buf, int count, MPI_Datatype dt);
+/* bytes [off, off + n) of the packed form of (buf, count, dt), in any order of ranges:
+ * pack them to out / unpack them from in (rendezvous segments of non-contiguous buffers) */
+void sm_dt_pack_range(const void *buf, int count, MPI_Datatype dt, size_t off, size_t n,
+                      void *out);
+void sm_dt_unpack_range(const void *in, size_t off, size_t n, void *buf, int count,
+                        MPI_Datatype dt);
 void sm_dt_retain(MPI_Datatype dt);
 void sm_dt_release(MPI_Datatype dt);
 int sm_check_dt(MPI_Comm c, MPI_Datatype dt, const char *fn); /* valid (and committed) */

@@ -170,6 +170,7 @@ void sm_dt_release(MPI_Datatype dt)
     for (int i = 0; i < dt->nt; i++)
         sm_dt_release(dt->types[i]);
     free(dt->blocks);
+    free(dt->block_mark);
     free(dt->sig);
     free(dt->ints);
     free(dt->aints);

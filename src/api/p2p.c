@@ -69,17 +69,64 @@ static void unpack_on_complete(struct sctpmpi_request *r)
     r->on_complete = NULL;
 }
 
-/* point r (send) at the bytes of (buf, count, dt): the user's memory when contiguous, else a
- * packed copy the request owns */
+/* ---- streamed non-contiguous buffers (docs/design.md, Protocols: Non-contiguous buffers) --
+ * Above the eager limit a non-contiguous buffer is never packed whole: the rendezvous sender
+ * packs each DATA segment into a small ring (engine/protocol.c) and the receiver unpacks each
+ * segment at its offset as it arrives. */
+static void stream_pack(struct sctpmpi_request *r, size_t off, size_t n, void *out)
+{
+    sm_dt_pack_range(r->hook_buf, r->hook_count, r->hook_dt, off, n, out);
+}
+
+static void stream_unpack(struct sctpmpi_request *r, size_t off, const void *in, size_t n)
+{
+    sm_dt_unpack_range(in, off, n, r->hook_buf, r->hook_count, r->hook_dt);
+}
+
+static void stream_send_complete(struct sctpmpi_request *r)
+{
+    sm_dt_release(r->hook_dt);
+    r->hook_dt = NULL;
+    r->pack_seg = NULL;
+    r->on_complete = NULL;
+}
+
+/* a streamed receive completed: an eager message (no DATA segments) landed in the small
+ * buffer r->buf and is unpacked now; rendezvous segments were unpacked as they came */
+static void stream_recv_complete(struct sctpmpi_request *r)
+{
+    if (r->received == 0 && r->status.MPI_ERROR != MPI_ERR_PROC_FAILED) {
+        size_t n = r->status.sm_count < r->bytes ? r->status.sm_count : r->bytes;
+        if (n > sm_eng.eager_limit)
+            n = sm_eng.eager_limit; /* the size of r->buf (never more for eager data) */
+        sm_dt_unpack(r->buf, n, r->hook_buf, r->hook_count, r->hook_dt);
+    }
+    sm_dt_release(r->hook_dt);
+    r->hook_dt = NULL;
+    r->unpack_seg = NULL;
+    r->on_complete = NULL;
+}
+
+/* point r (send) at the bytes of (buf, count, dt): the user's memory when contiguous, a packed
+ * copy the request owns when small, else nothing: streamed segment by segment */
 void sm_req_send_buffer(struct sctpmpi_request *r, const void *buf, int count, MPI_Datatype dt)
 {
     MPI_Aint off;
     size_t n = sm_dt_psize(dt) * (size_t)count;
     free(r->owned_buf);
     r->owned_buf = NULL;
+    r->pack_seg = NULL;
     if (sm_dt_contig(dt, count, &off)) {
         r->buf = (char *)buf + off;
-    } else { /* non-contiguous: packed into a copy the request owns */
+    } else if (n > sm_eng.eager_limit) { /* always rendezvous: stream it */
+        r->buf = NULL;
+        r->hook_buf = (void *)buf;
+        r->hook_count = count;
+        r->hook_dt = dt;
+        sm_dt_retain(dt);
+        r->pack_seg = stream_pack;
+        r->on_complete = stream_send_complete;
+    } else { /* non-contiguous and small: packed into a copy the request owns */
         r->owned_buf = sm_xmalloc(n ? n : 1);
         sm_dt_pack(buf, count, dt, r->owned_buf);
         r->buf = r->owned_buf;
@@ -88,24 +135,32 @@ void sm_req_send_buffer(struct sctpmpi_request *r, const void *buf, int count, M
 }
 
 /* point r (receive) at where (buf, count, dt) wants its bytes: the user's memory when
- * contiguous, else a buffer unpacked into the user's layout when the receive completes */
+ * contiguous; else, when small, a buffer unpacked into the user's layout when the receive
+ * completes; else streamed: rendezvous segments are unpacked as they arrive and only an eager
+ * message (at most the eager limit) goes through a buffer of that size */
 void sm_req_recv_buffer(struct sctpmpi_request *r, void *buf, int count, MPI_Datatype dt)
 {
     MPI_Aint off;
     size_t n = sm_dt_psize(dt) * (size_t)count;
     free(r->owned_buf);
     r->owned_buf = NULL;
+    r->unpack_seg = NULL;
+    r->received = 0;
     r->bytes = n;
     if (sm_dt_contig(dt, count, &off)) {
         r->buf = (char *)buf + off;
         return;
     }
-    r->buf = r->owned_buf = sm_xmalloc(n ? n : 1);
+    int stream = n > sm_eng.eager_limit;
+    size_t cap = stream ? sm_eng.eager_limit : n;
+    r->buf = r->owned_buf = sm_xmalloc(cap ? cap : 1);
     r->hook_buf = buf;
     r->hook_count = count;
     r->hook_dt = dt;
     sm_dt_retain(dt);
-    r->on_complete = unpack_on_complete;
+    r->on_complete = stream ? stream_recv_complete : unpack_on_complete;
+    if (stream)
+        r->unpack_seg = stream_unpack;
 }
 
 int sm_isend_dt(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
@@ -121,12 +176,10 @@ int sm_isend_copy(const void *buf, int count, MPI_Datatype dt, int dest, int tag
                   size_t bsend_charge, MPI_Request *req)
 {
     struct sctpmpi_request *r = new_send(NULL, 0, dest, tag, comm, comm->ctx, SM_MODE_STANDARD);
-    sm_req_send_buffer(r, buf, count, dt);
-    if (!r->owned_buf) { /* the program may reuse its buffer as soon as we return */
-        r->owned_buf = sm_xmalloc(r->bytes ? r->bytes : 1);
-        memcpy(r->owned_buf, r->buf, r->bytes);
-        r->buf = r->owned_buf;
-    }
+    /* the program may reuse its buffer as soon as we return: always a packed copy */
+    r->bytes = sm_dt_psize(dt) * (size_t)count;
+    r->buf = r->owned_buf = sm_xmalloc(r->bytes ? r->bytes : 1);
+    sm_dt_pack(buf, count, dt, r->owned_buf);
     r->bsend_charge = bsend_charge;
     *req = r;
     return sm_send_start(r);

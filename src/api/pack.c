@@ -60,6 +60,83 @@ void sm_dt_unpack(const void *in, size_t bytes, void *buf, int count, MPI_Dataty
     }
 }
 
+/* packed offset (within one element) of blocks 0, SM_DT_MARK, 2 x SM_DT_MARK, ...: built on
+ * first use, 1/(2 x SM_DT_MARK) of the size of the block list */
+#define SM_DT_MARK 1024
+static const size_t *block_marks(MPI_Datatype dt)
+{
+    if (!dt->block_mark) {
+        size_t nmarks = (dt->nblocks + SM_DT_MARK - 1) / SM_DT_MARK;
+        dt->block_mark = sm_xmalloc(sizeof *dt->block_mark * (nmarks ? nmarks : 1));
+        size_t sum = 0;
+        for (size_t k = 0; k < dt->nblocks; k++) {
+            if (k % SM_DT_MARK == 0)
+                dt->block_mark[k / SM_DT_MARK] = sum;
+            sum += dt->blocks[k].len;
+        }
+    }
+    return dt->block_mark;
+}
+
+/* copy packed bytes [off, off + n) between packed and the typed buffer user (to_user: unpack);
+ * the starting block is found by binary search over the marks, then at most SM_DT_MARK steps */
+static void range_copy(char *user, int count, MPI_Datatype dt, size_t off, size_t n,
+                       char *packed, int to_user)
+{
+    MPI_Aint coff;
+    if (sm_dt_contig(dt, count, &coff)) {
+        if (to_user)
+            memcpy(user + coff + off, packed, n);
+        else
+            memcpy(packed, user + coff + off, n);
+        return;
+    }
+    size_t ps = dt->psize;
+    if (!ps || !n)
+        return;
+    const size_t *mark = block_marks(dt);
+    size_t i = off / ps, within_elem = off % ps;
+    size_t lo = 0, hi = (dt->nblocks - 1) / SM_DT_MARK; /* last mark at or before within_elem */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        if (mark[mid] <= within_elem)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    size_t k = lo * SM_DT_MARK, start = mark[lo];
+    while (k + 1 < dt->nblocks && start + dt->blocks[k].len <= within_elem)
+        start += dt->blocks[k++].len;
+    size_t within = within_elem - start;
+    while (n && i < (size_t)count) {
+        char *at = user + (MPI_Aint)i * dt->extent + dt->blocks[k].disp + within;
+        size_t c = dt->blocks[k].len - within < n ? dt->blocks[k].len - within : n;
+        if (to_user)
+            memcpy(at, packed, c);
+        else
+            memcpy(packed, at, c);
+        packed += c;
+        n -= c;
+        within = 0;
+        if (++k == dt->nblocks) {
+            k = 0;
+            i++;
+        }
+    }
+}
+
+void sm_dt_pack_range(const void *buf, int count, MPI_Datatype dt, size_t off, size_t n,
+                      void *out)
+{
+    range_copy((char *)buf, count, dt, off, n, out, 0);
+}
+
+void sm_dt_unpack_range(const void *in, size_t off, size_t n, void *buf, int count,
+                        MPI_Datatype dt)
+{
+    range_copy(buf, count, dt, off, n, (char *)in, 1);
+}
+
 void sm_dt_copy(const void *src, int scount, MPI_Datatype st, void *dst, int rcount,
                 MPI_Datatype rt)
 {

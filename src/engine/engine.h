@@ -95,6 +95,12 @@ struct sctpmpi_request {
     void *hook_buf;           /* user buffer to unpack into / owner object */
     int hook_count;
     MPI_Datatype hook_dt;
+    /* streamed rendezvous of a non-contiguous buffer (API layer sets them; docs/design.md):
+     * send: buf is NULL and each DATA segment is packed by pack_seg into a small ring of
+     * segment buffers (protocol.c); receive: DATA segments bypass buf and unpack_seg puts
+     * each at its packed offset straight into the user's layout */
+    void (*pack_seg)(struct sctpmpi_request *r, size_t off, size_t n, void *out);
+    void (*unpack_seg)(struct sctpmpi_request *r, size_t off, const void *in, size_t n);
 };
 
 /* ---- arrived, not yet matched messages --------------------------------------------------- */

@@ -95,12 +95,26 @@ int sm_send_start(struct sctpmpi_request *r)
  * Several rails (transport.h) and a message of at least SCTPMPI_STRIPE_MIN bytes: segments
  * are paced; each goes to the rail with the fewest unsent bytes, and only while that rail
  * holds less than one segment, so a slower rail drains slower and receives fewer segments.
- * The rest waits in a stripe job, resumed by a progress hook as rails drain. */
+ * The rest waits in a stripe job, resumed by a progress hook as rails drain.
+ * A streamed send (r->pack_seg: a non-contiguous buffer, no packed copy) always goes through a
+ * job: each segment is packed into one of SM_PACK_RING segment buffers just before it is sent,
+ * and a buffer is packed again only after the transport's send_done for the frame that used
+ * it (the frame's cookie is the buffer's slot), so at most SM_PACK_RING x segment bytes of
+ * packed data exist per send. */
+#define SM_PACK_RING 4
+struct pack_slot {
+    char *mem;
+    int busy;                 /* handed to the transport, send_done not yet seen */
+};
 struct stripe_job {
     struct sm_list link;
     uint64_t sreq, rreq;
     int peer, lane;
+    int striped;              /* pick a rail per segment (else every segment on lane) */
+    int over;                 /* every segment handed over (or the send ended) */
     size_t off, seg;
+    char *ring;               /* streamed send: SM_PACK_RING x seg bytes, else NULL */
+    struct pack_slot slots[SM_PACK_RING];
 };
 
 static struct sm_list stripe_jobs = {&stripe_jobs, &stripe_jobs};
@@ -116,18 +130,60 @@ static void send_segment(struct sctpmpi_request *r, int peer, int lane, uint64_t
     track(sm_frame_send(peer, lane, &d, (char *)r->buf + off, n, r), r);
 }
 
-/* push what the rails take now; returns 1 when the job is over (all sent, or the send ended) */
+static struct pack_slot *free_slot(struct stripe_job *j)
+{
+    for (int i = 0; i < SM_PACK_RING; i++)
+        if (!j->slots[i].busy)
+            return &j->slots[i];
+    return NULL;
+}
+
+static int slots_busy(const struct stripe_job *j)
+{
+    int n = 0;
+    for (int i = 0; i < SM_PACK_RING; i++)
+        n += j->slots[i].busy;
+    return n;
+}
+
+/* pack the segment [off, off + n) into a free ring buffer and send it with the slot as cookie */
+static void send_packed_segment(struct sctpmpi_request *r, struct pack_slot *s, int peer,
+                                int lane, uint64_t rreq, size_t off, size_t n)
+{
+    struct sm_frame_hdr d;
+    sm_frame_init(&d, SM_F_DATA);
+    d.rreq = rreq;
+    d.size = off;
+    r->pack_seg(r, off, n, s->mem);
+    int rc = sm_frame_send(peer, lane, &d, s->mem, n, s);
+    if (rc == 1) {
+        s->busy = 1;
+        r->io_pending++;
+    } else if (rc < 0) {
+        send_fail(r, -rc);
+    }
+}
+
+/* push what the rails (and, streamed, the ring) take now; returns 1 when the job is over
+ * (all sent, or the send ended) */
 static int stripe_pump(struct stripe_job *j)
 {
     struct sctpmpi_request *r = sm_req_by_id(j->sreq);
     if (!r || r->kind != SM_REQ_SEND || r->complete)
         return 1; /* failed (peer lost) and completed meanwhile */
     while (j->off < r->bytes) {
-        int lane = sm_stripe_lane(j->peer, j->lane, j->seg);
+        int lane = j->striped ? sm_stripe_lane(j->peer, j->lane, j->seg) : j->lane;
         if (lane < 0)
             return 0;
         size_t n = r->bytes - j->off < j->seg ? r->bytes - j->off : j->seg;
-        send_segment(r, j->peer, lane, j->rreq, j->off, n);
+        if (j->ring) {
+            struct pack_slot *s = free_slot(j);
+            if (!s)
+                return 0; /* every buffer is still with the transport */
+            send_packed_segment(r, s, j->peer, lane, j->rreq, j->off, n);
+        } else {
+            send_segment(r, j->peer, lane, j->rreq, j->off, n);
+        }
         j->off += n;
         if (r->complete)
             return 1; /* the transport failed the send */
@@ -137,6 +193,14 @@ static int stripe_pump(struct stripe_job *j)
     return 1;
 }
 
+static void job_free(struct stripe_job *j)
+{
+    free(j->ring);
+    free(j);
+}
+
+/* a job is freed once it is over and the transport holds none of its ring buffers (a ring
+ * whose peer was lost keeps its busy buffers: the transport may still reference them) */
 static int stripe_progress(void)
 {
     int n = 0;
@@ -145,14 +209,68 @@ static int stripe_progress(void)
     {
         struct stripe_job *j = sm_container_of(l, struct stripe_job, link);
         size_t before = j->off;
-        if (stripe_pump(j)) {
-            sm_list_remove(&j->link);
-            free(j);
+        if (!j->over && stripe_pump(j)) {
+            j->over = 1;
             n++;
         } else if (j->off != before)
             n++;
+        if (j->over && !slots_busy(j)) {
+            sm_list_remove(&j->link);
+            job_free(j);
+        }
     }
     return n;
+}
+
+/* start a job for send r (its own io_pending hold is released when the last segment is
+ * handed over); kept for the progress hook unless it finished at once */
+static void job_start(struct sctpmpi_request *r, uint64_t rreq, int peer, int lane, size_t seg,
+                      int striped)
+{
+    struct stripe_job *j = sm_xcalloc(1, sizeof *j);
+    j->sreq = r->id;
+    j->rreq = rreq;
+    j->peer = peer;
+    j->lane = lane;
+    j->seg = seg;
+    j->striped = striped;
+    if (r->pack_seg) {
+        j->ring = sm_xmalloc(SM_PACK_RING * seg);
+        for (int i = 0; i < SM_PACK_RING; i++)
+            j->slots[i].mem = j->ring + (size_t)i * seg;
+    }
+    r->io_pending++; /* held by the job until its last segment is handed over */
+    j->over = stripe_pump(j);
+    if (j->over && !slots_busy(j)) {
+        job_free(j);
+    } else {
+        sm_list_push_back(&stripe_jobs, &j->link);
+        sm_progress_hook_add(stripe_progress);
+    }
+}
+
+/* send_done for a ring buffer of a streamed send: the buffer may be packed again; returns 0 if
+ * cookie is not a ring buffer */
+static int ring_send_done(void *cookie)
+{
+    struct sm_list *l;
+    for (l = stripe_jobs.next; l != &stripe_jobs; l = l->next) {
+        struct stripe_job *j = sm_container_of(l, struct stripe_job, link);
+        if (!j->ring || (char *)cookie < (char *)j->slots ||
+            (char *)cookie >= (char *)(j->slots + SM_PACK_RING))
+            continue;
+        struct pack_slot *s = cookie;
+        if (!s->busy)
+            return 1;
+        s->busy = 0;
+        struct sctpmpi_request *r = sm_req_by_id(j->sreq);
+        if (r && r->kind == SM_REQ_SEND && r->io_pending > 0) {
+            r->io_pending--;
+            send_maybe_complete(r);
+        }
+        return 1;
+    }
+    return 0;
 }
 
 static void on_cts(int peer, const struct sm_frame_hdr *h)
@@ -176,19 +294,11 @@ static void on_cts(int peer, const struct sm_frame_hdr *h)
         size_t s = (r->bytes / (4 * (size_t)rails) + 4095) & ~(size_t)4095;
         if (s < 64 * 1024)
             s = 64 * 1024;
-        struct stripe_job *j = sm_xcalloc(1, sizeof *j);
-        j->sreq = r->id;
-        j->rreq = h->rreq;
-        j->peer = peer;
-        j->lane = lane;
-        j->seg = s < seg ? s : seg;
-        r->io_pending++; /* held by the job until its last segment is handed over */
-        if (stripe_pump(j)) {
-            free(j);
-        } else {
-            sm_list_push_back(&stripe_jobs, &j->link);
-            sm_progress_hook_add(stripe_progress);
-        }
+        job_start(r, h->rreq, peer, lane, s < seg ? s : seg, 1);
+        return;
+    }
+    if (r->pack_seg) { /* streamed: paced by the ring, one lane */
+        job_start(r, h->rreq, peer, lane, seg, 0);
         return;
     }
     for (size_t off = 0; off < r->bytes; off += seg) {
@@ -214,7 +324,7 @@ void sm_up_send_done(void *ctx, void *cookie)
 {
     (void)ctx;
     struct sctpmpi_request *r = cookie;
-    if (!r)
+    if (!r || ring_send_done(cookie))
         return;
     if (r->io_pending > 0)
         r->io_pending--;
@@ -395,9 +505,9 @@ void *sm_up_frame_begin(void *ctx, int peer, const struct sm_frame_hdr *h)
             return NULL;
         }
         p->cur_req = r;
-        if (h->size + h->payload_len <= r->bytes)
+        if (!r->unpack_seg && h->size + h->payload_len <= r->bytes)
             return (char *)r->buf + h->size;
-        return NULL;
+        return NULL; /* the transport's memory; streamed receives unpack it at frame_end */
     }
     return NULL;
 }
@@ -498,7 +608,10 @@ static void on_data_end(int peer, struct sm_peer *p, const struct sm_frame_hdr *
     if (!r)
         return;
     size_t off = h->size, n = h->payload_len;
-    if (payload != (char *)r->buf + off && off < r->bytes) {
+    if (r->unpack_seg) {
+        if (off < r->bytes && n)
+            r->unpack_seg(r, off, payload, r->bytes - off < n ? r->bytes - off : n);
+    } else if (payload != (char *)r->buf + off && off < r->bytes) {
         size_t c = r->bytes - off < n ? r->bytes - off : n;
         memcpy((char *)r->buf + off, payload, c);
     }
