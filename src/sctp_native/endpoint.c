@@ -33,6 +33,7 @@ void sctpn_config_defaults(struct sctpn_config *cfg)
     cfg->max_out_chunks = 4096;
     cfg->max_out_chunks_idata = 500;
     cfg->accept_incoming = 1;
+    cfg->tlp = 1;
 }
 
 static uint64_t splitmix(uint64_t *s)
@@ -455,6 +456,8 @@ static uint64_t assoc_deadline(const struct sctpn_assoc *a)
             d = a->paths[i].t3;
         if (a->paths[i].hb_due < d)
             d = a->paths[i].hb_due;
+        if (a->paths[i].pto < d)
+            d = a->paths[i].pto;
     }
     return d;
 }
@@ -491,6 +494,8 @@ void sctpn_handle_timeout(sctpn_endpoint *ep, uint64_t now)
                 path_t3_expired(ep, a, i, now);
             if (!a->dead && a->paths[i].hb_due <= now)
                 path_hb_timer(ep, a, i, now);
+            if (!a->dead && a->paths[i].pto <= now)
+                tlp_expired(ep, a, i, now);
         }
     }
     assoc_reap(ep);
@@ -586,6 +591,8 @@ int sctpn_get_stats(sctpn_endpoint *ep, sctpn_assoc_id id, struct sctpn_assoc_st
     st->dup_tsns_reported = a->dup_reported;
     st->bytes_queued = a->bytes_queued;
     st->bytes_delivered = a->bytes_delivered;
+    st->tlp_probes = a->tlp_probes;
+    st->tlp_repairs = a->tlp_repairs;
     st->idata = (uint32_t)a->idata;
     st->zero_checksum = (uint32_t)a->zero_cksum;
     st->cmt = (uint32_t)a->cmt;

@@ -152,7 +152,8 @@ static int choose_path(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
             if (cwnd_open(p) || p->fast_rtx_pending)
                 return c->path;
         }
-        int burst_ok = !ep->cfg.max_burst || a->burst_left > 0 || a->total_flight == 0;
+        int tlp_new = a->paths[path_for_data(ep, a)].tlp_new_pending;
+        int burst_ok = !ep->cfg.max_burst || a->burst_left > 0 || a->total_flight == 0 || tlp_new;
         if (a->nqueued && burst_ok && span_open(ep, a) &&
             (a->peer_rwnd > 0 || a->total_flight == 0)) {
             if (a->cmt) { /* CMT: any path with room in its cwnd, round robin */
@@ -160,7 +161,7 @@ static int choose_path(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
                     int i = (a->rr_path + k) % a->npaths;
                     if (a->paths[i].state == SCTPN_PATH_ACTIVE && a->paths[i].confirmed &&
                         (a->paths[i].data_fail == 0 || now >= a->paths[i].data_retry_at) &&
-                        cwnd_open(&a->paths[i])) {
+                        (cwnd_open(&a->paths[i]) || a->paths[i].tlp_new_pending)) {
                         a->rr_path = (i + 1) % a->npaths;
                         return i;
                     }
@@ -174,7 +175,7 @@ static int choose_path(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
                     return pi;
             } else {
                 int pi = path_for_data(ep, a);
-                if (cwnd_open(&a->paths[pi]))
+                if (cwnd_open(&a->paths[pi]) || a->paths[pi].tlp_new_pending)
                     return pi;
             }
         }
@@ -216,7 +217,7 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
         return 0;
     struct path *p = &a->paths[pi];
     size_t n = put_common_hdr(buf, ep->cfg.sctp_port, a->peer_port, a->peer_vtag);
-    int with_data = 0, cookie_echo = 0;
+    int with_data = 0, cookie_echo = 0, new_data = 0;
     /* control chunks (they all go to ctl_path) */
     if (a->ctrl && pi == a->ctl_path) {
         if ((a->ctrl & CTL_COOKIE_ECHO) && a->cookie) {
@@ -310,10 +311,11 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
             may_new = 1;
         if (a->total_flight == 0)
             a->burst_left = ep->cfg.max_burst;
-        if (ep->cfg.max_burst && a->burst_left <= 0)
+        int tlp_new = p->tlp_new_pending; /* a tail-loss probe: one packet ignoring cwnd */
+        p->tlp_new_pending = 0;
+        if (ep->cfg.max_burst && a->burst_left <= 0 && !tlp_new)
             may_new = 0; /* RFC 9260 6.1: at most max_burst new-data packets per trigger */
-        int new_data = 0;
-        while (may_new && a->nqueued && cwnd_open(p) && span_open(ep, a) &&
+        while (may_new && a->nqueued && (cwnd_open(p) || tlp_new) && span_open(ep, a) &&
                (a->peer_rwnd > 0 || a->total_flight == 0) && mtu - n > hdr + 4) {
             size_t room = mtu - n - hdr;
             if (a->peer_rwnd && room > a->peer_rwnd && a->total_flight)
@@ -334,6 +336,8 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
         return 0;
     if (with_data && p->t3 == NEVER)
         p->t3 = now + p->rto;
+    if (new_data)
+        tlp_arm(ep, a, pi, now); /* tlp.c: restart the probe timeout */
     if (a->zero_cksum && a->state >= SCTPN_ESTABLISHED && !cookie_echo)
         memset(buf + 8, 0, 4); /* RFC 9653: the lower layer (UDP checksum) protects it */
     else

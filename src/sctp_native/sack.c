@@ -120,6 +120,7 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
     for (int i = 0; i < a->npaths; i++)
         fr_any |= a->paths[i].in_fast_recovery;
     uint32_t report_below = (fr_any && cum_advanced) ? top : htna;
+    uint32_t miss_threshold = tlp_miss_threshold(ep, a, cum);
     for (uint32_t t = cum + 1; tsn_lt(t, report_below); t++) {
         struct txc *c = tx_chunk(a, t);
         if (c->state != TXC_OUT || !c->in_flight)
@@ -129,7 +130,7 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
         if (a->cmt && !(fr_any && cum_advanced) &&
             (!have_htna[c->path] || !tsn_lt(t, htna_path[c->path])))
             continue;
-        if (++c->missing < 3 || c->fast_rtx_done)
+        if (++c->missing < miss_threshold || c->fast_rtx_done)
             continue;
         struct path *p = &a->paths[c->path];
         if (!p->in_fast_recovery) { /* RFC 9260 7.2.4 step 4 / 7.2.3 */
@@ -177,6 +178,14 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
             p->t3 = NEVER;
         else if (bytes_acked[i] && cum_advanced)
             p->t3 = now + p->rto;
+        /* tail-loss probe (tlp.c): a new tail once new data is acknowledged */
+        if (p->flight == 0) {
+            p->pto = NEVER;
+            p->tlp_done = 0;
+        } else if (bytes_acked[i] && cum_advanced) {
+            p->tlp_done = 0;
+            tlp_arm(ep, a, i, now);
+        }
     }
     if (have_rwnd)
         a->peer_rwnd = arwnd > a->total_flight ? arwnd - a->total_flight : 0;
@@ -203,7 +212,15 @@ int tx_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn
             return SCTPN_EMALFORMED;
         gaps[n++] = (struct gap){s, e};
     }
-    return sack_process(ep, a, cum, arwnd, 1, gaps, n, now);
+    int r = sack_process(ep, a, cum, arwnd, 1, gaps, n, now);
+    if (r == 0) {
+        uint32_t dups[64];
+        int nd = 0;
+        for (size_t i = 0; i < ndups && nd < 64; i++)
+            dups[nd++] = ld32(v + 12 + 4 * ngaps + 4 * i);
+        tlp_on_sack(ep, a, dups, nd, now);
+    }
+    return r;
 }
 
 void tx_cum_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t cum, uint64_t now)

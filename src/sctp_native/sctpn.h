@@ -142,6 +142,8 @@ struct sctpn_config {
     uint8_t cmt;                 /* concurrent multipath transfer over all active paths */
     uint8_t zero_checksum;       /* offer/accept zero checksum (RFC 9653) */
     uint8_t accept_incoming;     /* answer INITs (server side); 0: only sctpn_connect */
+    uint8_t tlp;                 /* tail-loss probe (RFC 8985 7) + early retransmit (RFC 5827)
+                                  * (1 = on, the default) */
     uint8_t cookie_secret[32];   /* MAC key of the state cookie; all zero: random */
     uint64_t seed;               /* PRNG seed (vtags, TSNs, secret); 0: from getrandom() */
     /* local addresses (for the INIT/INIT-ACK address list and the path pairing of incoming
@@ -240,6 +242,9 @@ struct sctpn_assoc_stats {
     uint64_t dup_tsns_reported;  /* duplicate TSNs the peer reported in its SACKs */
     uint64_t bytes_queued;       /* send buffer in use */
     uint64_t bytes_delivered;    /* received user bytes delivered */
+    uint64_t tlp_probes;         /* tail-loss probes sent (new data or a retransmission) */
+    uint64_t tlp_repairs;        /* retransmission probes whose TSN the peer had not got (the
+                                  * SACK acking it reported no duplicate of it) */
     uint32_t idata, zero_checksum, cmt; /* negotiated features */
     int npaths;
     struct sctpn_path_stats paths[SCTPN_MAX_PATHS];

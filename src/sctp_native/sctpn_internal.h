@@ -91,6 +91,11 @@ struct path {
     int in_fast_recovery;
     uint32_t fr_exit_tsn;
     int fast_rtx_pending;       /* send one packet ignoring cwnd */
+    uint64_t pto;               /* tail-loss probe deadline (RFC 8985 7.2) or NEVER */
+    int tlp_done;               /* a probe was sent for the current tail (one per tail) */
+    int tlp_new_pending;        /* the probe is new data: one packet ignoring cwnd */
+    int tlp_rtx_pending;        /* a retransmission probe awaits its acknowledgement */
+    uint32_t tlp_rtx_tsn;       /* ... of this TSN */
     uint8_t hb_echo[256];       /* pending HEARTBEAT-ACK info */
     uint16_t hb_echo_len;
     uint8_t hb_echo_pending, hb_send_pending;
@@ -194,6 +199,7 @@ struct sctpn_assoc {
     /* statistics */
     uint64_t packets_in, packets_out, data_out, data_in, sacks_out, sacks_in;
     uint64_t rtx_chunks, fast_rtx, t3s, dup_in, dup_reported, bytes_delivered;
+    uint64_t tlp_probes, tlp_repairs;
     struct sctpn_assoc *link; /* endpoint list */
 };
 
@@ -302,6 +308,14 @@ void path_hb_ack_input(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
 size_t path_build_hb(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint8_t *p,
                      size_t room, uint64_t now);
 void assoc_error(struct sctpn_endpoint *ep, struct sctpn_assoc *a);
+
+/* ---- tail-loss probe (tlp.c) ---- */
+void tlp_arm(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t now);
+void tlp_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t now);
+void tlp_on_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const uint32_t *dups,
+                 int ndups, uint64_t now);
+uint32_t tlp_miss_threshold(struct sctpn_endpoint *ep, const struct sctpn_assoc *a,
+                            uint32_t cum);
 
 /* ---- shutdown / abort (shutdown.c) ---- */
 void sd_input_shutdown(struct sctpn_endpoint *ep, struct sctpn_assoc *a,

@@ -195,6 +195,7 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     cfg.idata = (uint8_t)t->tu.idata;
     cfg.cmt = (uint8_t)t->tu.cmt;
     cfg.zero_checksum = (uint8_t)t->tu.zero_checksum;
+    cfg.tlp = (uint8_t)sm_env_bool("SCTPMPI_SCTP_TLP", 1); /* tail-loss probe (sctp-native.md) */
     cfg.accept_incoming = 1;
     for (int i = 0; i < t->nudp && i < SCTPN_MAX_PATHS; i++) {
         cfg.local_addrs[i].ipv4 = t->udp[i].addr.sin_addr.s_addr;
@@ -346,14 +347,15 @@ static void print_stats(struct sm_transport *t, FILE *f)
             continue;
         struct nt_peer *p = &t->peers[a->rank];
         fprintf(f, "[rank %d] sctpn: rank %d assoc %u%s: frames out %llu (%llu zero-copy, %llu waited) in %llu, "
-                "chunks out %llu in %llu, retransmitted %llu, fast retransmits %llu, T3 timeouts %llu, dup TSNs %llu, idata %u cmt %u\n",
+                "chunks out %llu in %llu, retransmitted %llu, fast retransmits %llu, T3 timeouts %llu, dup TSNs %llu, idata %u cmt %u, tail-loss probes %llu (repaired %llu)\n",
                 t->rank, a->rank, a->id, p->tx == a->id ? " (ours)" : "",
                 (unsigned long long)p->tx_frames, (unsigned long long)p->zcopy_frames,
                 (unsigned long long)p->eagain, (unsigned long long)p->rx_frames,
                 (unsigned long long)st.data_chunks_out, (unsigned long long)st.data_chunks_in,
                 (unsigned long long)st.retransmitted_chunks, (unsigned long long)st.fast_retransmits,
                 (unsigned long long)st.t3_timeouts, (unsigned long long)st.dup_tsns_received,
-                st.idata, st.cmt);
+                st.idata, st.cmt, (unsigned long long)st.tlp_probes,
+                (unsigned long long)st.tlp_repairs);
         for (int k = 0; k < st.npaths; k++) {
             const struct sctpn_path_stats *ps = &st.paths[k];
             char ip[INET_ADDRSTRLEN];
