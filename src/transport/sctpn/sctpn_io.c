@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "transport/sctpn/sctpn_tp.h"
+#include "transport/udp_socket.h"
 
 #define NT_DGRAM_MAX 65536
 
@@ -24,67 +25,17 @@ uint64_t nt_now_us(void)
     return sm_now_ns() / 1000;
 }
 
-static void set_buffer(int fd, int opt, int force_opt, size_t bytes)
-{
-    int v = bytes > 0x7fffffff ? 0x7fffffff : (int)bytes;
-    if (setsockopt(fd, SOL_SOCKET, force_opt, &v, sizeof v) != 0)
-        setsockopt(fd, SOL_SOCKET, opt, &v, sizeof v);
-}
-
 static int bind_udp(struct sm_transport *t, const char *ip, int port)
 {
     struct nt_udp *u = &t->udp[t->nudp];
-    memset(&u->addr, 0, sizeof u->addr);
-    u->addr.sin_family = AF_INET;
-    if (inet_pton(AF_INET, ip, &u->addr.sin_addr) != 1) {
-        SM_ERR("sctpn: bad local address '%s' (IPv4 only)", ip);
-        errno = EINVAL;
+    u->fd = sm_udp_open(ip, port, t->tu.udpbuf, &u->addr);
+    if (u->fd < 0) {
+        if (errno == EINVAL)
+            SM_ERR("sctpn: bad local address '%s' (IPv4 only)", ip);
         return -1;
     }
-    u->addr.sin_port = htons((uint16_t)port);
-    u->fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    if (u->fd < 0)
-        return -1;
-    set_buffer(u->fd, SO_RCVBUF, SO_RCVBUFFORCE, t->tu.udpbuf);
-    set_buffer(u->fd, SO_SNDBUF, SO_SNDBUFFORCE, t->tu.udpbuf);
-    int on = 1; /* ICMP errors (port unreachable: the peer process is gone) on the error queue */
-    setsockopt(u->fd, IPPROTO_IP, IP_RECVERR, &on, sizeof on);
-    if (bind(u->fd, (struct sockaddr *)&u->addr, sizeof u->addr) < 0) {
-        int e = errno;
-        close(u->fd);
-        u->fd = -1;
-        errno = e;
-        return -1;
-    }
-    socklen_t sl = sizeof u->addr;
-    getsockname(u->fd, (struct sockaddr *)&u->addr, &sl);
     t->nudp++;
     return 0;
-}
-
-/* MTU of the interface holding addr, minus IPv4 and UDP headers; 0 when unknown */
-static int interface_mtu(const struct sockaddr_in *addr)
-{
-    struct ifaddrs *ifs;
-    int mtu = 0;
-    if (getifaddrs(&ifs) < 0)
-        return 0;
-    for (struct ifaddrs *i = ifs; i; i = i->ifa_next) {
-        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET ||
-            ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr != addr->sin_addr.s_addr)
-            continue;
-        int fd = socket(AF_INET, SOCK_DGRAM, 0);
-        struct ifreq ifr;
-        memset(&ifr, 0, sizeof ifr);
-        snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", i->ifa_name);
-        if (fd >= 0 && ioctl(fd, SIOCGIFMTU, &ifr) == 0)
-            mtu = ifr.ifr_mtu - 28;
-        if (fd >= 0)
-            close(fd);
-        break;
-    }
-    freeifaddrs(ifs);
-    return mtu;
 }
 
 int nt_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
@@ -113,7 +64,7 @@ int nt_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
     if (mtu == 0) { /* the smallest MTU of our interfaces, at most 65507 - slack */
         mtu = 32000;
         for (int i = 0; i < t->nudp; i++) {
-            int m = interface_mtu(&t->udp[i].addr);
+            int m = sm_interface_mtu(&t->udp[i].addr);
             if (m <= 0)
                 m = 1472;
             if (m < mtu)

@@ -1,0 +1,72 @@
+/* udp_socket.c — the UDP side both SCTP backends share: a bound, non-blocking UDP socket for
+ * the RFC 6951 encapsulation (our own buffers: usrsctp's internal socket is stuck at 128 KB and
+ * overflows; ICMP errors queued so a vanished peer process is noticed) and interface MTUs. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "transport/udp_socket.h"
+
+static void set_buffer(int fd, int opt, int force_opt, size_t bytes)
+{
+    int v = bytes > 0x7fffffff ? 0x7fffffff : (int)bytes;
+    if (setsockopt(fd, SOL_SOCKET, force_opt, &v, sizeof v) != 0)
+        setsockopt(fd, SOL_SOCKET, opt, &v, sizeof v);
+}
+
+int sm_udp_open(const char *ip, int port, size_t bufsize, struct sockaddr_in *bound)
+{
+    memset(bound, 0, sizeof *bound);
+    bound->sin_family = AF_INET;
+    if (inet_pton(AF_INET, ip, &bound->sin_addr) != 1) {
+        errno = EINVAL;
+        return -1;
+    }
+    bound->sin_port = htons((uint16_t)port);
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0)
+        return -1;
+    set_buffer(fd, SO_RCVBUF, SO_RCVBUFFORCE, bufsize);
+    set_buffer(fd, SO_SNDBUF, SO_SNDBUFFORCE, bufsize);
+    int on = 1;
+    setsockopt(fd, IPPROTO_IP, IP_RECVERR, &on, sizeof on);
+    if (bind(fd, (struct sockaddr *)bound, sizeof *bound) < 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    socklen_t sl = sizeof *bound;
+    getsockname(fd, (struct sockaddr *)bound, &sl);
+    return fd;
+}
+
+int sm_interface_mtu(const struct sockaddr_in *addr)
+{
+    struct ifaddrs *ifs;
+    int mtu = 0;
+    if (getifaddrs(&ifs) < 0)
+        return 0;
+    for (struct ifaddrs *i = ifs; i; i = i->ifa_next) {
+        if (!i->ifa_addr || i->ifa_addr->sa_family != AF_INET ||
+            ((struct sockaddr_in *)i->ifa_addr)->sin_addr.s_addr != addr->sin_addr.s_addr)
+            continue;
+        int fd = socket(AF_INET, SOCK_DGRAM, 0);
+        struct ifreq ifr;
+        memset(&ifr, 0, sizeof ifr);
+        snprintf(ifr.ifr_name, sizeof ifr.ifr_name, "%s", i->ifa_name);
+        if (fd >= 0 && ioctl(fd, SIOCGIFMTU, &ifr) == 0)
+            mtu = ifr.ifr_mtu - 28;
+        if (fd >= 0)
+            close(fd);
+        break;
+    }
+    freeifaddrs(ifs);
+    return mtu;
+}

@@ -1,0 +1,18 @@
+/* udp_socket.h — the UDP side both SCTP backends share (udp_socket.c): opening a bound,
+ * non-blocking UDP socket for the RFC 6951 encapsulation, and the MTU of a local address. */
+#ifndef SCTPMPI_UDP_SOCKET_H
+#define SCTPMPI_UDP_SOCKET_H
+
+#include <netinet/in.h>
+#include <stddef.h>
+
+/* a non-blocking UDP socket bound to ip:port (port 0: any), with send and receive buffers of
+ * bufsize (SO_*BUFFORCE when allowed) and ICMP errors on its error queue (IP_RECVERR); *bound
+ * gets the address actually bound.  Returns the descriptor, or -1 with errno set (EINVAL for an
+ * address that is not IPv4 dotted-quad). */
+int sm_udp_open(const char *ip, int port, size_t bufsize, struct sockaddr_in *bound);
+
+/* MTU of the interface holding addr minus the IPv4 and UDP headers (28); 0 when unknown */
+int sm_interface_mtu(const struct sockaddr_in *addr);
+
+#endif
