@@ -4,6 +4,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
+#include <linux/errqueue.h>
 #include <net/if.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +46,32 @@ int sm_udp_open(const char *ip, int port, size_t bufsize, struct sockaddr_in *bo
     socklen_t sl = sizeof *bound;
     getsockname(fd, (struct sockaddr *)bound, &sl);
     return fd;
+}
+
+void sm_udp_read_unreachable(int fd, void (*cb)(void *arg, const struct sockaddr_in *dst,
+                                                const char *why),
+                             void *arg)
+{
+    for (int k = 0; k < 64; k++) {
+        struct sockaddr_in dst;
+        char ctl[512];
+        unsigned char b[64];
+        struct iovec iov = {b, sizeof b};
+        struct msghdr mh = {.msg_name = &dst, .msg_namelen = sizeof dst, .msg_iov = &iov,
+                            .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl};
+        if (recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+            return;
+        for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
+            if (c->cmsg_level != IPPROTO_IP || c->cmsg_type != IP_RECVERR)
+                continue;
+            struct sock_extended_err ee;
+            memcpy(&ee, CMSG_DATA(c), sizeof ee);
+            if (ee.ee_origin != SO_EE_ORIGIN_ICMP || ee.ee_type != 3 /* unreachable */)
+                continue;
+            cb(arg, &dst, ee.ee_code == 3 ? "its UDP port is unreachable (process gone)"
+                                          : "its host is unreachable (ICMP)");
+        }
+    }
 }
 
 int sm_interface_mtu(const struct sockaddr_in *addr)

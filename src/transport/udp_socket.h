@@ -12,6 +12,13 @@
  * address that is not IPv4 dotted-quad). */
 int sm_udp_open(const char *ip, int port, size_t bufsize, struct sockaddr_in *bound);
 
+/* drain the socket's error queue; for every ICMP destination-unreachable about a datagram we
+ * sent, call cb(arg, destination, why) (why: "its UDP port is unreachable (process gone)" or
+ * "its host is unreachable (ICMP)") */
+void sm_udp_read_unreachable(int fd, void (*cb)(void *arg, const struct sockaddr_in *dst,
+                                                const char *why),
+                             void *arg);
+
 /* MTU of the interface holding addr minus the IPv4 and UDP headers (28); 0 when unknown */
 int sm_interface_mtu(const struct sockaddr_in *addr);
 

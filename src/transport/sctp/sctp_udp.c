@@ -319,31 +319,12 @@ void sctp_udp_replay_early(struct sm_transport *t)
 }
 
 /* ICMP port/host unreachable for a datagram we sent: that peer's process (or host) is gone */
-static void read_errors(struct sm_transport *t, int fd)
+static void on_unreachable(void *arg, const struct sockaddr_in *dst, const char *why)
 {
-    for (int k = 0; k < 64; k++) {
-        struct sockaddr_in dst;
-        char ctl[512];
-        unsigned char b[64];
-        struct iovec iov = {b, sizeof b};
-        struct msghdr mh = {.msg_name = &dst, .msg_namelen = sizeof dst, .msg_iov = &iov,
-                            .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl};
-        if (recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
-            return;
-        for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-            if (c->cmsg_level != IPPROTO_IP || c->cmsg_type != IP_RECVERR)
-                continue;
-            struct sock_extended_err ee;
-            memcpy(&ee, CMSG_DATA(c), sizeof ee);
-            if (ee.ee_origin != SO_EE_ORIGIN_ICMP || ee.ee_type != 3 /* unreachable */)
-                continue;
-            struct sctp_peer *p = sctp_udp_peer_of(t, &dst);
-            if (p && !t->finalizing &&
-                (p->state == SCTP_PEER_UP || p->state == SCTP_PEER_CONNECTING))
-                sctp_assoc_fail(t, p, ee.ee_code == 3 ? "its UDP port is unreachable (process gone)"
-                                                      : "its host is unreachable (ICMP)");
-        }
-    }
+    struct sm_transport *t = arg;
+    struct sctp_peer *p = sctp_udp_peer_of(t, dst);
+    if (p && !t->finalizing && (p->state == SCTP_PEER_UP || p->state == SCTP_PEER_CONNECTING))
+        sctp_assoc_fail(t, p, why);
 }
 
 int sctp_udp_pump_input(struct sm_transport *t, int budget)
@@ -372,7 +353,7 @@ int sctp_udp_pump_input(struct sm_transport *t, int budget)
             }
             int n = recvmmsg(t->udp[s].fd, msgs, (unsigned)want, MSG_DONTWAIT, NULL);
             if (n < 0 && errno != EAGAIN && errno != EINTR) {
-                read_errors(t, t->udp[s].fd); /* e.g. ECONNREFUSED: an ICMP error is queued */
+                sm_udp_read_unreachable(t->udp[s].fd, on_unreachable, t); /* e.g. ECONNREFUSED */
                 continue;
             }
             if (n <= 0)

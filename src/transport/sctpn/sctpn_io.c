@@ -107,29 +107,10 @@ static int test_drop(struct sm_transport *t)
 }
 
 /* ICMP port/host unreachable for a datagram we sent: that peer's process (or host) is gone */
-static void read_errors(struct sm_transport *t, int fd)
+static void on_unreachable(void *arg, const struct sockaddr_in *dst, const char *why)
 {
-    for (int k = 0; k < 64; k++) {
-        struct sockaddr_in dst;
-        char ctl[512];
-        unsigned char b[64];
-        struct iovec iov = {b, sizeof b};
-        struct msghdr mh = {.msg_name = &dst, .msg_namelen = sizeof dst, .msg_iov = &iov,
-                            .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl};
-        if (recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
-            return;
-        for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
-            if (c->cmsg_level != IPPROTO_IP || c->cmsg_type != IP_RECVERR)
-                continue;
-            struct sock_extended_err ee;
-            memcpy(&ee, CMSG_DATA(c), sizeof ee);
-            if (ee.ee_origin != SO_EE_ORIGIN_ICMP || ee.ee_type != 3 /* unreachable */)
-                continue;
-            struct sctpn_addr a = {dst.sin_addr.s_addr, ntohs(dst.sin_port)};
-            nt_peer_unreachable(t, &a, ee.ee_code == 3 ? "its UDP port is unreachable (process gone)"
-                                                       : "its host is unreachable (ICMP)");
-        }
-    }
+    struct sctpn_addr a = {dst->sin_addr.s_addr, ntohs(dst->sin_port)};
+    nt_peer_unreachable(arg, &a, why);
 }
 
 /* read every datagram waiting on every socket; returns how many */
@@ -150,7 +131,7 @@ static int input(struct sm_transport *t)
             }
             int n = recvmmsg(t->udp[s].fd, t->mm, NT_BATCH, MSG_DONTWAIT, NULL);
             if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-                read_errors(t, t->udp[s].fd); /* ECONNREFUSED & co: an ICMP error is queued */
+                sm_udp_read_unreachable(t->udp[s].fd, on_unreachable, t); /* ECONNREFUSED & co */
             if (n <= 0)
                 break;
             uint64_t now = nt_now_us();
