@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "transport/sctp/sctp_internal.h"
+#include "transport/sctp_card.h"
 
 struct sctp_hello {
     uint32_t magic;           /* SCTP_SM_PPID_HELLO */
@@ -18,35 +19,20 @@ struct sctp_hello {
 int sctp_assoc_parse_card(struct sm_transport *t, int rank, const char *card)
 {
     struct sctp_peer *p = &t->peers[rank];
-    if (strncmp(card, "sctp:", 5) != 0)
+    struct sm_sctp_card c;
+    if (sm_sctp_card_parse(card, "sctp:", SCTP_SM_MAX_ADDRS, &c))
         return -1;
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", card + 5);
-    char *port_s = strchr(buf, ':');
-    if (!port_s)
-        return -1;
-    *port_s++ = '\0';
-    char *flags = strchr(port_s, ':');
-    if (flags)
-        *flags++ = '\0';
-    char *end;
-    long port = strtol(port_s, &end, 10);
-    if (*end || port <= 0 || port > 65535)
-        return -1;
-    p->crc32c = !(flags && strstr(flags, "nocrc"));
-    p->inet = flags && strstr(flags, "mh") != NULL;
-    p->naddrs = 0;
-    for (char *save = NULL, *a = strtok_r(buf, ",", &save); a && p->naddrs < SCTP_SM_MAX_ADDRS;
-         a = strtok_r(NULL, ",", &save)) {
-        struct sockaddr_in *sin = &p->addrs[p->naddrs];
+    p->crc32c = strstr(c.flags, "nocrc") == NULL;
+    p->inet = strstr(c.flags, "mh") != NULL;
+    p->naddrs = c.naddrs;
+    for (int i = 0; i < c.naddrs; i++) {
+        struct sockaddr_in *sin = &p->addrs[i];
         memset(sin, 0, sizeof *sin);
         sin->sin_family = AF_INET;
-        sin->sin_port = htons((uint16_t)port);
-        if (inet_pton(AF_INET, a, &sin->sin_addr) != 1)
-            return -1;
-        p->naddrs++;
+        sin->sin_port = htons((uint16_t)c.port);
+        sin->sin_addr = c.addrs[i];
     }
-    return p->naddrs > 0 ? 0 : -1;
+    return 0;
 }
 
 void sctp_assoc_fill_sconn(struct sctp_peer *p, struct sockaddr_conn *sc)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "mpi.h"
+#include "transport/sctp_card.h"
 #include "transport/sctpn/sctpn_tp.h"
 
 struct nt_hello {
@@ -20,33 +21,16 @@ struct nt_hello {
 int nt_parse_card(struct sm_transport *t, int rank, const char *card)
 {
     struct nt_peer *p = &t->peers[rank];
-    if (strncmp(card, "sctpn:", 6) != 0)
+    struct sm_sctp_card c;
+    if (sm_sctp_card_parse(card, "sctpn:", NT_MAX_ADDRS, &c))
         return -1;
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", card + 6);
-    char *port_s = strchr(buf, ':');
-    if (!port_s)
-        return -1;
-    *port_s++ = '\0';
-    char *flags = strchr(port_s, ':');
-    if (flags)
-        *flags++ = '\0';
-    char *end;
-    long port = strtol(port_s, &end, 10);
-    if (*end || port <= 0 || port > 65535)
-        return -1;
-    p->zero_checksum = flags && strstr(flags, "zc") != NULL;
-    p->naddrs = 0;
-    for (char *save = NULL, *a = strtok_r(buf, ",", &save); a && p->naddrs < NT_MAX_ADDRS;
-         a = strtok_r(NULL, ",", &save)) {
-        struct in_addr ia;
-        if (inet_pton(AF_INET, a, &ia) != 1)
-            return -1;
-        p->addrs[p->naddrs].ipv4 = ia.s_addr;
-        p->addrs[p->naddrs].udp_port = (uint16_t)port;
-        p->naddrs++;
+    p->zero_checksum = strstr(c.flags, "zc") != NULL;
+    p->naddrs = c.naddrs;
+    for (int i = 0; i < c.naddrs; i++) {
+        p->addrs[i].ipv4 = c.addrs[i].s_addr;
+        p->addrs[i].udp_port = (uint16_t)c.port;
     }
-    return p->naddrs > 0 ? 0 : -1;
+    return 0;
 }
 
 /* ---- associations ---- */
