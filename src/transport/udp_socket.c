@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "transport/udp_socket.h"
+#include "util/util.h"
 
 static void set_buffer(int fd, int opt, int force_opt, size_t bytes)
 {
@@ -95,5 +96,57 @@ int sm_interface_mtu(const struct sockaddr_in *addr)
         break;
     }
     freeifaddrs(ifs);
+    return mtu;
+}
+
+static int open_one(const char *ip, int port, size_t bufsize, struct sm_udp_sock *u,
+                    const char *what)
+{
+    u->fd = sm_udp_open(ip, port, bufsize, &u->addr);
+    if (u->fd < 0 && errno == EINVAL)
+        SM_ERR("%s: bad local address '%s' (IPv4 only)", what, ip);
+    return u->fd < 0 ? -1 : 0;
+}
+
+int sm_udp_open_all(const char *const *addrs, int n, int max, int port, size_t bufsize,
+                    struct sm_udp_sock *out, int *nopen, const char *what)
+{
+    *nopen = 0;
+    if (n > max)
+        n = max;
+    int tries = port ? 256 : 1, bound = 0;
+    for (int i = 0; i < tries && !bound; i++) {
+        if (open_one(addrs[0], port ? port + i : 0, bufsize, &out[0], what) == 0)
+            bound = 1;
+        else if (errno != EADDRINUSE && errno != EACCES)
+            break;
+    }
+    if (!bound) {
+        SM_ERR("%s: cannot bind a UDP socket on %s (port %d): %s", what, addrs[0], port,
+               strerror(errno));
+        return -1;
+    }
+    *nopen = 1;
+    int uport = ntohs(out[0].addr.sin_port);
+    for (int i = 1; i < n; i++) {
+        if (open_one(addrs[i], uport, bufsize, &out[i], what) < 0) {
+            SM_ERR("%s: cannot bind UDP %s:%d: %s", what, addrs[i], uport, strerror(errno));
+            return -1;
+        }
+        *nopen = i + 1;
+    }
+    return n;
+}
+
+int sm_udp_auto_mtu(const struct sm_udp_sock *s, int n, int cap)
+{
+    int mtu = cap;
+    for (int i = 0; i < n; i++) {
+        int m = sm_interface_mtu(&s[i].addr);
+        if (m <= 0)
+            m = 1472;
+        if (m < mtu)
+            mtu = m;
+    }
     return mtu;
 }

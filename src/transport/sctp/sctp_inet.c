@@ -61,7 +61,7 @@ int sctp_inet_open(struct sm_transport *t, const char *const *addrs, int naddrs)
     t->udp_port = (uint16_t)port;
     t->nudp = 0;
     for (int i = 0; i < naddrs; i++) {
-        struct sctp_udp_socket *u = &t->udp[t->nudp];
+        struct sm_udp_sock *u = &t->udp[t->nudp];
         memset(u, 0, sizeof *u);
         u->fd = -1;
         u->addr.sin_family = AF_INET;

@@ -31,6 +31,7 @@
 
 #include "engine/wire.h"
 #include "transport/transport.h"
+#include "transport/udp_socket.h"
 
 /* socket options the installed usrsctp.h lacks (the library supports them) */
 #ifndef SCTP_INTERLEAVING_SUPPORTED
@@ -199,10 +200,6 @@ struct sctp_early_dgram {
     unsigned char data[];
 };
 
-struct sctp_udp_socket {
-    int fd;                   /* -1 in the multihomed mode: usrsctp owns the UDP socket */
-    struct sockaddr_in addr;
-};
 
 struct sm_transport {
     struct sctp_tunables tu;
@@ -213,7 +210,7 @@ struct sm_transport {
     size_t max_payload;
 
     /* UDP (sctp_udp.c) */
-    struct sctp_udp_socket udp[SCTP_SM_MAX_ADDRS];
+    struct sm_udp_sock udp[SCTP_SM_MAX_ADDRS]; /* fd -1 in the multihomed mode: usrsctp owns it */
     int nudp;
     uint16_t udp_port;
     int wake_fd;              /* eventfd: arrivals queued by a thread, or stop request */

@@ -17,19 +17,6 @@
 #include "transport/sctp/sctp_internal.h"
 #include "transport/udp_socket.h"
 
-static int bind_udp(struct sm_transport *t, const char *ip, int port)
-{
-    struct sctp_udp_socket *u = &t->udp[t->nudp];
-    u->fd = sm_udp_open(ip, port, t->tu.udpbuf, &u->addr);
-    if (u->fd < 0) {
-        if (errno == EINVAL)
-            sctp_log("bad local address '%s' (IPv4 only for now)", ip);
-        return -1;
-    }
-    t->nudp++;
-    return 0;
-}
-
 int sctp_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
 {
     static const char *const loopback[] = {"127.0.0.1"};
@@ -37,31 +24,11 @@ int sctp_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
         addrs = loopback;
         naddrs = 1;
     }
-    if (naddrs > SCTP_SM_MAX_ADDRS)
-        naddrs = SCTP_SM_MAX_ADDRS;
-    t->nudp = 0;
-    /* the first address picks the port (the requested one, or the next free above it, or any);
-     * every further address must get the same port since the card lists one port */
-    int port = t->tu.port;
-    int tries = port ? 256 : 1;
-    int bound = 0;
-    for (int i = 0; i < tries && !bound; i++) {
-        if (bind_udp(t, addrs[0], port ? port + i : 0) == 0)
-            bound = 1;
-        else if (errno != EADDRINUSE && errno != EACCES)
-            break;
-    }
-    if (!bound) {
-        sctp_log("cannot bind a UDP socket on %s (port %d): %s", addrs[0], port, strerror(errno));
+    /* one port for every address: the card lists one */
+    if (sm_udp_open_all(addrs, naddrs, SCTP_SM_MAX_ADDRS, t->tu.port, t->tu.udpbuf, t->udp,
+                        &t->nudp, "sctp") < 0)
         return -1;
-    }
     t->udp_port = ntohs(t->udp[0].addr.sin_port);
-    for (int i = 1; i < naddrs; i++) {
-        if (bind_udp(t, addrs[i], t->udp_port) < 0) {
-            sctp_log("cannot bind UDP %s:%u: %s", addrs[i], t->udp_port, strerror(errno));
-            return -1;
-        }
-    }
     return sctp_udp_setup_buffers(t);
 }
 
@@ -69,14 +36,7 @@ int sctp_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
 int sctp_udp_setup_buffers(struct sm_transport *t)
 {
     if (t->tu.mtu == 0) { /* automatic: the smallest MTU of our interfaces */
-        int mtu = SCTP_SM_AUTO_MTU_MAX;
-        for (int i = 0; i < t->nudp; i++) {
-            int m = sm_interface_mtu(&t->udp[i].addr);
-            if (m <= 0)
-                m = 1472;
-            if (m < mtu)
-                mtu = m;
-        }
+        int mtu = sm_udp_auto_mtu(t->udp, t->nudp, SCTP_SM_AUTO_MTU_MAX);
         t->tu.mtu = mtu < 576 ? 576 : mtu;
     }
     t->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);

@@ -25,52 +25,13 @@ uint64_t nt_now_us(void)
     return sm_now_ns() / 1000;
 }
 
-static int bind_udp(struct sm_transport *t, const char *ip, int port)
-{
-    struct nt_udp *u = &t->udp[t->nudp];
-    u->fd = sm_udp_open(ip, port, t->tu.udpbuf, &u->addr);
-    if (u->fd < 0) {
-        if (errno == EINVAL)
-            SM_ERR("sctpn: bad local address '%s' (IPv4 only)", ip);
-        return -1;
-    }
-    t->nudp++;
-    return 0;
-}
-
 int nt_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
 {
-    if (naddrs > NT_MAX_ADDRS)
-        naddrs = NT_MAX_ADDRS;
-    int port = t->tu.port, tries = port ? 256 : 1, bound = 0;
-    for (int i = 0; i < tries && !bound; i++) {
-        if (bind_udp(t, addrs[0], port ? port + i : 0) == 0)
-            bound = 1;
-        else if (errno != EADDRINUSE && errno != EACCES)
-            break;
-    }
-    if (!bound) {
-        SM_ERR("sctpn: cannot bind a UDP socket on %s (port %d): %s", addrs[0], port,
-               strerror(errno));
+    if (sm_udp_open_all(addrs, naddrs, NT_MAX_ADDRS, t->tu.port, t->tu.udpbuf, t->udp, &t->nudp,
+                        "sctpn") < 0)
         return -1;
-    }
-    int uport = ntohs(t->udp[0].addr.sin_port);
-    for (int i = 1; i < naddrs; i++)
-        if (bind_udp(t, addrs[i], uport) < 0) {
-            SM_ERR("sctpn: cannot bind UDP %s:%d: %s", addrs[i], uport, strerror(errno));
-            return -1;
-        }
-    int mtu = t->tu.mtu;
-    if (mtu == 0) { /* the smallest MTU of our interfaces, at most 65507 - slack */
-        mtu = 32000;
-        for (int i = 0; i < t->nudp; i++) {
-            int m = sm_interface_mtu(&t->udp[i].addr);
-            if (m <= 0)
-                m = 1472;
-            if (m < mtu)
-                mtu = m;
-        }
-    }
+    /* the smallest MTU of our interfaces, at most 32000 (loopback's 65536 is not worth it) */
+    int mtu = t->tu.mtu ? t->tu.mtu : sm_udp_auto_mtu(t->udp, t->nudp, 32000);
     t->mtu = mtu;
     t->mm = calloc(NT_BATCH, sizeof *t->mm);
     t->mmiov = calloc(NT_BATCH, sizeof *t->mmiov);

@@ -29,6 +29,7 @@
 #include "engine/wire.h"
 #include "sctpn.h"
 #include "transport/transport.h"
+#include "transport/udp_socket.h"
 #include "util/util.h"
 
 #define NT_PPID_FRAME 0x534d4631u /* "SMF1": one engine frame per SCTP message */
@@ -99,11 +100,6 @@ struct nt_peer {
     uint64_t tx_frames, tx_bytes, rx_frames, rx_bytes, zcopy_frames, eagain;
 };
 
-struct nt_udp {
-    int fd;
-    struct sockaddr_in addr;
-};
-
 struct sm_transport {
     int rank, size;
     const struct sm_upcalls *up;
@@ -111,7 +107,7 @@ struct sm_transport {
     struct nt_tunables tu;
     int nstreams, nlanes;
     size_t max_payload;
-    struct nt_udp udp[NT_MAX_ADDRS];
+    struct sm_udp_sock udp[NT_MAX_ADDRS];
     int nudp;
     int mtu;
     sctpn_endpoint *ep;
