@@ -253,13 +253,40 @@ void sm_engine_free_state(void)
     sm_req_pool_fini();
 }
 
+/* The report goes out one write() per line: stderr is unbuffered, so a line printed with
+ * several fprintf calls could otherwise be cut by another rank's line in mpiexec's output. */
+static void print_stats_lines(void)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem) {
+        sm_engine_stats(stderr);
+        return;
+    }
+    sm_engine_stats(mem);
+    fclose(mem);
+    for (size_t at = 0; at < len;) {
+        const char *nl = memchr(buf + at, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - (buf + at)) + 1 : len - at;
+        for (size_t done = 0; done < n;) {
+            ssize_t w = write(STDERR_FILENO, buf + at + done, n - done);
+            if (w <= 0)
+                break;
+            done += (size_t)w;
+        }
+        at += n;
+    }
+    free(buf);
+}
+
 /* called after the job-wide barrier of MPI_Finalize */
 int sm_engine_stop(void)
 {
     if (sm_eng.tp)
         sm_progress_until(transport_idle, NULL);
     if (sm_env_bool("SCTPMPI_STATS", 0))
-        sm_engine_stats(stderr);
+        print_stats_lines();
     int rc = 0;
     if (sm_eng.size > 1 && sm_pmi_barrier())
         rc = -1;
