@@ -184,6 +184,36 @@ int sm_coll_reduce_scatter_pairwise(const void *sbuf, void *rbuf, const int *cou
     return err;
 }
 
+/* ---- Pairing up the ranks beyond the largest power of two (coll_util.h) ---------------- */
+int sm_coll_pof2_enter(void *rbuf, void *tmp, int count, MPI_Datatype dt, MPI_Op op, int pof2,
+                       int tag, MPI_Comm c, int *err)
+{
+    int me = c->rank, rem = c->size - pof2, e;
+    if (me >= 2 * rem)
+        return me - rem;
+    if (me % 2 == 0) {
+        e = c_send(rbuf, count, dt, me + 1, tag, c);
+    } else {
+        e = c_recv(tmp, count, dt, me - 1, tag, c);
+        sm_op_apply(op, tmp, rbuf, count, dt); /* the lower rank's data comes first */
+    }
+    if (e && !*err)
+        *err = e;
+    return me % 2 ? me / 2 : -1;
+}
+
+void sm_coll_pof2_leave(void *rbuf, int count, MPI_Datatype dt, int pof2, int tag, MPI_Comm c,
+                        int *err)
+{
+    int me = c->rank, rem = c->size - pof2;
+    if (me >= 2 * rem)
+        return;
+    int e = me % 2 ? c_send(rbuf, count, dt, me - 1, tag, c)
+                   : c_recv(rbuf, count, dt, me + 1, tag, c);
+    if (e && !*err)
+        *err = e;
+}
+
 /* ---- Allreduce, Rabenseifner: the vector is split into pof2 blocks (pof2 = the largest power
  * of two <= n); a reduce-scatter by recursive halving leaves each of pof2 ranks with one
  * block reduced over everyone, an allgather by recursive doubling gives everyone the whole
@@ -194,25 +224,14 @@ int sm_coll_reduce_scatter_pairwise(const void *sbuf, void *rbuf, const int *cou
 int sm_coll_allreduce_rabenseifner(void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int tag,
                                    MPI_Comm c)
 {
-    int n = c->size, me = c->rank, err = 0, e;
+    int n = c->size, err = 0, e;
     int pof2 = 1;
     while (pof2 * 2 <= n)
         pof2 *= 2;
-    int rem = n - pof2, newrank;
+    int rem = n - pof2;
     void *base;
     char *tmp = sm_dt_tmp(count, dt, &base);
-    if (me < 2 * rem) {
-        if (me % 2 == 0) {
-            err = c_send(rbuf, count, dt, me + 1, tag, c);
-            newrank = -1;
-        } else {
-            err = c_recv(tmp, count, dt, me - 1, tag, c);
-            sm_op_apply(op, tmp, rbuf, count, dt);
-            newrank = me / 2;
-        }
-    } else {
-        newrank = me - rem;
-    }
+    int newrank = sm_coll_pof2_enter(rbuf, tmp, count, dt, op, pof2, tag, c, &err);
     if (newrank >= 0) {
         int *cnts = sm_xmalloc(sizeof(int) * 2 * (size_t)pof2), *disps = cnts + pof2;
         for (int i = 0, d = 0; i < pof2; i++) {
@@ -220,7 +239,6 @@ int sm_coll_allreduce_rabenseifner(void *rbuf, int count, MPI_Datatype dt, MPI_O
             disps[i] = d;
             d += cnts[i];
         }
-#define REAL(nr) ((nr) < rem ? (nr) * 2 + 1 : (nr) + rem)
 #define SUM(from, to, out)                                                                       \
     do {                                                                                         \
         out = 0;                                                                                 \
@@ -229,7 +247,7 @@ int sm_coll_allreduce_rabenseifner(void *rbuf, int count, MPI_Datatype dt, MPI_O
     } while (0)
         int mask = 1, send_idx = 0, recv_idx = 0, last_idx = pof2, scnt, rcnt;
         while (mask < pof2) { /* reduce-scatter, recursive halving */
-            int nd = newrank ^ mask, dst = REAL(nd);
+            int nd = newrank ^ mask, dst = sm_coll_pof2_real(nd, rem);
             if (newrank < nd) {
                 send_idx = recv_idx + pof2 / (mask * 2);
                 SUM(send_idx, last_idx, scnt);
@@ -252,7 +270,7 @@ int sm_coll_allreduce_rabenseifner(void *rbuf, int count, MPI_Datatype dt, MPI_O
         }
         mask >>= 1;
         while (mask > 0) { /* allgather, recursive doubling */
-            int nd = newrank ^ mask, dst = REAL(nd);
+            int nd = newrank ^ mask, dst = sm_coll_pof2_real(nd, rem);
             if (newrank < nd) {
                 if (mask != pof2 / 2)
                     last_idx = last_idx + pof2 / (mask * 2);
@@ -272,16 +290,10 @@ int sm_coll_allreduce_rabenseifner(void *rbuf, int count, MPI_Datatype dt, MPI_O
                 send_idx = recv_idx;
             mask >>= 1;
         }
-#undef REAL
 #undef SUM
         free(cnts);
     }
-    if (me < 2 * rem) {
-        e = me % 2 ? c_send(rbuf, count, dt, me - 1, tag, c)
-                   : c_recv(rbuf, count, dt, me + 1, tag, c);
-        if (e && !err)
-            err = e;
-    }
+    sm_coll_pof2_leave(rbuf, count, dt, pof2, tag, c, &err);
     free(base);
     return err;
 }

@@ -100,22 +100,11 @@ int sm_coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, 
         return sm_coll_allreduce_rabenseifner(rbuf, count, dt, op, tag, c);
     void *b;
     char *tmp = sm_dt_tmp(count, dt, &b);
-    int rem = n - pof2, newrank;
-    if (me < 2 * rem) {
-        if (me % 2 == 0) {
-            err = c_send(rbuf, count, dt, me + 1, tag, c);
-            newrank = -1;
-        } else {
-            err = c_recv(tmp, count, dt, me - 1, tag, c);
-            combine_lower(op, tmp, rbuf, count, dt);
-            newrank = me / 2;
-        }
-    } else {
-        newrank = me - rem;
-    }
+    int rem = n - pof2;
+    int newrank = sm_coll_pof2_enter(rbuf, tmp, count, dt, op, pof2, tag, c, &err);
     if (newrank >= 0) {
         for (int mask = 1; mask < pof2; mask <<= 1) {
-            int nd = newrank ^ mask, dst = nd < rem ? nd * 2 + 1 : nd + rem;
+            int nd = newrank ^ mask, dst = sm_coll_pof2_real(nd, rem);
             e = c_sendrecv(rbuf, count, dt, dst, tmp, count, dt, dst, tag, c);
             if (e && !err)
                 err = e;
@@ -125,12 +114,7 @@ int sm_coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, 
                 combine_higher(op, rbuf, tmp, count, dt);
         }
     }
-    if (me < 2 * rem) {
-        e = me % 2 ? c_send(rbuf, count, dt, me - 1, tag, c)
-                   : c_recv(rbuf, count, dt, me + 1, tag, c);
-        if (e && !err)
-            err = e;
-    }
+    sm_coll_pof2_leave(rbuf, count, dt, pof2, tag, c, &err);
     free(b);
     return err;
 }

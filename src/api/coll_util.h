@@ -82,6 +82,20 @@ int sm_coll_allgather_bruck(void *rbuf, int rcount, MPI_Datatype rt, int tag, MP
 int sm_coll_bcast_scatter_ring(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c);
 int sm_coll_alltoall_bruck(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                            int rcount, MPI_Datatype rt, MPI_Comm c);
+/* Recursive-doubling allreduces on n ranks that are not a power of two (pof2 = the largest
+ * power of two <= n): the first 2 (n - pof2) ranks pair up before the exchange — an even rank
+ * hands its vector (rbuf) to its odd neighbour, which combines it as the lower rank's data
+ * (tmp: count elements of scratch) — and after it the odd one hands the result back.
+ * pof2_enter returns the rank's number within the power of two, or -1 for a rank that waits;
+ * pof2_real maps that number back to a rank.  The first error is kept in *err. */
+int sm_coll_pof2_enter(void *rbuf, void *tmp, int count, MPI_Datatype dt, MPI_Op op, int pof2,
+                       int tag, MPI_Comm c, int *err);
+void sm_coll_pof2_leave(void *rbuf, int count, MPI_Datatype dt, int pof2, int tag, MPI_Comm c,
+                        int *err);
+static inline int sm_coll_pof2_real(int newrank, int rem)
+{
+    return newrank < rem ? newrank * 2 + 1 : newrank + rem;
+}
 /* rbuf holds this rank's contribution; on return the reduction over all ranks */
 int sm_coll_allreduce_rabenseifner(void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int tag,
                                    MPI_Comm c);
