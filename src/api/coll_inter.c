@@ -16,7 +16,7 @@ static int fail(MPI_Comm c, int err, const char *fn)
     return err ? sm_error(c, err, fn, NULL) : MPI_SUCCESS;
 }
 
-static int check_root(MPI_Comm c, int root, const char *fn)
+int sm_inter_check_root(MPI_Comm c, int root, const char *fn)
 {
     if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < c->size))
         return MPI_SUCCESS;
@@ -24,7 +24,7 @@ static int check_root(MPI_Comm c, int root, const char *fn)
                     root, c->size);
 }
 
-static int no_in_place(MPI_Comm c, const void *buf, const char *fn)
+int sm_inter_no_in_place(MPI_Comm c, const void *buf, const char *fn)
 {
     if (buf == MPI_IN_PLACE)
         return sm_error(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed on intercommunicators");
@@ -43,7 +43,7 @@ static int leader_swap(const void *sb, int sn, MPI_Datatype st, void *rb, int rn
 int sm_inter_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c)
 {
     const char *fn = "MPI_Bcast";
-    SM_TRY(check_root(c, root, fn));
+    SM_TRY(sm_inter_check_root(c, root, fn));
     int tag = sm_coll_tag(c), err = 0;
     if (root == MPI_PROC_NULL || count == 0)
         return MPI_SUCCESS;
@@ -61,7 +61,7 @@ int sm_inter_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MP
                     MPI_Comm c)
 {
     const char *fn = "MPI_Reduce";
-    SM_TRY(check_root(c, root, fn));
+    SM_TRY(sm_inter_check_root(c, root, fn));
     int tag = sm_coll_tag(c), err = 0;
     if (root == MPI_PROC_NULL || count == 0)
         return MPI_SUCCESS;
@@ -70,7 +70,7 @@ int sm_inter_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MP
         SM_TRY(sm_check_buffer(c, rbuf, count, dt, fn));
         return fail(c, c_recv(rbuf, count, dt, 0, tag, c), fn);
     }
-    SM_TRY(no_in_place(c, sbuf, fn));
+    SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
     SM_TRY(sm_check_buffer(c, sbuf, count, dt, fn));
     MPI_Comm l = local_of(c);
     void *b = NULL;
@@ -90,7 +90,7 @@ int sm_inter_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
 {
     const char *fn = "MPI_Allreduce";
     int tag = sm_coll_tag(c), err = 0, e;
-    SM_TRY(no_in_place(c, sbuf, fn));
+    SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
     SM_TRY(sm_check_buffer(c, sbuf, count, dt, fn));
     SM_TRY(sm_check_buffer(c, rbuf, count, dt, fn));
     SM_TRY(sm_op_check(c, op, dt, fn));
@@ -113,7 +113,7 @@ int sm_inter_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf
 {
     const char *fn = "MPI_Allgather";
     int tag = sm_coll_tag(c), err = 0, e;
-    SM_TRY(no_in_place(c, sbuf, fn));
+    SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
     SM_TRY(sm_check_buffer(c, sbuf, scount, st, fn));
     SM_TRY(sm_check_buffer(c, rbuf, rcount, rt, fn));
     MPI_Comm l = local_of(c);
@@ -133,12 +133,12 @@ int sm_inter_gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, i
                     MPI_Datatype rt, int root, MPI_Comm c)
 {
     const char *fn = "MPI_Gather";
-    SM_TRY(check_root(c, root, fn));
+    SM_TRY(sm_inter_check_root(c, root, fn));
     int tag = sm_coll_tag(c), n = c->size;
     if (root == MPI_PROC_NULL)
         return MPI_SUCCESS;
     if (root != MPI_ROOT) {
-        SM_TRY(no_in_place(c, sbuf, fn));
+        SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
         SM_TRY(sm_check_buffer(c, sbuf, scount, st, fn));
         return fail(c, scount ? c_send(sbuf, scount, st, root, tag, c) : 0, fn);
     }
@@ -157,12 +157,12 @@ int sm_inter_scatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, 
                      MPI_Datatype rt, int root, MPI_Comm c)
 {
     const char *fn = "MPI_Scatter";
-    SM_TRY(check_root(c, root, fn));
+    SM_TRY(sm_inter_check_root(c, root, fn));
     int tag = sm_coll_tag(c), n = c->size;
     if (root == MPI_PROC_NULL)
         return MPI_SUCCESS;
     if (root != MPI_ROOT) {
-        SM_TRY(no_in_place(c, rbuf, fn));
+        SM_TRY(sm_inter_no_in_place(c, rbuf, fn));
         SM_TRY(sm_check_buffer(c, rbuf, rcount, rt, fn));
         return fail(c, rcount ? c_recv(rbuf, rcount, rt, root, tag, c) : 0, fn);
     }
@@ -183,7 +183,7 @@ int sm_inter_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
 {
     const char *fn = "MPI_Alltoall";
     int tag = sm_coll_tag(c), n = c->size, k = 0;
-    SM_TRY(no_in_place(c, sbuf, fn));
+    SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
     SM_TRY(sm_check_buffer(c, sbuf, scount, st, fn));
     SM_TRY(sm_check_buffer(c, rbuf, rcount, rt, fn));
     MPI_Request *rq = sm_xmalloc(sizeof *rq * 2 * (size_t)n);

@@ -103,6 +103,8 @@ int sm_coll_reduce_scatter_pairwise(const void *sbuf, void *rbuf, const int *cou
                                     MPI_Datatype dt, MPI_Op op, MPI_Comm c);
 
 /* intercommunicator collectives (coll_inter.c): full MPI semantics, report their own errors */
+int sm_inter_check_root(MPI_Comm c, int root, const char *fn); /* MPI_ROOT, PROC_NULL or remote */
+int sm_inter_no_in_place(MPI_Comm c, const void *buf, const char *fn);
 int sm_inter_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c);
 int sm_inter_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
                     MPI_Comm c);

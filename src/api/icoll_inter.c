@@ -10,21 +10,6 @@
 
 static MPI_Comm local_of(MPI_Comm c) { return c->x->local_comm; }
 
-static int check_root(MPI_Comm c, int root, const char *fn)
-{
-    if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < c->size))
-        return MPI_SUCCESS;
-    return sm_error(c, MPI_ERR_ROOT, fn, "root %d is not MPI_ROOT, MPI_PROC_NULL or in [0, %d)",
-                    root, c->size);
-}
-
-static int no_in_place(MPI_Comm c, const void *buf, const char *fn)
-{
-    if (buf == MPI_IN_PLACE)
-        return sm_error(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed on intercommunicators");
-    return MPI_SUCCESS;
-}
-
 static int check_counts(MPI_Comm c, const int *counts, const int *displs, int n, const char *fn)
 {
     if (!counts || !displs)
@@ -79,7 +64,7 @@ int sm_inter_ibarrier(MPI_Comm c, MPI_Request *req, const char *fn)
 int sm_inter_ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c,
                     MPI_Request *req, const char *fn)
 {
-    SM_TRY(check_root(c, root, fn));
+    SM_TRY(sm_inter_check_root(c, root, fn));
     if (root != MPI_PROC_NULL)
         SM_TRY(sm_check_buffer(c, buf, count, dt, fn));
     struct sm_sched *s = sm_sched_new(c);
@@ -109,13 +94,13 @@ static void *reduce_to_leader(struct sm_sched *s, const void *sbuf, int count, M
 int sm_inter_ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                      int root, MPI_Comm c, MPI_Request *req, const char *fn)
 {
-    SM_TRY(check_root(c, root, fn));
+    SM_TRY(sm_inter_check_root(c, root, fn));
     if (root != MPI_PROC_NULL)
         SM_TRY(sm_op_check(c, op, dt, fn));
     if (root == MPI_ROOT)
         SM_TRY(sm_check_buffer(c, rbuf, count, dt, fn));
     if (root >= 0) {
-        SM_TRY(no_in_place(c, sbuf, fn));
+        SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
         SM_TRY(sm_check_buffer(c, sbuf, count, dt, fn));
     }
     struct sm_sched *s = sm_sched_new(c);
@@ -136,7 +121,7 @@ int sm_inter_ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, M
 int sm_inter_iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                         MPI_Comm c, MPI_Request *req, const char *fn)
 {
-    SM_TRY(no_in_place(c, sbuf, fn));
+    SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
     SM_TRY(sm_check_buffer(c, sbuf, count, dt, fn));
     SM_TRY(sm_check_buffer(c, rbuf, count, dt, fn));
     SM_TRY(sm_op_check(c, op, dt, fn));
@@ -167,7 +152,7 @@ int sm_inter_ireduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, i
     }
     if (total > 0x7fffffff)
         return sm_error(c, MPI_ERR_COUNT, fn, "the counts add up to more than INT_MAX");
-    SM_TRY(no_in_place(c, sbuf, fn));
+    SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
     SM_TRY(sm_check_buffer(c, sbuf, (int)total, dt, fn));
     SM_TRY(sm_check_buffer(c, rbuf, rcounts ? rcounts[l->rank] : rcount, dt, fn));
     SM_TRY(sm_op_check(c, op, dt, fn));
@@ -194,13 +179,13 @@ int sm_inter_igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                       const int *rcounts, const int *displs, MPI_Datatype rt, int root,
                       MPI_Comm c, MPI_Request *req, const char *fn)
 {
-    SM_TRY(check_root(c, root, fn));
+    SM_TRY(sm_inter_check_root(c, root, fn));
     if (root == MPI_ROOT) {
         if (rcounts || displs)
             SM_TRY(check_counts(c, rcounts, displs, c->size, fn));
         SM_TRY(sm_check_buffer(c, rbuf, rcounts ? 0 : rcount, rt, fn));
     } else if (root >= 0) {
-        SM_TRY(no_in_place(c, sbuf, fn));
+        SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
         SM_TRY(sm_check_buffer(c, sbuf, scount, st, fn));
     }
     struct sm_sched *s = sm_sched_new(c);
@@ -220,13 +205,13 @@ int sm_inter_iscatterv(const void *sbuf, int scount, const int *scounts, const i
                        MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt, int root,
                        MPI_Comm c, MPI_Request *req, const char *fn)
 {
-    SM_TRY(check_root(c, root, fn));
+    SM_TRY(sm_inter_check_root(c, root, fn));
     if (root == MPI_ROOT) {
         if (scounts || displs)
             SM_TRY(check_counts(c, scounts, displs, c->size, fn));
         SM_TRY(sm_check_buffer(c, sbuf, scounts ? 0 : scount, st, fn));
     } else if (root >= 0) {
-        SM_TRY(no_in_place(c, rbuf, fn));
+        SM_TRY(sm_inter_no_in_place(c, rbuf, fn));
         SM_TRY(sm_check_buffer(c, rbuf, rcount, rt, fn));
     }
     struct sm_sched *s = sm_sched_new(c);
@@ -247,7 +232,7 @@ int sm_inter_iallgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rb
                          const int *rcounts, const int *displs, MPI_Datatype rt, MPI_Comm c,
                          MPI_Request *req, const char *fn)
 {
-    SM_TRY(no_in_place(c, sbuf, fn));
+    SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
     SM_TRY(sm_check_buffer(c, sbuf, scount, st, fn));
     if (rcounts || displs)
         SM_TRY(check_counts(c, rcounts, displs, c->size, fn));
@@ -270,7 +255,7 @@ int sm_inter_ialltoallw(int kind, const void *sbuf, int scount, const int *scoun
                         MPI_Comm c, MPI_Request *req, const char *fn)
 {
     int n = c->size;
-    SM_TRY(no_in_place(c, sbuf, fn));
+    SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
     if (kind == 0) {
         SM_TRY(sm_check_buffer(c, sbuf, scount, sts[0], fn));
         SM_TRY(sm_check_buffer(c, rbuf, rcount, rts[0], fn));
