@@ -50,18 +50,20 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 /* dissemination barrier over point-to-point on the given context: ceil(log2 n) rounds */
 int sm_barrier_ctx(MPI_Comm comm, uint32_t ctx)
 {
-    int n = comm->size, me = comm->rank;
+    int n = comm->size, me = comm->rank, err = MPI_SUCCESS;
     char s = 0, r = 0;
+    /* every round runs even after an error (a failed peer fails its round at once): a rank
+     * that stopped early would leave its healthy successors waiting for good */
     for (int d = 1; d < n; d <<= 1) {
         MPI_Request rq[2];
         sm_irecv_ctx(&r, 1, (me - d + n) % n, d, comm, ctx, &rq[0]);
         sm_isend_ctx(&s, 1, (me + d) % n, d, comm, ctx, &rq[1]);
         int e1 = sm_wait_one(&rq[0], MPI_STATUS_IGNORE);
         int e2 = sm_wait_one(&rq[1], MPI_STATUS_IGNORE);
-        if (e1 || e2)
-            return e1 ? e1 : e2;
+        if (!err)
+            err = e1 ? e1 : e2;
     }
-    return MPI_SUCCESS;
+    return err;
 }
 
 int MPI_Barrier(MPI_Comm comm)
