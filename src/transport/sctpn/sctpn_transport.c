@@ -57,7 +57,6 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
     tu->cmt = cmt && *cmt && strcasecmp(cmt, "off") && strcmp(cmt, "0");
     tu->idata = sm_env_bool("SCTPMPI_SCTP_INTERLEAVE", 0);
     tu->stripe = sm_env_bool("SCTPMPI_SCTP_STRIPE", 0);
-
     /* small frames are copied: nothing waits for their SACK, and the reply carries it (an I-bit
      * per frame doubled the packets of a ping-pong: 12.4 vs 5.5 us).  Zero-copy frames always
      * ask for an immediate SACK, since their send completes only then */
@@ -268,8 +267,8 @@ static int nt_set_peers(struct sm_transport *t, const char *const *cards)
             continue;
         int rc = nt_parse_card(t, r, cards[r]);
         if (rc == -2) {
-            SM_ERR("sctpn: rank %d has SCTPMPI_SCTP_STRIPE=%d, this rank (%d) %d: every rank "
-                   "must use the same setting", r, !t->tu.stripe, t->rank, t->tu.stripe);
+            SM_ERR("sctpn: rank %d has SCTPMPI_SCTP_STRIPE=%d, rank %d has %d: every rank must "
+                   "use the same setting", r, !t->tu.stripe, t->rank, t->tu.stripe);
             return -1;
         }
         if (rc) {
@@ -356,6 +355,8 @@ static int nt_peer_info(struct sm_transport *t, int peer, char *buf, size_t len)
     struct nt_peer *p = &t->peers[peer];
     static const char *const names[] = {"idle", "connecting", "up", "closed", "failed"};
     size_t off = (size_t)snprintf(buf, len, "native sctp, %s,", names[p->state]);
+    if (t->nrails > 1 && off < len)
+        off += (size_t)snprintf(buf + off, len - off, " %d rail(s),", p->nrails);
     for (int i = 0; i < p->naddrs && off < len; i++) {
         char ip[INET_ADDRSTRLEN];
         struct in_addr ia = {p->addrs[i].ipv4};
