@@ -162,6 +162,7 @@ static void report_failed(struct sm_transport *t, int rank, const char *why)
     if (p->state == NT_FAILED)
         return;
     p->state = NT_FAILED;
+    snprintf(p->fail_why, sizeof p->fail_why, "%s", why);
     SM_INFO("sctpn: association to rank %d lost: %s", rank, why);
     if (t->in_progress) {
         t->up->peer_failed(t->up->ctx, rank, why);
@@ -188,7 +189,7 @@ void nt_hand_over_deferred(struct sm_transport *t)
     }
     while (t->nfailed) {
         int r = t->failed_ranks[--t->nfailed];
-        t->up->peer_failed(t->up->ctx, r, "SCTP association lost");
+        t->up->peer_failed(t->up->ctx, r, t->peers[r].fail_why);
     }
 }
 

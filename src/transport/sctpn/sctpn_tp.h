@@ -109,6 +109,7 @@ struct nt_peer {
     uint64_t tx_frames, tx_bytes, rx_frames, rx_bytes, zcopy_frames, eagain;
     uint64_t rail_tx_frames[NT_MAX_RAILS], rail_tx_bytes[NT_MAX_RAILS];
     uint64_t rail_rx_frames[NT_MAX_RAILS], rail_rx_bytes[NT_MAX_RAILS];
+    char fail_why[128];                 /* why it failed (handed over with a deferred failure) */
 };
 
 struct sm_transport {
