@@ -29,6 +29,8 @@ run mh-cmt-rpv2 SCTPMPI_SCTP_CMT=rpv2
 run mh-cmt-dac SCTPMPI_SCTP_CMT=dac
 if [ "${SCTPMPI_SCTP_BACKEND:-native}" = native ]; then
   run stripe SCTPMPI_SCTP_STRIPE=1
+else
+  rm -f "$OUT/stripe.csv" # usrsctp refuses striping; no stale row from an earlier run
 fi
 python3 - "$OUT" <<'P'
 import sys, os, csv
