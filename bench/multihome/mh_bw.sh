@@ -2,7 +2,9 @@
 # mh_bw.sh BUILD — osu_bw-style bandwidth by message size (issue 7 experiment a) on netlab:
 # 2 hosts x 2 rails, every host interface a 1 Gbit/s NIC, 0.1 ms each way.  SCTP on one rail
 # (SCTPMPI_SCTP_MULTIHOME=off: the AF_CONN mode on rail 0), SCTP multihomed without CMT, and
-# with CMT (on, rpv2, dac); bench/p2p/bw with window 64.  Prints a table in MB/s (10^6 B/s).
+# with CMT (on, rpv2, dac), and middleware striping (SCTPMPI_SCTP_STRIPE=1: one single-homed
+# association per rail, rendezvous segments spread by the engine; native backend only);
+# bench/p2p/bw with window 64.  Prints a table in MB/s (10^6 B/s).
 # Needs root.  Raw outputs in $OUT (default /tmp/mh_bw).
 set -eu
 B=$(cd "${1:?usage: mh_bw.sh BUILD}" && pwd)
@@ -25,10 +27,16 @@ run mh-cmt-off SCTPMPI_SCTP_CMT=off
 run mh-cmt-on SCTPMPI_SCTP_CMT=on
 run mh-cmt-rpv2 SCTPMPI_SCTP_CMT=rpv2
 run mh-cmt-dac SCTPMPI_SCTP_CMT=dac
+if [ "${SCTPMPI_SCTP_BACKEND:-native}" = native ]; then
+  run stripe SCTPMPI_SCTP_STRIPE=1
+else
+  rm -f "$OUT/stripe.csv" # usrsctp refuses striping; no stale row from an earlier run
+fi
 python3 - "$OUT" <<'P'
 import sys, os, csv
 out = sys.argv[1]
-names = ["one-rail", "mh-cmt-off", "mh-cmt-on", "mh-cmt-rpv2", "mh-cmt-dac"]
+names = [n for n in ["one-rail", "mh-cmt-off", "mh-cmt-on", "mh-cmt-rpv2", "mh-cmt-dac", "stripe"]
+         if os.path.exists(os.path.join(out, n + ".csv"))]
 res = {}
 for n in names:
     res[n] = {}

@@ -6,12 +6,16 @@
 #   mptcp   our TCP transport on MPTCP sockets, one extra subflow on rail 1
 #           (ip mptcp endpoint add 198.18.1.X dev rail1 signal in each host)
 #   ompi2   Open MPI 4.1, ob1 + TCP BTL on both rails (btl_tcp_if_include rail0,rail1)
+#   sctp1   our native SCTP transport on rail 0 alone (SCTPMPI_SCTP_ADDRS: one address a host)
+#   sctpstripe  native SCTP striped over both rails (SCTPMPI_SCTP_STRIPE=1: one single-homed
+#           association per rail, the engine spreads rendezvous segments like stripe)
 # The program is bench/p2p/bw (osu_bw style, window 8, every message checked), built with our
 # library and with mpicc.openmpi.  Prints one table, MB/s and the ratio to tcp1 measured in the
 # same invocation (median of REPS runs, contenders interleaved: the machine is shared, so
 # single runs are noisy), and the bytes each rail carried per contender (netlab counters).
 # Environment: SIZES (default 65536,262144,1048576,4194304,16777216), WINDOW (8),
-# ITERS (10, per size), REPS (3), CONTENDERS (tcp1 stripe mptcp ompi2), DELAY_MS (0.05),
+# ITERS (10, per size), REPS (3), CONTENDERS (tcp1 stripe mptcp ompi2 sctp1 sctpstripe),
+# DELAY_MS (0.05),
 # RATE (1000 Mbit/s per host interface).
 set -u
 build=$(realpath "${1:-build}")
@@ -23,7 +27,7 @@ netlab=$build/tools/netlab/netlab
 mpiexec=$build/tools/mpiexec/mpiexec
 SIZES=${SIZES:-65536,262144,1048576,4194304,16777216}
 WINDOW=${WINDOW:-8} ITERS=${ITERS:-10} REPS=${REPS:-3}
-CONTENDERS=${CONTENDERS:-tcp1 stripe mptcp ompi2}
+CONTENDERS=${CONTENDERS:-tcp1 stripe mptcp ompi2 sctp1 sctpstripe}
 [ "$(id -u)" = 0 ] || { echo "needs root (netlab)"; exit 77; }
 [ -x "$netlab" ] && [ -x "$build/bench/p2p/bw" ] || { echo "build $build first"; exit 1; }
 
@@ -31,6 +35,7 @@ cat >"$out/topo.json" <<JSON
 { "hosts": ["h0", "h1"], "rails": 2, "defaults": { "delay_ms": ${DELAY_MS:-0.05} },
   "nic": { "rate_mbit": ${RATE:-1000} } }
 JSON
+printf 'h0 198.18.0.1\nh1 198.18.0.2\n' >"$out/rail0.addrs" # sctp1: each host's rail-0 address
 if [[ " $CONTENDERS " == *" ompi2 "* ]]; then
   mpicc.openmpi -O2 -I"$src/bench/p2p" "$src/bench/p2p/bw.c" -o "$out/bw.ompi" ||
     { echo "mpicc.openmpi failed: dropping ompi2"; CONTENDERS=${CONTENDERS/ompi2/}; }
@@ -63,6 +68,10 @@ for c in $CONTENDERS; do
           --transport tcp --timeout 590 "$build/bench/p2p/bw" "${args[@]}" ;;
   mptcp) env SCTPMPI_TCP_MPTCP=1 timeout 600 "$mpiexec" --netlab "$out/topo.json" -n 2 \
           --transport tcp --timeout 590 "$build/bench/p2p/bw" "${args[@]}" ;;
+  sctp1) env SCTPMPI_SCTP_ADDRS="$out/rail0.addrs" timeout 600 "$mpiexec" --netlab \
+          "$out/topo.json" -n 2 --transport sctp --timeout 590 "$build/bench/p2p/bw" "${args[@]}" ;;
+  sctpstripe) env SCTPMPI_SCTP_STRIPE=1 timeout 600 "$mpiexec" --netlab "$out/topo.json" -n 2 \
+          --transport sctp --timeout 590 "$build/bench/p2p/bw" "${args[@]}" ;;
   ompi2) env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 HWLOC_COMPONENTS=-gl \
           PMIX_MCA_ptl_tcp_if_include="$bridge" timeout 600 mpirun.openmpi --allow-run-as-root \
           --oversubscribe -n 2 --mca oob_tcp_if_include "$bridge" --mca pml ob1 \

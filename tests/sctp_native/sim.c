@@ -124,6 +124,7 @@ static void emit(struct sim *s, int node, uint8_t *buf, size_t len, struct sctpn
     s->bytes += len;
     struct sim_link *l = &s->link[node][rail];
     l->sent++;
+    s->filter_rail = rail;
     if (s->filter && !s->filter(s, node, buf, len, s->filter_arg)) {
         l->dropped++;
         return;

@@ -49,6 +49,7 @@ struct sim {
     uint64_t seq;
     sim_filter filter;
     void *filter_arg;
+    int filter_rail;           /* the rail of the packet the filter is looking at */
     void (*pump)(struct sim *s, void *arg); /* called every step (e.g. to queue sends) */
     void *pump_arg;
     uint64_t packets, bytes;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "transport/sctp/sctp_internal.h"
+#include "util/util.h"
 
 static struct sm_transport *the_transport; /* usrsctp is process-wide: one endpoint */
 
@@ -48,6 +49,12 @@ static int sctp_init(const struct sm_transport_args *a, struct sm_transport **ou
 {
     if (the_transport) {
         sctp_log("only one SCTP endpoint per process");
+        return -1;
+    }
+    if (sm_env_bool("SCTPMPI_SCTP_STRIPE", 0)) {
+        SM_ERR("SCTPMPI_SCTP_STRIPE=1 is not supported by the usrsctp backend "
+               "(SCTPMPI_SCTP_BACKEND=usrsctp): striping over rails needs the native backend "
+               "(SCTPMPI_SCTP_BACKEND=native); usrsctp offers multihoming and SCTPMPI_SCTP_CMT=on");
         return -1;
     }
     struct sm_transport *t = calloc(1, sizeof *t);

@@ -3,7 +3,9 @@
  * (rank + job secret; a failed check aborts the association and the job goes on), frames out
  * (copy or zero copy, queued per lane while the association's send buffer is full) and frames in
  * (gathered from the engine's in-order pieces, DATA frames placed straight into the receive
- * buffer), and association events (up, down, path changes, send completions). */
+ * buffer), and association events (up, down, path changes, send completions).  With rails
+ * (SCTPMPI_SCTP_STRIPE=1) each peer has one single-homed association of ours per rail, each
+ * with its own hellos and queues; the rails() load comes from here too. */
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +27,10 @@ int nt_parse_card(struct sm_transport *t, int rank, const char *card)
     if (sm_sctp_card_parse(card, "sctpn:", NT_MAX_ADDRS, &c))
         return -1;
     p->zero_checksum = strstr(c.flags, "zc") != NULL;
+    if ((strstr(c.flags, "rails") != NULL) != (t->tu.stripe != 0))
+        return -2; /* one side stripes, the other multihomes: their associations would clash */
     p->naddrs = c.naddrs;
+    p->nrails = t->tu.stripe ? (c.naddrs < t->nrails ? c.naddrs : t->nrails) : 1;
     for (int i = 0; i < c.naddrs; i++) {
         p->addrs[i].ipv4 = c.addrs[i].s_addr;
         p->addrs[i].udp_port = (uint16_t)c.port;
@@ -42,7 +47,28 @@ struct nt_assoc *nt_assoc_find(struct sm_transport *t, sctpn_assoc_id id)
     return NULL;
 }
 
-static struct nt_assoc *assoc_add(struct sm_transport *t, sctpn_assoc_id id, int rank)
+int nt_is_tx(const struct nt_peer *p, sctpn_assoc_id id)
+{
+    for (int r = 0; id && r < p->nrails; r++)
+        if (p->tx[r] == id)
+            return 1;
+    return 0;
+}
+
+/* the rail of an association: the index of the local address its (single) path uses */
+static int rail_of(struct sm_transport *t, sctpn_assoc_id id)
+{
+    struct sctpn_assoc_stats st;
+    if (t->nrails <= 1 || sctpn_get_stats(t->ep, id, &st) != 0 || st.npaths < 1)
+        return 0;
+    for (int s = 0; s < t->nrails; s++)
+        if (t->udp[s].addr.sin_addr.s_addr == st.paths[0].local.ipv4)
+            return s;
+    return 0;
+}
+
+/* rail: the association's rail, or -1 to learn it from its path */
+static struct nt_assoc *assoc_add(struct sm_transport *t, sctpn_assoc_id id, int rank, int rail)
 {
     struct nt_assoc *a = nt_assoc_find(t, id);
     if (a)
@@ -59,6 +85,7 @@ static struct nt_assoc *assoc_add(struct sm_transport *t, sctpn_assoc_id id, int
     memset(a, 0, sizeof *a);
     a->id = id;
     a->rank = rank;
+    a->rail = rail >= 0 ? rail : rail_of(t, id);
     a->nin = NT_MAX_STREAMS;
     a->rx = calloc(NT_MAX_STREAMS, sizeof *a->rx);
     if (!a->rx) {
@@ -94,7 +121,7 @@ void nt_peers_free(struct sm_transport *t)
     t->nassocs = 0;
     for (int r = 0; t->peers && r < t->size; r++) {
         struct nt_peer *p = &t->peers[r];
-        for (int l = 0; p->q_head && l < t->nlanes; l++)
+        for (int l = 0; p->q_head && l < t->nlanes * t->nrails; l++)
             while (p->q_head[l]) {
                 struct nt_txq_item *it = p->q_head[l];
                 p->q_head[l] = it->next;
@@ -135,6 +162,7 @@ static void report_failed(struct sm_transport *t, int rank, const char *why)
     if (p->state == NT_FAILED)
         return;
     p->state = NT_FAILED;
+    snprintf(p->fail_why, sizeof p->fail_why, "%s", why);
     SM_INFO("sctpn: association to rank %d lost: %s", rank, why);
     if (t->in_progress) {
         t->up->peer_failed(t->up->ctx, rank, why);
@@ -161,8 +189,19 @@ void nt_hand_over_deferred(struct sm_transport *t)
     }
     while (t->nfailed) {
         int r = t->failed_ranks[--t->nfailed];
-        t->up->peer_failed(t->up->ctx, r, "SCTP association lost");
+        t->up->peer_failed(t->up->ctx, r, t->peers[r].fail_why);
     }
+}
+
+/* abort every live association with rank (its peer is lost) */
+static void abort_all(struct sm_transport *t, int rank)
+{
+    for (int k = 0; k < t->nassocs; k++)
+        if (t->assocs[k].rank == rank && !t->assocs[k].down) {
+            t->assocs[k].down = 1;
+            assoc_release_rx(&t->assocs[k]);
+            sctpn_abort(t->ep, t->assocs[k].id, nt_now_us());
+        }
 }
 
 void nt_peer_unreachable(struct sm_transport *t, const struct sctpn_addr *addr, const char *why)
@@ -176,16 +215,13 @@ void nt_peer_unreachable(struct sm_transport *t, const struct sctpn_addr *addr, 
                 continue;
             if (p->state == NT_CLOSED || p->state == NT_FAILED)
                 return;
-            /* with several addresses one unreachable path is the SCTP engine's business */
-            if (p->naddrs > 1)
+            /* with several addresses one unreachable path is the SCTP engine's business;
+             * with rails every address in use is a rail of its own (and an unused one is
+             * nobody's business) */
+            if (t->tu.stripe ? i >= p->nrails : p->naddrs > 1)
                 return;
             report_failed(t, r, why);
-            for (int k = 0; k < t->nassocs; k++)
-                if (t->assocs[k].rank == r && !t->assocs[k].down) {
-                    t->assocs[k].down = 1;
-                    assoc_release_rx(&t->assocs[k]);
-                    sctpn_abort(t->ep, t->assocs[k].id, nt_now_us());
-                }
+            abort_all(t, r);
             return;
         }
     }
@@ -200,16 +236,17 @@ static int stream_of(struct sm_transport *t, int lane)
     return lane;
 }
 
-static int ensure_assoc(struct sm_transport *t, struct nt_peer *p)
+static int ensure_assoc(struct sm_transport *t, struct nt_peer *p, int rail)
 {
-    if (p->tx)
+    if (p->tx[rail])
         return 0;
-    /* the peer already opened one to us and proved who it is: use it */
+    /* the peer already opened one to us (on this rail) and proved who it is: use it */
     for (int i = 0; i < t->nassocs; i++) {
         struct nt_assoc *a = &t->assocs[i];
-        if (a->rank == p->rank && a->up && !a->down) {
-            p->tx = a->id;
-            p->state = NT_UP;
+        if (a->rank == p->rank && a->rail == rail && a->up && !a->down) {
+            p->tx[rail] = a->id;
+            if (p->state == NT_IDLE || p->state == NT_CONNECTING)
+                p->state = NT_UP;
             return 0;
         }
     }
@@ -219,22 +256,29 @@ static int ensure_assoc(struct sm_transport *t, struct nt_peer *p)
         local[i].ipv4 = t->udp[i].addr.sin_addr.s_addr;
         local[i].udp_port = ntohs(t->udp[i].addr.sin_port);
     }
-    int rc = sctpn_connect(t->ep, NT_SCTP_PORT, p->addrs, p->naddrs, local, t->nudp, nt_now_us(),
-                           &id);
+    /* striped: rail r is single-homed, from our address r to the peer's address r */
+    int rc = t->tu.stripe
+                 ? sctpn_connect(t->ep, NT_SCTP_PORT, &p->addrs[rail], 1, &local[rail], 1,
+                                 nt_now_us(), &id)
+                 : sctpn_connect(t->ep, NT_SCTP_PORT, p->addrs, p->naddrs, local, t->nudp,
+                                 nt_now_us(), &id);
     if (rc < 0) {
-        SM_ERR("sctpn: cannot start an association to rank %d: %s", p->rank, sctpn_strerror(rc));
+        SM_ERR("sctpn: cannot start an association to rank %d (rail %d): %s", p->rank, rail,
+               sctpn_strerror(rc));
         return -1;
     }
-    if (!assoc_add(t, id, p->rank))
+    if (!assoc_add(t, id, p->rank, rail))
         return -1;
-    p->tx = id;
-    p->state = NT_CONNECTING;
+    p->tx[rail] = id;
+    if (p->state == NT_IDLE)
+        p->state = NT_CONNECTING;
     return 0;
 }
 
-static int send_hello(struct sm_transport *t, struct nt_peer *p, int stream)
+static int send_hello(struct sm_transport *t, struct nt_peer *p, int rail, int stream)
 {
-    if (p->hello_sent[stream])
+    unsigned char *sent = &p->hello_sent[rail * t->nstreams + stream];
+    if (*sent)
         return 0;
     struct nt_hello h;
     memset(&h, 0, sizeof h);
@@ -243,9 +287,10 @@ static int send_hello(struct sm_transport *t, struct nt_peer *p, int stream)
     h.size = t->size;
     snprintf(h.secret, sizeof h.secret, "%s", t->secret);
     struct iovec v = {&h, sizeof h};
-    int rc = sctpn_send(t->ep, p->tx, (uint16_t)stream, NT_PPID_HELLO, SCTPN_SEND_COPY, &v, 1, NULL);
+    int rc = sctpn_send(t->ep, p->tx[rail], (uint16_t)stream, NT_PPID_HELLO, SCTPN_SEND_COPY, &v,
+                        1, NULL);
     if (rc == 0)
-        p->hello_sent[stream] = 1;
+        *sent = 1;
     return rc;
 }
 
@@ -259,10 +304,10 @@ static size_t iov_len(const struct iovec *iov, int n)
 
 /* hand one frame to the engine: 0 sent (memory free again), 1 sent zero-copy (SEND_DONE later),
  * SCTPN_EAGAIN no room, other negative: error */
-static int try_send(struct sm_transport *t, struct nt_peer *p, int stream, const struct iovec *iov,
-                    int iovcnt, void *cookie)
+static int try_send(struct sm_transport *t, struct nt_peer *p, int rail, int stream,
+                    const struct iovec *iov, int iovcnt, void *cookie)
 {
-    int rc = send_hello(t, p, stream);
+    int rc = send_hello(t, p, rail, stream);
     if (rc < 0)
         return rc;
     size_t len = iov_len(iov, iovcnt);
@@ -270,18 +315,21 @@ static int try_send(struct sm_transport *t, struct nt_peer *p, int stream, const
     unsigned flags = zcopy ? SCTPN_SEND_COPY_HEAD : SCTPN_SEND_COPY;
     if (zcopy || (t->tu.sack_immediately && len <= t->tu.sack_imm_max))
         flags |= SCTPN_SEND_SACK_IMMEDIATELY;
-    rc = sctpn_send(t->ep, p->tx, (uint16_t)stream, NT_PPID_FRAME, flags, iov, iovcnt,
+    rc = sctpn_send(t->ep, p->tx[rail], (uint16_t)stream, NT_PPID_FRAME, flags, iov, iovcnt,
                     zcopy ? cookie : NULL);
     if (rc < 0)
         return rc;
     p->tx_frames++;
     p->tx_bytes += len;
+    p->rail_tx_frames[rail]++;
+    p->rail_tx_bytes[rail] += len;
     if (zcopy)
         p->zcopy_frames++;
     return zcopy;
 }
 
-static void enqueue(struct nt_peer *p, int lane, const struct iovec *iov, int iovcnt, void *cookie)
+static void enqueue(struct nt_peer *p, int lane, int rail, const struct iovec *iov, int iovcnt,
+                    void *cookie)
 {
     struct nt_txq_item *it = sm_xcalloc(1, sizeof *it);
     it->cookie = cookie;
@@ -309,6 +357,7 @@ static void enqueue(struct nt_peer *p, int lane, const struct iovec *iov, int io
         p->q_head[lane] = it;
     p->q_tail[lane] = it;
     p->q_frames++;
+    p->q_bytes[rail] += iov_len(iov, iovcnt);
     p->eagain++;
 }
 
@@ -322,11 +371,17 @@ int nt_send_frame(struct sm_transport *t, int peer, int lane, const struct iovec
     struct nt_peer *p = &t->peers[peer];
     if (p->state == NT_FAILED)
         return -MPI_ERR_OTHER;
-    if (ensure_assoc(t, p))
+    int rail = SM_LANE_RAIL(lane);
+    if (rail < 0 || rail >= p->nrails) {
+        SM_ERR("sctpn: a frame for rail %d of rank %d, which has %d rail(s)", rail, peer,
+               p->nrails);
+        return -MPI_ERR_INTERN;
+    }
+    if (ensure_assoc(t, p, rail))
         return -MPI_ERR_OTHER;
-    int stream = stream_of(t, lane), q = stream; /* queues are per stream */
+    int stream = stream_of(t, lane), q = rail * t->nlanes + stream; /* per rail and stream */
     if (!p->q_head[q]) {
-        int rc = try_send(t, p, stream, iov, iovcnt, cookie);
+        int rc = try_send(t, p, rail, stream, iov, iovcnt, cookie);
         if (rc >= 0)
             return rc;
         if (rc != SCTPN_EAGAIN) {
@@ -334,7 +389,7 @@ int nt_send_frame(struct sm_transport *t, int peer, int lane, const struct iovec
             return -MPI_ERR_OTHER;
         }
     }
-    enqueue(p, q, iov, iovcnt, cookie);
+    enqueue(p, q, rail, iov, iovcnt, cookie);
     return cookie ? 1 : 0;
 }
 
@@ -345,20 +400,22 @@ void nt_retry_queued(struct sm_transport *t)
         struct nt_peer *p = &t->peers[r];
         if (!p->q_frames || p->state == NT_FAILED)
             continue;
-        for (int l = 0; l < t->nlanes; l++) {
-            while (p->q_head[l]) {
-                struct nt_txq_item *it = p->q_head[l];
-                int rc = try_send(t, p, l, it->iov, it->iovcnt, it->cookie);
+        for (int q = 0; q < t->nlanes * p->nrails && p->state != NT_FAILED; q++) {
+            int rail = q / t->nlanes, l = q % t->nlanes;
+            while (p->q_head[q]) {
+                struct nt_txq_item *it = p->q_head[q];
+                int rc = try_send(t, p, rail, l, it->iov, it->iovcnt, it->cookie);
                 if (rc == SCTPN_EAGAIN)
                     break;
                 if (rc < 0) {
                     report_failed(t, r, "send failed");
                     break;
                 }
-                p->q_head[l] = it->next;
-                if (!p->q_head[l])
-                    p->q_tail[l] = NULL;
+                p->q_head[q] = it->next;
+                if (!p->q_head[q])
+                    p->q_tail[q] = NULL;
                 p->q_frames--;
+                p->q_bytes[rail] -= iov_len(it->iov, it->iovcnt);
                 if (rc == 0 && it->cookie) /* went out as a copy: the caller's memory is free */
                     report_done(t, it->cookie);
                 free(it->owned);
@@ -424,6 +481,10 @@ static void frame_done(struct sm_transport *t, struct nt_assoc *a, struct nt_rx 
     struct nt_peer *p = &t->peers[a->rank];
     p->rx_frames++;
     p->rx_bytes += h->payload_len + sizeof *h;
+    if (a->rail >= 0 && a->rail < NT_MAX_RAILS) {
+        p->rail_rx_frames[a->rail]++;
+        p->rail_rx_bytes[a->rail] += h->payload_len + sizeof *h;
+    }
     if (h->type == SM_F_DATA) {
         t->up->frame_end(t->up->ctx, a->rank, h, rx->dst ? rx->dst : rx->buf);
     } else {
@@ -441,7 +502,7 @@ static void process_data(void *user, const struct sctpn_data *d)
     struct sm_transport *t = user;
     struct nt_assoc *a = nt_assoc_find(t, d->assoc);
     if (!a)
-        a = assoc_add(t, d->assoc, -1);
+        a = assoc_add(t, d->assoc, -1, -1);
     if (!a || a->down)
         return;
     if (d->stream >= a->nin) {
@@ -519,11 +580,12 @@ static void process_event(void *user, const struct sctpn_event *ev)
     struct nt_assoc *a;
     switch (ev->type) {
     case SCTPN_EV_ASSOC_UP:
-        a = assoc_add(t, ev->assoc, -1);
+        a = assoc_add(t, ev->assoc, -1, -1);
         if (!a)
             break;
         a->up = 1;
-        if (a->rank >= 0 && t->peers[a->rank].tx == a->id && t->peers[a->rank].state == NT_CONNECTING)
+        if (a->rank >= 0 && nt_is_tx(&t->peers[a->rank], a->id) &&
+            t->peers[a->rank].state == NT_CONNECTING)
             t->peers[a->rank].state = NT_UP;
         if (t->tu.debug)
             SM_WARN("sctpn: association %u up (rank %d)", ev->assoc, a ? a->rank : -1);
@@ -539,14 +601,18 @@ static void process_event(void *user, const struct sctpn_event *ev)
         if (a->rank >= 0) {
             struct nt_peer *p = &t->peers[a->rank];
             if (ev->reason == SCTPN_DOWN_SHUTDOWN) {
-                if (p->tx == a->id && p->state != NT_FAILED)
+                if (nt_is_tx(p, a->id) && p->state != NT_FAILED)
                     p->state = NT_CLOSED;
-            } else if (!t->finalizing || p->tx == a->id) {
-                if (!t->finalizing)
-                    report_failed(t, a->rank,
-                                  ev->reason == SCTPN_DOWN_TIMEOUT ? "peer unreachable (retransmissions exhausted)"
+            } else if (!t->finalizing && p->state != NT_FAILED) {
+                const char *why = ev->reason == SCTPN_DOWN_TIMEOUT ? "peer unreachable (retransmissions exhausted)"
                                   : ev->reason == SCTPN_DOWN_ABORT_RECEIVED ? "association aborted by the peer"
-                                                                            : "association aborted");
+                                                                            : "association aborted";
+                char msg[128];
+                if (t->tu.stripe) /* one rail lost = the peer lost: end its other rails too */
+                    snprintf(msg, sizeof msg, "rail %d (of %d): %s", a->rail, p->nrails, why);
+                report_failed(t, a->rank, t->tu.stripe ? msg : why);
+                if (t->tu.stripe)
+                    abort_all(t, a->rank);
             }
         }
         break;
@@ -645,4 +711,27 @@ void nt_on_event(void *user, const struct sctpn_event *ev)
         process_event(user, ev);
     else
         defer(t, NULL, ev);
+}
+
+/* ---- rails (transport.h): per rail, the bytes not yet on the wire (our queues plus what the
+ * engine holds unsent) and the bytes in flight; a rail whose paths are slower keeps more unsent
+ * and so gets fewer striped segments ---- */
+int nt_rails(struct sm_transport *t, int peer, struct sm_rail_load *load, int max)
+{
+    if (peer < 0 || peer >= t->size || !t->peers)
+        return 1;
+    struct nt_peer *p = &t->peers[peer];
+    for (int r = 0; load && r < p->nrails && r < max; r++) {
+        struct sctpn_assoc_stats st;
+        load[r].queued = p->q_bytes[r];
+        load[r].unacked = 0;
+        if (!p->tx[r] || sctpn_get_stats(t->ep, p->tx[r], &st) != 0)
+            continue;
+        uint64_t flight = 0;
+        for (int k = 0; k < st.npaths; k++)
+            flight += st.paths[k].flight_bytes;
+        load[r].queued += st.bytes_queued > flight ? (size_t)(st.bytes_queued - flight) : 0;
+        load[r].unacked = (size_t)flight;
+    }
+    return p->nrails;
 }

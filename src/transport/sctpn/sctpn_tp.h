@@ -14,7 +14,11 @@
  *    from the wire into the receive buffer the engine names; other frames are gathered and
  *    handed over whole (frame_begin, copy, frame_end without other upcalls between).
  *  - Small frames are copied at send(); large ones (>= SCTPMPI_SCTP_ZCOPY_MIN) stay in the
- *    caller's memory until the peer acknowledged them (send() returns 1, send_done later). */
+ *    caller's memory until the peer acknowledged them (send() returns 1, send_done later).
+ *  - Rails (SCTPMPI_SCTP_STRIPE=1, docs/sctp-native.md "Striping over rails"): every
+ *    association is single-homed; rail r to a peer is our own association from our address r
+ *    to its address r (rails = min(ours, theirs)); lane = SM_LANE(rail, stream) picks both.
+ *    Losing any rail's association loses the peer (its other rails are aborted). */
 #ifndef SCTPMPI_SCTPN_TP_H
 #define SCTPMPI_SCTPN_TP_H
 
@@ -39,6 +43,7 @@
 #define NT_MAX_STREAMS 256
 #define NT_SECRET_MAX 128
 #define NT_BATCH 32
+#define NT_MAX_RAILS NT_MAX_ADDRS
 
 struct nt_tunables {
     int streams;             /* data streams; 1 = single stream */
@@ -48,6 +53,7 @@ struct nt_tunables {
     int rto_initial, rto_min, rto_max, hb_interval, path_max_retrans, assoc_max_retrans;
     int pf_threshold, sack_delay_ms, max_burst;
     int cmt, idata, zero_checksum;
+    int stripe;              /* SCTPMPI_SCTP_STRIPE: one single-homed association per rail */
     int sack_immediately;    /* SCTPMPI_SCTP_SACK_IMMEDIATELY: I-bit on frames up to sack_imm_max */
     size_t sack_imm_max;
     int linger_ms;
@@ -80,6 +86,7 @@ struct nt_rx {
 struct nt_assoc {
     sctpn_assoc_id id;
     int rank;                           /* -1 until a hello told us */
+    int rail;                           /* index of our local address it uses (0 unstriped) */
     int up, down;
     int nin;                            /* incoming streams */
     struct nt_rx *rx;                   /* [nin] */
@@ -92,12 +99,17 @@ struct nt_peer {
     struct sctpn_addr addrs[NT_MAX_ADDRS];
     int naddrs;
     int zero_checksum;                  /* card says it accepts zero checksums */
+    int nrails;                         /* rails to this peer: min(ours, theirs), 1 unstriped */
     enum nt_peer_state state;
-    sctpn_assoc_id tx;                  /* the association our frames to this peer use */
-    unsigned char *hello_sent;          /* [nstreams] on tx */
-    struct nt_txq_item **q_head, **q_tail; /* [nlanes] frames waiting for buffer space */
+    sctpn_assoc_id tx[NT_MAX_RAILS];    /* per rail: the association our frames use */
+    unsigned char *hello_sent;          /* [rail * nstreams + stream] on tx[rail] */
+    struct nt_txq_item **q_head, **q_tail; /* [rail * nlanes + lane] frames waiting for room */
     size_t q_frames;
+    size_t q_bytes[NT_MAX_RAILS];       /* bytes in a rail's queues */
     uint64_t tx_frames, tx_bytes, rx_frames, rx_bytes, zcopy_frames, eagain;
+    uint64_t rail_tx_frames[NT_MAX_RAILS], rail_tx_bytes[NT_MAX_RAILS];
+    uint64_t rail_rx_frames[NT_MAX_RAILS], rail_rx_bytes[NT_MAX_RAILS];
+    char fail_why[128];                 /* why it failed (handed over with a deferred failure) */
 };
 
 struct sm_transport {
@@ -106,6 +118,7 @@ struct sm_transport {
     char secret[NT_SECRET_MAX];
     struct nt_tunables tu;
     int nstreams, nlanes;
+    int nrails;                         /* local rails: our addresses with striping, else 1 */
     size_t max_payload;
     struct sm_udp_sock udp[NT_MAX_ADDRS];
     int nudp;
@@ -161,6 +174,8 @@ void nt_hand_over_deferred(struct sm_transport *t);
 void nt_replay_deferred(struct sm_transport *t); /* deliveries queued outside progress() */
 struct nt_deferred;
 struct nt_assoc *nt_assoc_find(struct sm_transport *t, sctpn_assoc_id id);
+int nt_is_tx(const struct nt_peer *p, sctpn_assoc_id id); /* one of p's rail associations */
+int nt_rails(struct sm_transport *t, int peer, struct sm_rail_load *load, int max);
 void nt_peers_free(struct sm_transport *t);
 /* an ICMP error says the peer at addr is gone: fail it (unless it shut down gracefully) */
 void nt_peer_unreachable(struct sm_transport *t, const struct sctpn_addr *addr, const char *why);

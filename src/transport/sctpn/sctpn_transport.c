@@ -56,6 +56,7 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
     const char *cmt = sm_env_str("SCTPMPI_SCTP_CMT", "off");
     tu->cmt = cmt && *cmt && strcasecmp(cmt, "off") && strcmp(cmt, "0");
     tu->idata = sm_env_bool("SCTPMPI_SCTP_INTERLEAVE", 0);
+    tu->stripe = sm_env_bool("SCTPMPI_SCTP_STRIPE", 0);
     /* small frames are copied: nothing waits for their SACK, and the reply carries it (an I-bit
      * per frame doubled the packets of a ping-pong: 12.4 vs 5.5 us).  Zero-copy frames always
      * ask for an immediate SACK, since their send completes only then */
@@ -146,6 +147,13 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     for (int i = 0; i < NT_MAX_ADDRS; i++)
         t->udp[i].fd = -1;
     nt_tunables_load(&t->tu, a->local_ranks);
+    if (t->tu.stripe && t->tu.cmt) {
+        SM_ERR("SCTPMPI_SCTP_STRIPE=1 and SCTPMPI_SCTP_CMT=on exclude each other: striping makes "
+               "one single-homed association per rail (the engine spreads the data), CMT spreads "
+               "one multihomed association's data over its paths; set one of them");
+        destroy(t);
+        return -1;
+    }
     t->rank = a->rank;
     t->size = a->size;
     t->up = a->up;
@@ -169,6 +177,13 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     if (nlocal < 1 || nt_udp_open(t, lp, nlocal)) {
         destroy(t);
         return -1;
+    }
+    t->nrails = 1;
+    if (t->tu.stripe) {
+        t->nrails = t->nudp < NT_MAX_RAILS ? t->nudp : NT_MAX_RAILS;
+        if (t->nrails == 1)
+            SM_WARN("SCTPMPI_SCTP_STRIPE=1 but one local address (SCTPMPI_SCTP_ADDRS / "
+                    "SCTPMPI_ADDRS): one rail");
     }
     struct sctpn_config cfg;
     sctpn_config_defaults(&cfg);
@@ -197,7 +212,9 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     cfg.zero_checksum = (uint8_t)t->tu.zero_checksum;
     cfg.tlp = (uint8_t)sm_env_bool("SCTPMPI_SCTP_TLP", 1); /* tail-loss probe (sctp-native.md) */
     cfg.accept_incoming = 1;
-    for (int i = 0; i < t->nudp && i < SCTPN_MAX_PATHS; i++) {
+    /* striped: no local address list, so INIT and INIT-ACK name none and every association
+     * keeps the one address pair its handshake used (single-homed, one per rail) */
+    for (int i = 0; !t->tu.stripe && i < t->nudp && i < SCTPN_MAX_PATHS; i++) {
         cfg.local_addrs[i].ipv4 = t->udp[i].addr.sin_addr.s_addr;
         cfg.local_addrs[i].udp_port = ntohs(t->udp[i].addr.sin_port);
         cfg.n_local_addrs = i + 1;
@@ -211,7 +228,7 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
         destroy(t);
         return -1;
     }
-    /* card: sctpn:ADDR[,ADDR...]:PORT[:zc] */
+    /* card: sctpn:ADDR[,ADDR...]:PORT[:FLAGS], flags zc (zero checksum), rails (striped) */
     size_t off = (size_t)snprintf(card, cardlen, "sctpn:");
     for (int i = 0; i < t->nudp && off < cardlen; i++) {
         char ip[INET_ADDRSTRLEN];
@@ -219,8 +236,11 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
         off += (size_t)snprintf(card + off, cardlen - off, "%s%s", i ? "," : "", ip);
     }
     if (off < cardlen)
-        off += (size_t)snprintf(card + off, cardlen - off, ":%u%s",
-                                ntohs(t->udp[0].addr.sin_port), t->tu.zero_checksum ? ":zc" : "");
+        off += (size_t)snprintf(card + off, cardlen - off, ":%u%s%s%s",
+                                ntohs(t->udp[0].addr.sin_port),
+                                t->tu.zero_checksum || t->tu.stripe ? ":" : "",
+                                t->tu.zero_checksum ? "zc" : "",
+                                t->tu.stripe ? (t->tu.zero_checksum ? ",rails" : "rails") : "");
     if (off >= cardlen) {
         destroy(t);
         return -1;
@@ -237,14 +257,21 @@ static int nt_set_peers(struct sm_transport *t, const char *const *cards)
     for (int r = 0; r < t->size; r++) {
         struct nt_peer *p = &t->peers[r];
         p->rank = r;
-        p->hello_sent = calloc((size_t)t->nstreams, 1);
-        p->q_head = calloc((size_t)t->nlanes, sizeof *p->q_head);
-        p->q_tail = calloc((size_t)t->nlanes, sizeof *p->q_tail);
+        p->nrails = 1;
+        p->hello_sent = calloc((size_t)(t->nstreams * t->nrails), 1);
+        p->q_head = calloc((size_t)(t->nlanes * t->nrails), sizeof *p->q_head);
+        p->q_tail = calloc((size_t)(t->nlanes * t->nrails), sizeof *p->q_tail);
         if (!p->hello_sent || !p->q_head || !p->q_tail)
             return -1;
         if (r == t->rank)
             continue;
-        if (nt_parse_card(t, r, cards[r])) {
+        int rc = nt_parse_card(t, r, cards[r]);
+        if (rc == -2) {
+            SM_ERR("sctpn: rank %d has SCTPMPI_SCTP_STRIPE=%d, rank %d has %d: every rank must "
+                   "use the same setting", r, !t->tu.stripe, t->rank, t->tu.stripe);
+            return -1;
+        }
+        if (rc) {
             SM_ERR("sctpn: rank %d's business card '%s' is not a native SCTP card (every rank "
                    "must use the same SCTPMPI_SCTP_BACKEND)", r, cards[r]);
             return -1;
@@ -309,9 +336,13 @@ static int nt_busy(struct sm_transport *t)
         struct nt_peer *p = &t->peers[r];
         if (p->state == NT_FAILED)
             continue;
-        struct sctpn_assoc_stats st;
-        if (p->q_frames || (p->tx && sctpn_get_stats(t->ep, p->tx, &st) == 0 && st.bytes_queued))
+        if (p->q_frames)
             busy = 1;
+        for (int k = 0; k < p->nrails && !busy; k++) {
+            struct sctpn_assoc_stats st;
+            if (p->tx[k] && sctpn_get_stats(t->ep, p->tx[k], &st) == 0 && st.bytes_queued)
+                busy = 1;
+        }
     }
     leave(t);
     return busy;
@@ -324,6 +355,8 @@ static int nt_peer_info(struct sm_transport *t, int peer, char *buf, size_t len)
     struct nt_peer *p = &t->peers[peer];
     static const char *const names[] = {"idle", "connecting", "up", "closed", "failed"};
     size_t off = (size_t)snprintf(buf, len, "native sctp, %s,", names[p->state]);
+    if (t->nrails > 1 && off < len)
+        off += (size_t)snprintf(buf + off, len - off, " %d rail(s),", p->nrails);
     for (int i = 0; i < p->naddrs && off < len; i++) {
         char ip[INET_ADDRSTRLEN];
         struct in_addr ia = {p->addrs[i].ipv4};
@@ -340,6 +373,17 @@ static void print_stats(struct sm_transport *t, FILE *f)
             (unsigned long long)t->rx_bad, (unsigned long long)t->tx_lost,
             (unsigned long long)t->tx_dropped_test, (unsigned long long)t->rejected, t->mtu,
             (unsigned long long)t->watchdog_runs, (unsigned long long)t->deferred_total);
+    for (int r = 0; t->nrails > 1 && r < t->size; r++) {
+        struct nt_peer *p = &t->peers[r];
+        for (int k = 0; k < p->nrails; k++)
+            if (p->rail_tx_frames[k] || p->rail_rx_frames[k])
+                fprintf(f, "[rank %d] sctpn: rank %d rail %d: sent %llu frames %llu bytes, "
+                           "received %llu frames %llu bytes\n",
+                        t->rank, r, k, (unsigned long long)p->rail_tx_frames[k],
+                        (unsigned long long)p->rail_tx_bytes[k],
+                        (unsigned long long)p->rail_rx_frames[k],
+                        (unsigned long long)p->rail_rx_bytes[k]);
+    }
     for (int i = 0; i < t->nassocs; i++) {
         struct nt_assoc *a = &t->assocs[i];
         struct sctpn_assoc_stats st;
@@ -348,7 +392,7 @@ static void print_stats(struct sm_transport *t, FILE *f)
         struct nt_peer *p = &t->peers[a->rank];
         fprintf(f, "[rank %d] sctpn: rank %d assoc %u%s: frames out %llu (%llu zero-copy, %llu waited) in %llu, "
                 "chunks out %llu in %llu, retransmitted %llu, fast retransmits %llu, T3 timeouts %llu, dup TSNs %llu, idata %u cmt %u, tail-loss probes %llu (repaired %llu)\n",
-                t->rank, a->rank, a->id, p->tx == a->id ? " (ours)" : "",
+                t->rank, a->rank, a->id, nt_is_tx(p, a->id) ? " (ours)" : "",
                 (unsigned long long)p->tx_frames, (unsigned long long)p->zcopy_frames,
                 (unsigned long long)p->eagain, (unsigned long long)p->rx_frames,
                 (unsigned long long)st.data_chunks_out, (unsigned long long)st.data_chunks_in,
@@ -394,14 +438,25 @@ static int nt_finalize(struct sm_transport *t)
     uint64_t now = nt_now_us();
     for (int r = 0; r < t->size; r++) {
         struct nt_peer *p = &t->peers[r];
-        if (p->tx && p->state != NT_FAILED)
-            sctpn_shutdown(t->ep, p->tx, now);
+        for (int k = 0; k < p->nrails; k++)
+            if (p->tx[k] && p->state != NT_FAILED)
+                sctpn_shutdown(t->ep, p->tx[k], now);
     }
     uint64_t end = now + (uint64_t)t->tu.linger_ms * 1000;
     while (!all_down(t) && nt_now_us() < end)
         nt_progress(t, 10000);
     destroy(t);
     return 0;
+}
+
+static int nt_rails_op(struct sm_transport *t, int peer, struct sm_rail_load *load, int max)
+{
+    if (t->nrails <= 1)
+        return 1;
+    enter(t);
+    int n = nt_rails(t, peer, load, max);
+    leave(t);
+    return n;
 }
 
 const struct sm_transport_ops sm_transport_sctpn = {
@@ -416,4 +471,5 @@ const struct sm_transport_ops sm_transport_sctpn = {
     .peer_info = nt_peer_info,
     .stats = nt_stats,
     .finalize = nt_finalize,
+    .rails = nt_rails_op,
 };
