@@ -48,6 +48,8 @@ struct nt_tunables {
     int rto_initial, rto_min, rto_max, hb_interval, path_max_retrans, assoc_max_retrans;
     int pf_threshold, sack_delay_ms, max_burst;
     int cmt, idata, zero_checksum;
+    int cmt_dac;             /* SCTPMPI_SCTP_CMT=dac: delayed ack for CMT */
+    char cmt_unsupported[32]; /* an SCTPMPI_SCTP_CMT value the engine lacks (nt_init fails) */
     int sack_immediately;    /* SCTPMPI_SCTP_SACK_IMMEDIATELY: I-bit on frames up to sack_imm_max */
     size_t sack_imm_max;
     int linger_ms;
