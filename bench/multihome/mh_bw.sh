@@ -25,7 +25,7 @@ run() { # NAME ENV...
 run one-rail SCTPMPI_SCTP_MULTIHOME=off
 run mh-cmt-off SCTPMPI_SCTP_CMT=off
 run mh-cmt-on SCTPMPI_SCTP_CMT=on
-run mh-cmt-rpv2 SCTPMPI_SCTP_CMT=rpv2
+run mh-cmt-rpv2 SCTPMPI_SCTP_CMT=rpv2 SCTPMPI_SCTP_BACKEND=usrsctp # rpv2: usrsctp only
 run mh-cmt-dac SCTPMPI_SCTP_CMT=dac
 if [ "${SCTPMPI_SCTP_BACKEND:-native}" = native ]; then
   run stripe SCTPMPI_SCTP_STRIPE=1

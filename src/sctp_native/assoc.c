@@ -36,6 +36,7 @@ struct sctpn_assoc *assoc_new(struct sctpn_endpoint *ep, uint32_t my_vtag, uint3
     a->rtx_hint = my_itsn;
     a->os = ep->cfg.num_ostreams;
     a->t1 = a->t2 = a->sack_due = NEVER;
+    a->shutdown_from = -1;
     a->peer_rwnd = 4380;
     a->idata = 0;
     if (u32map_put(&ep->by_vtag, my_vtag, a) < 0 || u32map_put(&ep->by_id, a->id, a) < 0) {

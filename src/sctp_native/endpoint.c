@@ -56,7 +56,8 @@ sctpn_endpoint *sctpn_endpoint_new(const struct sctpn_config *cfg)
 {
     if (!cfg || cfg->mtu < 256 || cfg->num_ostreams == 0 || cfg->max_instreams == 0 ||
         cfg->rwnd < 1500 || cfg->n_local_addrs < 0 || cfg->n_local_addrs > SCTPN_MAX_PATHS ||
-        cfg->rto_min_us == 0 || cfg->rto_min_us > cfg->rto_max_us || cfg->sack_freq == 0)
+        cfg->rto_min_us == 0 || cfg->rto_min_us > cfg->rto_max_us || cfg->sack_freq == 0 ||
+        (cfg->cmt_dac && !cfg->cmt))
         return NULL;
     struct sctpn_endpoint *ep = calloc(1, sizeof *ep);
     if (!ep)
@@ -338,10 +339,10 @@ static int input(struct sctpn_endpoint *ep, const uint8_t *pkt, size_t len,
         case CT_SHUTDOWN:
             if (c->vlen < 4)
                 return SCTPN_EMALFORMED;
-            sd_input_shutdown(ep, a, c, now);
+            sd_input_shutdown(ep, a, c, pi, now);
             break;
         case CT_SHUTDOWN_ACK:
-            sd_input_shutdown_ack(ep, a, now);
+            sd_input_shutdown_ack(ep, a, from, to, now);
             break;
         case CT_SHUTDOWN_COMPLETE:
             sd_input_shutdown_complete(ep, a);
@@ -596,6 +597,8 @@ int sctpn_get_stats(sctpn_endpoint *ep, sctpn_assoc_id id, struct sctpn_assoc_st
     st->idata = (uint32_t)a->idata;
     st->zero_checksum = (uint32_t)a->zero_cksum;
     st->cmt = (uint32_t)a->cmt;
+    st->cmt_dac = (uint32_t)a->dac;
+    st->spurious_fast_retransmits = a->spurious_frtx;
     st->npaths = a->npaths;
     for (int i = 0; i < a->npaths; i++) {
         const struct path *p = &a->paths[i];

@@ -218,6 +218,7 @@ static int establish(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t 
     a->idata = (features & FEAT_IDATA) != 0;
     a->zero_cksum = (features & FEAT_ZCSUM) != 0;
     a->cmt = ep->cfg.cmt && a->npaths > 1;
+    a->dac = a->cmt && ep->cfg.cmt_dac;
     assoc_set_streams(ep, a, os, is);
     for (int i = 0; i < a->npaths; i++) {
         a->paths[i].ssthresh = peer_rwnd ? peer_rwnd : 0xffffffffu;

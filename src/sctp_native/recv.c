@@ -392,12 +392,15 @@ void rx_packet_done(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int had_da
         return;
     a->pkts_since_sack++;
     a->sack_pending = 1;
-    /* RFC 9260 6.7: report gaps at once; 6.2: at least every sack_freq packets */
-    if (a->highest_tsn != a->cum_tsn || a->pkts_since_sack >= ep->cfg.sack_freq)
+    /* RFC 9260 6.7: report gaps at once (and their filling); 6.2: at least every sack_freq
+     * packets.  Delayed ack for CMT (cmt_dac.c) keeps delaying the first packet after a SACK
+     * when all it has is reordering; the forced cases (I bit, duplicates, a full window: set
+     * by rx_data) are never delayed */
+    int gap = a->highest_tsn != a->cum_tsn;
+    int want = gap || a->pkts_since_sack >= ep->cfg.sack_freq || a->sack_gap_before;
+    if (want && !a->sack_now && !dac_may_delay_sack(ep, a, gap))
         a->sack_now = 1;
-    if (a->sack_gap_before)
-        a->sack_now = 1;
-    a->sack_gap_before = a->highest_tsn != a->cum_tsn;
+    a->sack_gap_before = gap;
     if (!a->sack_now && a->sack_due == NEVER)
         a->sack_due = now + ep->cfg.sack_delay_us;
     if (a->state == SCTPN_SHUTDOWN_SENT) { /* RFC 9260 9.2: SACK + SHUTDOWN at once */

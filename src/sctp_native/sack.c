@@ -47,7 +47,8 @@ static void newly_acked(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
 }
 
 static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t cum,
-                        uint32_t arwnd, int have_rwnd, struct gap *gaps, int ngaps, uint64_t now)
+                        uint32_t arwnd, int have_rwnd, struct gap *gaps, int ngaps,
+                        uint8_t sack_flags, uint64_t now)
 {
     if (tsn_lt(cum, a->cum_ack))
         return 0; /* older than what we know (reordered SACK) */
@@ -62,6 +63,8 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
     uint32_t htna_path[SCTPN_MAX_PATHS]; /* CMT split fast retransmit: per destination */
     int have_htna[SCTPN_MAX_PATHS] = {0};
     int any_new = 0;
+    struct dac_sack dac; /* cmt_dac.c: what the delayed-ack-for-CMT rule needs to know */
+    dac_sack_begin(a, &dac, sack_flags);
     /* the cumulative part */
     for (uint32_t t = a->cum_ack + 1; tsn_le(t, cum); t++) {
         struct txc *c = tx_chunk(a, t);
@@ -72,6 +75,7 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
             if (c->state == TXC_RTX)
                 c->state = TXC_OUT; /* n_rtx already decremented */
             any_new = 1;
+            dac.cum_new = 1;
         }
         c->state = TXC_GAPACKED;
     }
@@ -92,6 +96,7 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
         struct txc *c = tx_chunk(a, t);
         if (covered) {
             if (c->state != TXC_GAPACKED) {
+                dac_gap_acked(&dac, t, c->path);
                 newly_acked(ep, a, t, c, bytes_acked, now);
                 c->state = TXC_GAPACKED;
                 htna = t;
@@ -127,10 +132,14 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
             continue;
         /* CMT (Iyengar et al.): only a later chunk sent to the same destination and newly
          * acknowledged counts as a miss indication (split fast retransmit) */
-        if (a->cmt && !(fr_any && cum_advanced) &&
+        if (a->cmt &&
             (!have_htna[c->path] || !tsn_lt(t, htna_path[c->path])))
             continue;
-        if (++c->missing < miss_threshold || c->fast_rtx_done)
+        /* DAC (cmt_dac.c): a SACK standing for two packets may count twice */
+        uint32_t inc = 1 + dac_extra_miss(a, &dac, t);
+        if (c->missing < 250)
+            c->missing = (uint8_t)(c->missing + inc);
+        if (c->missing < miss_threshold || c->fast_rtx_done)
             continue;
         struct path *p = &a->paths[c->path];
         if (!p->in_fast_recovery) { /* RFC 9260 7.2.4 step 4 / 7.2.3 */
@@ -142,6 +151,7 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
         }
         c->fast_rtx_done = 1;
         a->fast_rtx++;
+        frtx_note(a, t);
         tx_mark_rtx(a, t, c);
         a->paths[c->path].fast_rtx_pending = 1;
     }
@@ -212,13 +222,14 @@ int tx_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn
             return SCTPN_EMALFORMED;
         gaps[n++] = (struct gap){s, e};
     }
-    int r = sack_process(ep, a, cum, arwnd, 1, gaps, n, now);
+    int r = sack_process(ep, a, cum, arwnd, 1, gaps, n, c->flags, now);
     if (r == 0) {
         uint32_t dups[64];
         int nd = 0;
         for (size_t i = 0; i < ndups && nd < 64; i++)
             dups[nd++] = ld32(v + 12 + 4 * ngaps + 4 * i);
         tlp_on_sack(ep, a, dups, nd, now);
+        frtx_on_dups(a, dups, nd);
     }
     return r;
 }
@@ -226,5 +237,5 @@ int tx_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn
 void tx_cum_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t cum, uint64_t now)
 {
     if (tsn_lt(cum, a->next_tsn))
-        sack_process(ep, a, cum, 0, 0, NULL, 0, now);
+        sack_process(ep, a, cum, 0, 0, NULL, 0, 0, now);
 }

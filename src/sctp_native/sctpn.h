@@ -140,6 +140,8 @@ struct sctpn_config {
                                   * queues, even the one that would fill the hole */
     uint8_t idata;               /* offer/accept I-DATA (RFC 8260) */
     uint8_t cmt;                 /* concurrent multipath transfer over all active paths */
+    uint8_t cmt_dac;             /* delayed ack for CMT (Iyengar's DAC, usrsctp-compatible SACK
+                                  * flags): needs cmt; sctpn_endpoint_new refuses it without */
     uint8_t zero_checksum;       /* offer/accept zero checksum (RFC 9653) */
     uint8_t accept_incoming;     /* answer INITs (server side); 0: only sctpn_connect */
     uint8_t tlp;                 /* tail-loss probe (RFC 8985 7) + early retransmit (RFC 5827)
@@ -238,6 +240,8 @@ struct sctpn_assoc_stats {
     uint64_t packets_in, packets_out;
     uint64_t data_chunks_out, data_chunks_in, sacks_out, sacks_in;
     uint64_t retransmitted_chunks, fast_retransmits, t3_timeouts;
+    uint64_t spurious_fast_retransmits; /* fast-retransmitted TSNs the peer then reported as
+                                  * duplicates (the original had arrived: reordering, not loss) */
     uint64_t dup_tsns_received;  /* DATA chunks received twice */
     uint64_t dup_tsns_reported;  /* duplicate TSNs the peer reported in its SACKs */
     uint64_t bytes_queued;       /* send buffer in use */
@@ -246,6 +250,7 @@ struct sctpn_assoc_stats {
     uint64_t tlp_repairs;        /* retransmission probes whose TSN the peer had not got (the
                                   * SACK acking it reported no duplicate of it) */
     uint32_t idata, zero_checksum, cmt; /* negotiated features */
+    uint32_t cmt_dac;            /* delayed ack for CMT in use (cmt and cfg.cmt_dac) */
     int npaths;
     struct sctpn_path_stats paths[SCTPN_MAX_PATHS];
 };

@@ -130,6 +130,8 @@ struct upartial {           /* unordered message delivered piece by piece */
 };
 #define MAX_UPARTIAL 32
 
+#define FRTX_LOG 64 /* fast retransmissions remembered for the spurious check */
+
 /* control chunks waiting to be sent (bits of assoc.ctrl) */
 enum {
     CTL_INIT = 1 << 0,
@@ -155,12 +157,14 @@ struct sctpn_assoc {
     size_t cookie_len;
     uint64_t t1;            /* INIT / COOKIE-ECHO timer */
     uint64_t t2;            /* SHUTDOWN / SHUTDOWN-ACK timer */
+    int shutdown_from;      /* path the peer's SHUTDOWN arrived on (-1: none / unknown) */
     uint64_t rto_t1;
     int init_retries;
     uint32_t error_count;
     uint8_t err_buf[64];    /* pending ERROR chunk body (causes) */
     uint16_t err_len;
     int idata, zero_cksum, cmt;
+    int dac;                /* delayed ack for CMT (cmt_dac.c) */
     /* send side */
     uint16_t os, is;
     uint16_t *out_ssn;      /* per outbound stream */
@@ -200,6 +204,10 @@ struct sctpn_assoc {
     uint64_t packets_in, packets_out, data_out, data_in, sacks_out, sacks_in;
     uint64_t rtx_chunks, fast_rtx, t3s, dup_in, dup_reported, bytes_delivered;
     uint64_t tlp_probes, tlp_repairs;
+    uint64_t spurious_frtx;
+    uint32_t frtx_log[FRTX_LOG];  /* recent fast-retransmitted TSNs (frtx_audit.c) */
+    uint8_t frtx_live[FRTX_LOG];
+    uint32_t frtx_next;
     struct sctpn_assoc *link; /* endpoint list */
 };
 
@@ -317,10 +325,33 @@ void tlp_on_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const uint32_
 uint32_t tlp_miss_threshold(struct sctpn_endpoint *ep, const struct sctpn_assoc *a,
                             uint32_t cum);
 
+/* ---- delayed ack for CMT (cmt_dac.c) ---- */
+/* what one SACK newly acknowledged, for the sender's DAC rule */
+struct dac_sack {
+    int two_packets;        /* the SACK's flags say 2 packets arrived since the previous one */
+    int cum_new;            /* its cumulative ack newly acknowledged something */
+    uint32_t gap_paths;     /* bit per path with TSNs newly acknowledged by gap blocks */
+    int have_lowest;
+    uint32_t lowest;        /* the lowest TSN newly acknowledged by gap blocks */
+};
+int dac_may_delay_sack(struct sctpn_endpoint *ep, const struct sctpn_assoc *a, int gap_now);
+uint8_t dac_sack_flags(const struct sctpn_assoc *a);
+void dac_sack_begin(const struct sctpn_assoc *a, struct dac_sack *d, uint8_t sack_flags);
+void dac_gap_acked(struct dac_sack *d, uint32_t tsn, int path);
+uint32_t dac_extra_miss(const struct sctpn_assoc *a, const struct dac_sack *d, uint32_t tsn);
+
+/* ---- spurious fast retransmissions (frtx_audit.c) ---- */
+void frtx_note(struct sctpn_assoc *a, uint32_t tsn);
+void frtx_on_dups(struct sctpn_assoc *a, const uint32_t *dups, int ndups);
+
 /* ---- shutdown / abort (shutdown.c) ---- */
+/* pi: the path the chunk arrived on (-1: an address that is no path); from/to: the packet's
+ * addresses (the replies go back there, RFC 9260 9.2) */
 void sd_input_shutdown(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
-                       const struct sctpn_chunk *c, uint64_t now);
-void sd_input_shutdown_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now);
+                       const struct sctpn_chunk *c, int pi, uint64_t now);
+void sd_input_shutdown_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
+                           const struct sctpn_addr *from, const struct sctpn_addr *to,
+                           uint64_t now);
 void sd_input_shutdown_complete(struct sctpn_endpoint *ep, struct sctpn_assoc *a);
 void sd_check(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now);
 void sd_t2_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now);

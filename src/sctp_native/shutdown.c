@@ -8,6 +8,17 @@ static void start_t2(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t 
     a->t2 = now + a->paths[a->ctl_path].rto;
 }
 
+/* RFC 9260 9.2: the SHUTDOWN-ACK answers the SHUTDOWN, so it goes back to where the SHUTDOWN
+ * came from (the path the peer found working), not to our primary (it may be dead without
+ * our knowing: a receiver sends nothing there).  T2 retransmissions may move on. */
+static void reply_path(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi)
+{
+    if (pi >= 0 && pi < a->npaths && a->paths[pi].state != SCTPN_PATH_FAILED)
+        a->ctl_path = pi;
+    else
+        a->ctl_path = path_for_data(ep, a);
+}
+
 void sd_check(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now)
 {
     (void)ep;
@@ -21,11 +32,12 @@ void sd_check(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now)
         a->state = SCTPN_SHUTDOWN_ACK_SENT;
         a->ctrl |= CTL_SHUTDOWN_ACK;
         start_t2(ep, a, now);
+        reply_path(ep, a, a->shutdown_from);
     }
 }
 
 void sd_input_shutdown(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
-                       const struct sctpn_chunk *c, uint64_t now)
+                       const struct sctpn_chunk *c, int pi, uint64_t now)
 {
     if (a->state < SCTPN_ESTABLISHED)
         return;
@@ -34,16 +46,21 @@ void sd_input_shutdown(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
     case SCTPN_ESTABLISHED:
     case SCTPN_SHUTDOWN_PENDING:
         a->state = SCTPN_SHUTDOWN_RECEIVED;
+        a->shutdown_from = pi;
         break;
     case SCTPN_SHUTDOWN_ACK_SENT: /* our SHUTDOWN-ACK was lost: send it again */
         a->ctrl |= CTL_SHUTDOWN_ACK;
-        a->ctl_path = path_for_data(ep, a);
+        reply_path(ep, a, pi);
         return;
     case SCTPN_SHUTDOWN_SENT: /* both sides shut down at once (9.2) */
         a->state = SCTPN_SHUTDOWN_ACK_SENT;
         a->ctrl &= ~(uint32_t)CTL_SHUTDOWN;
         a->ctrl |= CTL_SHUTDOWN_ACK;
         start_t2(ep, a, now);
+        reply_path(ep, a, pi);
+        return;
+    case SCTPN_SHUTDOWN_RECEIVED: /* a retransmitted SHUTDOWN: answer the latest path */
+        a->shutdown_from = pi;
         return;
     default:
         return;
@@ -51,21 +68,29 @@ void sd_input_shutdown(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
     sd_check(ep, a, now);
 }
 
-static void send_shutdown_complete(struct sctpn_endpoint *ep, struct sctpn_assoc *a)
+/* RFC 9260 9.2: the SHUTDOWN-COMPLETE goes to the source of the SHUTDOWN-ACK it answers,
+ * from the address that packet arrived on */
+static void send_shutdown_complete(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
+                                   const struct sctpn_addr *from, const struct sctpn_addr *to)
 {
     uint8_t b[16];
-    struct path *p = &a->paths[path_for_data(ep, a)];
     put_common_hdr(b, ep->cfg.sctp_port, a->peer_port, a->peer_vtag);
     put_chunk_hdr(b + 12, 4, CT_SHUTDOWN_COMPLETE, 0, 0);
     sctpn_packet_set_crc(b, 16);
-    raw_enqueue(ep, &p->local, &p->remote, b, 16);
+    int pi = assoc_path_of(a, from);
+    if (pi >= 0) /* the local address we pair with that path (to may be 0.0.0.0:0) */
+        raw_enqueue(ep, &a->paths[pi].local, &a->paths[pi].remote, b, 16);
+    else
+        raw_enqueue(ep, to, from, b, 16);
 }
 
-void sd_input_shutdown_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now)
+void sd_input_shutdown_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
+                           const struct sctpn_addr *from, const struct sctpn_addr *to,
+                           uint64_t now)
 {
     (void)now;
     if (a->state == SCTPN_SHUTDOWN_SENT || a->state == SCTPN_SHUTDOWN_ACK_SENT) {
-        send_shutdown_complete(ep, a);
+        send_shutdown_complete(ep, a, from, to);
         assoc_down(ep, a, SCTPN_DOWN_SHUTDOWN);
     }
 }
@@ -81,9 +106,10 @@ void sd_t2_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t no
     a->t2 = NEVER;
     if (a->state != SCTPN_SHUTDOWN_SENT && a->state != SCTPN_SHUTDOWN_ACK_SENT)
         return;
-    struct path *p = &a->paths[a->primary];
+    int sent_on = a->ctl_path < a->npaths ? a->ctl_path : a->primary; /* where it was lost */
+    struct path *p = &a->paths[sent_on];
     p->rto = p->rto * 2 > ep->cfg.rto_max_us ? ep->cfg.rto_max_us : p->rto * 2;
-    path_error(ep, a, a->primary, now);
+    path_error(ep, a, sent_on, now);
     if (a->dead)
         return;
     a->ctrl |= a->state == SCTPN_SHUTDOWN_SENT ? CTL_SHUTDOWN : CTL_SHUTDOWN_ACK;

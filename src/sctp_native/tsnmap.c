@@ -101,5 +101,5 @@ size_t tsnmap_build_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint8
         st32(g, a->dups[i]);
     a->ndups = 0;
     size_t vlen = 12 + 4 * (ngaps + (size_t)ndup);
-    return put_chunk_hdr(p, room, CT_SACK, 0, vlen);
+    return put_chunk_hdr(p, room, CT_SACK, dac_sack_flags(a), vlen); /* flags: cmt_dac.c */
 }

@@ -54,6 +54,8 @@ struct nt_tunables {
     int pf_threshold, sack_delay_ms, max_burst;
     int cmt, idata, zero_checksum;
     int stripe;              /* SCTPMPI_SCTP_STRIPE: one single-homed association per rail */
+    int cmt_dac;             /* SCTPMPI_SCTP_CMT=dac: delayed ack for CMT */
+    char cmt_unsupported[32]; /* an SCTPMPI_SCTP_CMT value the engine lacks (nt_init fails) */
     int sack_immediately;    /* SCTPMPI_SCTP_SACK_IMMEDIATELY: I-bit on frames up to sack_imm_max */
     size_t sack_imm_max;
     int linger_ms;

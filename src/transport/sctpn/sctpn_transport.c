@@ -53,8 +53,17 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
     tu->pf_threshold = (int)sm_env_int("SCTPMPI_SCTP_PF_THRESHOLD", -1);
     tu->sack_delay_ms = (int)sm_env_int("SCTPMPI_SCTP_SACK_DELAY", 10);
     tu->max_burst = (int)sm_env_int("SCTPMPI_SCTP_MAX_BURST", 0);
+    /* CMT: off, on (split fast retransmit + cwnd update), dac (on + delayed ack for CMT);
+     * usrsctp's rpv1 / rpv2 / mptcp variants are not in the engine: nt_init refuses them */
     const char *cmt = sm_env_str("SCTPMPI_SCTP_CMT", "off");
-    tu->cmt = cmt && *cmt && strcasecmp(cmt, "off") && strcmp(cmt, "0");
+    if (!cmt || !*cmt || !strcasecmp(cmt, "off") || !strcmp(cmt, "0"))
+        tu->cmt = 0;
+    else if (!strcasecmp(cmt, "on") || !strcmp(cmt, "1"))
+        tu->cmt = 1;
+    else if (!strcasecmp(cmt, "dac"))
+        tu->cmt = tu->cmt_dac = 1;
+    else
+        snprintf(tu->cmt_unsupported, sizeof tu->cmt_unsupported, "%s", cmt);
     tu->idata = sm_env_bool("SCTPMPI_SCTP_INTERLEAVE", 0);
     tu->stripe = sm_env_bool("SCTPMPI_SCTP_STRIPE", 0);
     /* small frames are copied: nothing waits for their SACK, and the reply carries it (an I-bit
@@ -147,6 +156,13 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     for (int i = 0; i < NT_MAX_ADDRS; i++)
         t->udp[i].fd = -1;
     nt_tunables_load(&t->tu, a->local_ranks);
+    if (t->tu.cmt_unsupported[0]) {
+        SM_ERR("SCTPMPI_SCTP_CMT=%s: the native SCTP engine does off, on and dac; usrsctp's "
+               "rpv1, rpv2 and mptcp variants need SCTPMPI_SCTP_BACKEND=usrsctp",
+               t->tu.cmt_unsupported);
+        destroy(t);
+        return -1;
+    }
     if (t->tu.stripe && t->tu.cmt) {
         SM_ERR("SCTPMPI_SCTP_STRIPE=1 and SCTPMPI_SCTP_CMT=on exclude each other: striping makes "
                "one single-homed association per rail (the engine spreads the data), CMT spreads "
@@ -209,6 +225,7 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
                                                : (uint16_t)t->tu.path_max_retrans;
     cfg.idata = (uint8_t)t->tu.idata;
     cfg.cmt = (uint8_t)t->tu.cmt;
+    cfg.cmt_dac = (uint8_t)t->tu.cmt_dac;
     cfg.zero_checksum = (uint8_t)t->tu.zero_checksum;
     cfg.tlp = (uint8_t)sm_env_bool("SCTPMPI_SCTP_TLP", 1); /* tail-loss probe (sctp-native.md) */
     cfg.accept_incoming = 1;
@@ -391,14 +408,15 @@ static void print_stats(struct sm_transport *t, FILE *f)
             continue;
         struct nt_peer *p = &t->peers[a->rank];
         fprintf(f, "[rank %d] sctpn: rank %d assoc %u%s: frames out %llu (%llu zero-copy, %llu waited) in %llu, "
-                "chunks out %llu in %llu, retransmitted %llu, fast retransmits %llu, T3 timeouts %llu, dup TSNs %llu, idata %u cmt %u, tail-loss probes %llu (repaired %llu)\n",
+                "chunks out %llu in %llu, retransmitted %llu, fast retransmits %llu (spurious %llu), T3 timeouts %llu, dup TSNs %llu, idata %u cmt %u dac %u, tail-loss probes %llu (repaired %llu)\n",
                 t->rank, a->rank, a->id, nt_is_tx(p, a->id) ? " (ours)" : "",
                 (unsigned long long)p->tx_frames, (unsigned long long)p->zcopy_frames,
                 (unsigned long long)p->eagain, (unsigned long long)p->rx_frames,
                 (unsigned long long)st.data_chunks_out, (unsigned long long)st.data_chunks_in,
                 (unsigned long long)st.retransmitted_chunks, (unsigned long long)st.fast_retransmits,
+                (unsigned long long)st.spurious_fast_retransmits,
                 (unsigned long long)st.t3_timeouts, (unsigned long long)st.dup_tsns_received,
-                st.idata, st.cmt, (unsigned long long)st.tlp_probes,
+                st.idata, st.cmt, st.cmt_dac, (unsigned long long)st.tlp_probes,
                 (unsigned long long)st.tlp_repairs);
         for (int k = 0; k < st.npaths; k++) {
             const struct sctpn_path_stats *ps = &st.paths[k];

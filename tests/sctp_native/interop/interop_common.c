@@ -27,6 +27,7 @@ static void usage(const char *prog)
             "  --max-size N        largest message in bytes (>= %d, default 9000)\n"
             "  --unordered none|all|mixed   (default none)\n"
             "  --idata             negotiate I-DATA (RFC 8260)\n"
+            "  --cmt-dac           concurrent multipath transfer with delayed ack for CMT\n"
             "  --shutdown self|peer  which side starts the graceful shutdown (default: client)\n"
             "  --timeout S         give up (exit 3) after S seconds (default 30)\n"
             "  --linger MS         keep the stack running MS ms after the close, to answer a\n"
@@ -124,6 +125,8 @@ void iop_parse(struct iop_options *o, int argc, char **argv, const char *prog)
             }
         } else if (!strcmp(a, "--idata"))
             o->idata = 1;
+        else if (!strcmp(a, "--cmt-dac"))
+            o->cmt_dac = 1;
         else if (!strcmp(a, "--shutdown")) {
             NEEDS_VALUE;
             if (!strcmp(v, "self"))

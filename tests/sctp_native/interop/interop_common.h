@@ -29,6 +29,7 @@ struct iop_options {
     size_t max_size;                       /* largest message (>= IOP_HEADER_BYTES) */
     enum iop_unordered unordered;
     int idata;                             /* ask for I-DATA (RFC 8260) */
+    int cmt_dac;                           /* CMT with delayed ack for CMT (multihomed) */
     int shutdown_self;                     /* 1: this side starts the graceful shutdown */
     int timeout_s;                         /* watchdog */
     int linger_ms;                         /* keep the stack up this long after the close */

@@ -344,6 +344,20 @@ static void trace_packet(const char *dir, const struct sctpn_addr *from,
 
 /* --dump-dir: keep the first three received packets of each (chunk type, flags) of the first
  * chunk, raw, as seeds for the fuzz corpus */
+/* SACKs of the peer whose flags carry usrsctp's DAC packet count (0x40: one, 0x80: two) */
+static long dac_sacks;
+static void count_dac_sacks(const uint8_t *p, size_t len)
+{
+    for (size_t off = 12; off + 4 <= len;) {
+        size_t cl = (size_t)(p[off + 2] << 8 | p[off + 3]);
+        if (p[off] == 3 && (p[off + 1] & 0xc0))
+            dac_sacks++;
+        if (cl < 4)
+            break;
+        off += (cl + 3) & ~(size_t)3;
+    }
+}
+
 static void dump_packet(const uint8_t *p, size_t len)
 {
     static uint8_t kept[256][256];
@@ -394,6 +408,8 @@ static int receive_all(sctpn_endpoint *ep)
                 trace_packet("in ", &src_addr, &udp[i].addr, pkt, (size_t)len, "");
             if (opt.dump_dir)
                 dump_packet(pkt, (size_t)len);
+            if (opt.cmt_dac)
+                count_dac_sacks(pkt, (size_t)len);
             struct sctpn_addr from = {.ipv4 = src.sin_addr.s_addr,
                                       .udp_port = ntohs(src.sin_port)};
             int rc = sctpn_input(ep, pkt, (size_t)len, &from, &udp[i].addr, iop_now_us());
@@ -480,6 +496,7 @@ int main(int argc, char **argv)
     cfg.path_max_retrans = 2;
     cfg.assoc_max_retrans = 30;
     cfg.idata = (uint8_t)opt.idata;
+    cfg.cmt = cfg.cmt_dac = (uint8_t)opt.cmt_dac;
     cfg.accept_incoming = (uint8_t)opt.server;
     for (int i = 0; i < nudp; i++)
         cfg.local_addrs[i] = udp[i].addr;
@@ -620,6 +637,19 @@ int main(int argc, char **argv)
                 opt.drop_addr);
         rc = 1;
     }
+    if (opt.cmt_dac && (dac_sacks == 0 || (have_stats && !stats.cmt_dac))) {
+        fprintf(stderr, "%s: FAILED: CMT with DAC: %ld SACKs from the peer carried the DAC "
+                "packet count, our engine's DAC %s\n", WHO, dac_sacks,
+                have_stats && stats.cmt_dac ? "on" : "off");
+        rc = 1;
+    }
+    if (opt.cmt_dac && have_stats && stats.npaths >= 2)
+        printf("%s: CMT+DAC: %ld DAC-flagged SACKs from the peer; fast rtx %llu (spurious %llu); "
+               "packets out path 0 %llu, path 1 %llu\n", WHO, dac_sacks,
+               (unsigned long long)stats.fast_retransmits,
+               (unsigned long long)stats.spurious_fast_retransmits,
+               (unsigned long long)stats.paths[0].packets_out,
+               (unsigned long long)stats.paths[1].packets_out);
     if (opt.loss > 0 && lost_packets == 0) {
         fprintf(stderr, "%s: FAILED: --loss given but no datagram was lost\n", WHO);
         rc = 1;

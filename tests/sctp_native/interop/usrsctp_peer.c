@@ -59,6 +59,10 @@ static struct sockaddr_in inet(const char *ip, int port)
     return a;
 }
 
+#ifndef SCTP_CMT_ON_OFF /* usrsctp implements the option but its header does not name it */
+#define SCTP_CMT_ON_OFF 0x00001200
+#endif
+
 static void configure(struct socket *s)
 {
     struct sctp_initmsg im = {.sinit_num_ostreams = (uint16_t)opt.streams,
@@ -74,6 +78,10 @@ static void configure(struct socket *s)
                                   .assoc_value = (uint32_t)opt.idata};
     setopt(s, IPPROTO_SCTP, SCTP_INTERLEAVING_SUPPORTED, &av, sizeof av,
            "SCTP_INTERLEAVING_SUPPORTED");
+    if (opt.cmt_dac) { /* SCTP_CMT_BASE; DAC comes from the sctp_cmt_use_dac sysctl */
+        struct sctp_assoc_value cmt = {.assoc_id = SCTP_FUTURE_ASSOC, .assoc_value = 1};
+        setopt(s, IPPROTO_SCTP, SCTP_CMT_ON_OFF, &cmt, sizeof cmt, "SCTP_CMT_ON_OFF");
+    }
     int buf = 4 << 20;
     setopt(s, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf, "SO_SNDBUF");
     setopt(s, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf, "SO_RCVBUF");
@@ -397,6 +405,10 @@ int main(int argc, char **argv)
     usrsctp_sysctl_set_sctp_rto_initial_default(300);
     usrsctp_sysctl_set_sctp_init_rto_max_default(1000);
     usrsctp_sysctl_set_sctp_auto_asconf(0);
+    if (opt.cmt_dac) { /* the socket option below is refused unless the sysctl is on */
+        usrsctp_sysctl_set_sctp_cmt_on_off(1);
+        usrsctp_sysctl_set_sctp_cmt_use_dac(1);
+    }
 
     struct socket *s = usrsctp_socket(AF_INET, SOCK_STREAM, IPPROTO_SCTP, NULL, NULL, 0, NULL);
     if (!s)
