@@ -11,10 +11,7 @@ A run that times out is recorded as a hang. If it had already printed all of its
 are used and the hang is counted in the "runs" column; it is never silently dropped.
 
 Usage: compare.py [--build DIR] [-r R] [--timeout S] [--out FILE.md] [--scratch DIR]
-                  [--only tcp,sctp,sctp-nogso,usctp,ompi,mpich]
-
-sctp-nogso (not run by default) is the own engine with SCTPMPI_SCTP_GSO=off SCTPMPI_SCTP_GRO=off,
-for measuring UDP segmentation offload against plain sendmmsg/recvmmsg in the same run.
+                  [--only tcp,sctp,usctp,ompi,mpich]
 """
 import argparse
 import datetime
@@ -45,9 +42,6 @@ TARGETS = [  # (column key, test, text)
 ]
 CFLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE"]
 
-
-OURS = ("tcp", "sctp", "sctp-nogso", "usctp")  # our contenders (targets table)
-OURS_SCTP = ("sctp", "sctp-nogso", "usctp")
 
 def sh(cmd, env=None):
     return " ".join(shlex.quote(c) for c in cmd) if env is None else \
@@ -218,10 +212,6 @@ def main():
                   dict(base_env), ours_bin),
         Contender("sctp", "sctpmpi, --transport sctp (own SCTP engine)", [mpiexec, "-n", "2", "--transport", "sctp"],
                   dict(base_env, SCTPMPI_SCTP_BACKEND="native"), ours_bin),
-        Contender("sctp-nogso", "sctpmpi, --transport sctp (own engine, GSO/GRO off)",
-                  [mpiexec, "-n", "2", "--transport", "sctp"],
-                  dict(base_env, SCTPMPI_SCTP_BACKEND="native", SCTPMPI_SCTP_GSO="off",
-                       SCTPMPI_SCTP_GRO="off"), ours_bin),
         Contender("usctp", "sctpmpi, --transport sctp over usrsctp", [mpiexec, "-n", "2", "--transport", "sctp"],
                   dict(base_env, SCTPMPI_SCTP_BACKEND="usrsctp"), ours_bin),
     ]
@@ -232,7 +222,7 @@ def main():
     build_log = []
     build_others(scratch, contenders, build_log)
     for c in contenders:
-        if c.key in OURS:
+        if c.key in ("tcp", "sctp", "usctp"):
             missing = [p for p in (mpiexec, c.prog("pingpong"), c.prog("bw")) if not os.access(p, os.X_OK)]
             if missing:
                 c.skipped, c.note = True, "not built: " + ", ".join(missing)
@@ -273,7 +263,7 @@ def main():
                 if st not in ("ok", "hang-after-output"):
                     tail = (err.strip().splitlines() or [""])[-3:]
                     print("    stderr: " + " | ".join(tail), file=sys.stderr, flush=True)
-                    if c.key in OURS_SCTP and rep == 0 and not c.runs[:-1]:
+                    if c.key in ("sctp", "usctp") and rep == 0 and not c.runs[:-1]:
                         # The SCTP transport is optional: a first-run failure means "not available".
                         c.skipped = True
                         c.note = f"skipped: first run {st}: " + " | ".join(tail)[:300]
@@ -333,12 +323,12 @@ def main():
         L.append("")
     L.append("Targets of the issue (sctpmpi vs Open MPI's TCP BTL; ratio of medians, then paired ratio):")
     L.append("")
-    L.append("| target | " + " | ".join(c.label for c in contenders if c.key in OURS) + " |")
-    L.append("|---|" + "---|" * sum(1 for c in contenders if c.key in OURS))
+    L.append("| target | " + " | ".join(c.label for c in contenders if c.key in ("tcp", "sctp", "usctp")) + " |")
+    L.append("|---|" + "---|" * sum(1 for c in contenders if c.key in ("tcp", "sctp", "usctp")))
     for k, test, text in TARGETS:
         cells = []
         for c in contenders:
-            if c.key not in OURS:
+            if c.key not in ("tcp", "sctp", "usctp"):
                 continue
             v = med[c.key][k]
             if v is None or not ref or not ref.get(k):
