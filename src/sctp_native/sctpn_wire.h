@@ -86,5 +86,6 @@ size_t put_param(uint8_t *p, size_t room, uint16_t type, const void *val, size_t
 size_t put_common_hdr(uint8_t *p, uint16_t src, uint16_t dst, uint32_t vtag);
 
 uint32_t crc32c_update(uint32_t crc, const uint8_t *p, size_t n);
+int crc32c_hw_active(void); /* 1: the SSE4.2 instruction (passed its self-test), 0: tables */
 
 #endif

@@ -103,6 +103,7 @@ static int open_one(const char *ip, int port, size_t bufsize, struct sm_udp_sock
                     const char *what)
 {
     u->fd = sm_udp_open(ip, port, bufsize, &u->addr);
+    u->gso = u->gro = 0;
     if (u->fd < 0 && errno == EINVAL)
         SM_ERR("%s: bad local address '%s' (IPv4 only)", what, ip);
     return u->fd < 0 ? -1 : 0;

@@ -10,6 +10,8 @@
 struct sm_udp_sock {
     int fd;
     struct sockaddr_in addr;
+    int gso;                 /* UDP_SEGMENT in use on this socket (cleared when a route refuses it) */
+    int gro;                 /* UDP_GRO on: reads may return coalesced datagrams */
 };
 
 /* one socket per address, all on one port (the business card lists one): port 0 = any free

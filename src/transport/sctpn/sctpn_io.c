@@ -1,7 +1,9 @@
 /* sctpn_io.c — the I/O side of the native SCTP transport: our UDP socket(s) (one per local
  * address, one port), and the drive loop that feeds received datagrams to the sans-IO engine
- * (recvmmsg), runs its timers and sends its packets (sendmmsg), blocking in poll() only when
- * asked to and nothing is ready.  Also the SCTPMPI_SCTP_TEST_DROP loss exercise. */
+ * (recvmmsg; coalesced GRO buffers split back into packets), runs its timers and sends its
+ * packets (sendmmsg; runs of equal-sized packets to one destination as one GSO
+ * super-datagram), blocking in poll() only when asked to and nothing is ready.  Also the
+ * SCTPMPI_SCTP_TEST_DROP loss exercise. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <ifaddrs.h>
@@ -16,9 +18,11 @@
 #include <unistd.h>
 
 #include "transport/sctpn/sctpn_tp.h"
+#include "transport/udp_offload.h"
 #include "transport/udp_socket.h"
 
 #define NT_DGRAM_MAX 65536
+#define NT_ARENA ((size_t)NT_BATCH * NT_DGRAM_MAX) /* t->mmbuf: receive slots / send arena */
 
 uint64_t nt_now_us(void)
 {
@@ -36,9 +40,29 @@ int nt_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
     t->mm = calloc(NT_BATCH, sizeof *t->mm);
     t->mmiov = calloc(NT_BATCH, sizeof *t->mmiov);
     t->mmaddr = calloc(NT_BATCH, sizeof *t->mmaddr);
-    t->mmbuf = malloc((size_t)NT_BATCH * NT_DGRAM_MAX);
-    if (!t->mm || !t->mmiov || !t->mmaddr || !t->mmbuf)
+    t->mmbuf = malloc(NT_ARENA);
+    t->mmctl = calloc(NT_BATCH, sizeof *t->mmctl);
+    t->mmcount = calloc(NT_BATCH, sizeof *t->mmcount);
+    t->mmseg = calloc(NT_BATCH, sizeof *t->mmseg);
+    if (!t->mm || !t->mmiov || !t->mmaddr || !t->mmbuf || !t->mmctl || !t->mmcount || !t->mmseg)
         return -1;
+    for (int i = 0; i < t->nudp; i++) {
+        struct sm_udp_sock *u = &t->udp[i];
+        if (t->tu.gso != SM_OFFLOAD_OFF) {
+            u->gso = sm_udp_gso_supported(u->fd);
+            t->gso_unsupported |= !u->gso;
+        }
+        if (t->tu.gro != SM_OFFLOAD_OFF) {
+            u->gro = sm_udp_gro_enable(u->fd) == 0;
+            t->gro_unsupported |= !u->gro;
+        }
+    }
+    if (t->tu.gso == SM_OFFLOAD_ON && t->gso_unsupported)
+        SM_WARN("sctpn: SCTPMPI_SCTP_GSO=on, but the kernel has no UDP_SEGMENT: one datagram "
+                "per packet");
+    if (t->tu.gro == SM_OFFLOAD_ON && t->gro_unsupported)
+        SM_WARN("sctpn: SCTPMPI_SCTP_GRO=on, but the kernel has no UDP_GRO: one datagram per "
+                "read");
     return 0;
 }
 
@@ -52,6 +76,12 @@ void nt_udp_close(struct sm_transport *t)
     free(t->mmiov);
     free(t->mmaddr);
     free(t->mmbuf);
+    free(t->mmctl);
+    free(t->mmcount);
+    free(t->mmseg);
+    t->mmctl = NULL;
+    t->mmcount = NULL;
+    t->mmseg = NULL;
     t->mm = NULL;
     t->mmiov = NULL;
     t->mmaddr = NULL;
@@ -74,6 +104,31 @@ static void on_unreachable(void *arg, const struct sockaddr_in *dst, const char 
     nt_peer_unreachable(arg, &a, why);
 }
 
+/* hand one received datagram to the engine: a coalesced (GRO) one packet by packet */
+static void input_datagram(struct sm_transport *t, struct msghdr *mh, size_t len,
+                           const struct sctpn_addr *from, const struct sctpn_addr *to,
+                           uint64_t now)
+{
+    const uint8_t *p = ((struct iovec *)mh->msg_iov)->iov_base;
+    if (mh->msg_flags & MSG_TRUNC) { /* cannot happen with 64 KiB buffers; never feed a part */
+        t->rx_truncated++;
+        return;
+    }
+    size_t seg = (size_t)sm_udp_gro_size(mh);
+    if (seg == 0 || seg >= len)
+        seg = len;
+    else {
+        t->gro_batches++;
+        t->gro_packets += (len + seg - 1) / seg;
+    }
+    for (size_t off = 0; off < len; off += seg) {
+        size_t n = len - off < seg ? len - off : seg;
+        t->rx_datagrams++;
+        if (sctpn_input(t->ep, p + off, n, from, to, now) < 0)
+            t->rx_bad++;
+    }
+}
+
 /* read every datagram waiting on every socket; returns how many */
 static int input(struct sm_transport *t)
 {
@@ -89,6 +144,10 @@ static int input(struct sm_transport *t)
                 t->mm[i].msg_hdr.msg_iovlen = 1;
                 t->mm[i].msg_hdr.msg_name = &t->mmaddr[i];
                 t->mm[i].msg_hdr.msg_namelen = sizeof t->mmaddr[i];
+                if (t->udp[s].gro) {
+                    t->mm[i].msg_hdr.msg_control = t->mmctl[i].buf;
+                    t->mm[i].msg_hdr.msg_controllen = sizeof t->mmctl[i].buf;
+                }
             }
             int n = recvmmsg(t->udp[s].fd, t->mm, NT_BATCH, MSG_DONTWAIT, NULL);
             if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
@@ -99,9 +158,7 @@ static int input(struct sm_transport *t)
             for (int i = 0; i < n; i++) {
                 struct sctpn_addr from = {t->mmaddr[i].sin_addr.s_addr,
                                           ntohs(t->mmaddr[i].sin_port)};
-                t->rx_datagrams++;
-                if (sctpn_input(t->ep, t->mmiov[i].iov_base, t->mm[i].msg_len, &from, &to, now) < 0)
-                    t->rx_bad++;
+                input_datagram(t, &t->mm[i].msg_hdr, t->mm[i].msg_len, &from, &to, now);
             }
             total += n;
             if (n < NT_BATCH)
@@ -119,33 +176,111 @@ static int socket_of(struct sm_transport *t, const struct sctpn_addr *from)
     return 0;
 }
 
+/* a route or device refused a super-datagram: send its packets one by one */
+static void send_split(struct sm_transport *t, int s, int m)
+{
+    const uint8_t *p = t->mmiov[m].iov_base;
+    size_t len = t->mmiov[m].iov_len, seg = t->mmseg[m];
+    for (size_t off = 0; off < len; off += seg) {
+        size_t n = len - off < seg ? len - off : seg;
+        ssize_t k;
+        do
+            k = sendto(t->udp[s].fd, p + off, n, MSG_DONTWAIT, (struct sockaddr *)&t->mmaddr[m],
+                       sizeof t->mmaddr[m]);
+        while (k < 0 && errno == EINTR);
+        if (k < 0)
+            t->tx_lost++;
+        else
+            t->tx_datagrams++;
+    }
+}
+
+static void gso_refused(struct sm_transport *t, int s, int err)
+{
+    if (!t->udp[s].gso)
+        return;
+    t->udp[s].gso = 0; /* remembered for this socket */
+    char ip[INET_ADDRSTRLEN];
+    inet_ntop(AF_INET, &t->udp[s].addr.sin_addr, ip, sizeof ip);
+    if (t->tu.gso == SM_OFFLOAD_ON)
+        SM_WARN("sctpn: UDP GSO refused on %s (%s): one datagram per packet from now on", ip,
+                strerror(err));
+    else
+        SM_INFO("sctpn: UDP GSO refused on %s (%s): one datagram per packet from now on", ip,
+                strerror(err));
+}
+
+/* send messages 0..n-1 of the batch on socket s (a message with mmcount > 1 is a GSO
+ * super-datagram of mmcount packets of mmseg bytes, the last one maybe shorter) */
 static void send_batch(struct sm_transport *t, int s, int n)
 {
+    for (int i = 0; i < n; i++) {
+        struct msghdr *mh = &t->mm[i].msg_hdr;
+        if (t->mmcount[i] > 1)
+            sm_udp_set_segment(mh, t->mmctl[i].buf, t->mmseg[i]);
+        else {
+            mh->msg_control = NULL;
+            mh->msg_controllen = 0;
+        }
+    }
     int off = 0;
     while (off < n) {
         int k = sendmmsg(t->udp[s].fd, t->mm + off, (unsigned)(n - off), MSG_DONTWAIT);
         if (k < 0) {
-            if (errno == EINTR)
+            int err = errno;
+            if (err == EINTR)
                 continue;
-            /* full socket buffer or unreachable: the packets are lost, SCTP retransmits */
-            t->tx_lost += (uint64_t)(n - off);
+            if (t->mmcount[off] > 1 && sm_udp_gso_refused(err)) {
+                t->gso_refused++;
+                gso_refused(t, s, err);
+                send_split(t, s, off);
+            } else {
+                /* full socket buffer or unreachable: the packets are lost, SCTP retransmits */
+                t->tx_lost += (uint64_t)t->mmcount[off];
+            }
             off++;
             continue;
         }
-        t->tx_datagrams += (uint64_t)k;
+        for (int i = off; i < off + k; i++) {
+            t->tx_datagrams += (uint64_t)t->mmcount[i];
+            if (t->mmcount[i] > 1) {
+                t->gso_sent++;
+                t->gso_packets += (uint64_t)t->mmcount[i];
+            }
+        }
         off += k;
     }
 }
 
-/* send everything the engine has to send now */
+/* can the packet of len bytes just written behind message m join it as one more segment?
+ * Segments are all of one size but the last, which may be shorter */
+static int gso_joins(struct sm_transport *t, int m, const uint8_t *buf, size_t len,
+                     const struct sctpn_addr *to)
+{
+    size_t have = t->mmiov[m].iov_len, seg = t->mmcount[m] > 1 ? t->mmseg[m] : have;
+    return (uint8_t *)t->mmiov[m].iov_base + have == buf && t->mmcount[m] < SM_GSO_MAX_SEGMENTS &&
+           have == (size_t)t->mmcount[m] * seg && len <= seg &&
+           have + len <= SM_UDP_MAX_PAYLOAD && t->mmaddr[m].sin_addr.s_addr == to->ipv4 &&
+           t->mmaddr[m].sin_port == htons(to->udp_port);
+}
+
+/* send everything the engine has to send now.  The packets are written one after the other
+ * into t->mmbuf; with GSO on the socket, a packet that can join the previous message
+ * (gso_joins) extends it instead of starting a new one */
 int nt_flush_output(struct sm_transport *t)
 {
     int sent = 0, n = 0, cur = -1;
+    size_t used = 0, cap = (size_t)(t->mtu > 65000 ? 65000 : t->mtu); /* the engine's MTU */
     uint64_t now = nt_now_us();
     for (;;) {
+        if (n == NT_BATCH || used + cap > NT_ARENA) {
+            send_batch(t, cur, n);
+            n = 0;
+            used = 0;
+        }
         struct sctpn_addr from, to;
-        uint8_t *buf = t->mmbuf + (size_t)n * NT_DGRAM_MAX;
-        int len = sctpn_poll_transmit(t->ep, now, buf, NT_DGRAM_MAX, &from, &to);
+        uint8_t *buf = t->mmbuf + used;
+        int len = sctpn_poll_transmit(t->ep, now, buf, cap, &from, &to);
         if (len <= 0)
             break;
         if (test_drop(t)) {
@@ -153,16 +288,28 @@ int nt_flush_output(struct sm_transport *t)
             continue;
         }
         int s = socket_of(t, &from);
-        if (cur >= 0 && s != cur) {
+        if (cur >= 0 && s != cur && n) {
             send_batch(t, cur, n);
             n = 0;
-            /* re-place this packet in slot 0 */
+            /* re-place this packet at the start */
             memmove(t->mmbuf, buf, (size_t)len);
             buf = t->mmbuf;
+            used = 0;
         }
         cur = s;
+        used += (size_t)len;
+        sent++;
+        if (n && t->udp[s].gso && gso_joins(t, n - 1, buf, (size_t)len, &to)) {
+            if (t->mmcount[n - 1] == 1)
+                t->mmseg[n - 1] = (uint16_t)t->mmiov[n - 1].iov_len;
+            t->mmiov[n - 1].iov_len += (size_t)len;
+            t->mmcount[n - 1]++;
+            continue;
+        }
         t->mmiov[n].iov_base = buf;
         t->mmiov[n].iov_len = (size_t)len;
+        t->mmcount[n] = 1;
+        t->mmseg[n] = (uint16_t)len;
         memset(&t->mm[n].msg_hdr, 0, sizeof t->mm[n].msg_hdr);
         t->mmaddr[n].sin_family = AF_INET;
         t->mmaddr[n].sin_addr.s_addr = to.ipv4;
@@ -172,15 +319,36 @@ int nt_flush_output(struct sm_transport *t)
         t->mm[n].msg_hdr.msg_iov = &t->mmiov[n];
         t->mm[n].msg_hdr.msg_iovlen = 1;
         n++;
-        sent++;
-        if (n == NT_BATCH) {
-            send_batch(t, cur, n);
-            n = 0;
-        }
     }
     if (n)
         send_batch(t, cur, n);
     return sent;
+}
+
+static const char *offload_state(enum sm_offload_mode mode, int unsupported, int on, int n)
+{
+    if (mode == SM_OFFLOAD_OFF)
+        return "off";
+    if (unsupported)
+        return "unsupported";
+    return on == n ? "on" : on ? "partly refused" : "refused";
+}
+
+void nt_io_stats(struct sm_transport *t, FILE *f)
+{
+    int gso = 0, gro = 0;
+    for (int s = 0; s < t->nudp; s++) {
+        gso += t->udp[s].gso;
+        gro += t->udp[s].gro;
+    }
+    fprintf(f, "[rank %d] sctpn: gso %s, super-datagrams out %llu (packets %llu, refused %llu); "
+            "gro %s, batches in %llu (packets %llu); truncated in %llu\n",
+            t->rank, offload_state(t->tu.gso, t->gso_unsupported, gso, t->nudp),
+            (unsigned long long)t->gso_sent, (unsigned long long)t->gso_packets,
+            (unsigned long long)t->gso_refused,
+            offload_state(t->tu.gro, t->gro_unsupported, gro, t->nudp),
+            (unsigned long long)t->gro_batches, (unsigned long long)t->gro_packets,
+            (unsigned long long)t->rx_truncated);
 }
 
 static void run_timers(struct sm_transport *t)

@@ -33,6 +33,7 @@
 #include "engine/wire.h"
 #include "sctpn.h"
 #include "transport/transport.h"
+#include "transport/udp_offload.h"
 #include "transport/udp_socket.h"
 #include "util/util.h"
 
@@ -61,6 +62,7 @@ struct nt_tunables {
     int linger_ms;
     int watchdog_us;         /* SCTPMPI_SCTP_WATCHDOG_US: strong-progress tick, 0 = off */
     int debug;
+    enum sm_offload_mode gso, gro; /* SCTPMPI_SCTP_GSO / SCTPMPI_SCTP_GRO */
 };
 
 /* a frame waiting for send-buffer space (per lane, in order) */
@@ -154,6 +156,12 @@ struct sm_transport {
     struct sockaddr_in *mmaddr;
     uint8_t *mmbuf;                     /* NT_BATCH datagrams of 65536 bytes */
     size_t mmbuf_slot;
+    /* UDP GSO/GRO (sctpn_io.c): per message of a send batch, its packets and segment size */
+    union nt_cmsg { struct cmsghdr align; char buf[SM_UDP_OFFLOAD_CMSG_SPACE]; } *mmctl;
+    int *mmcount;
+    uint16_t *mmseg;
+    uint64_t gso_sent, gso_packets, gso_refused, gro_batches, gro_packets, rx_truncated;
+    int gso_unsupported, gro_unsupported; /* the kernel lacks UDP_SEGMENT / UDP_GRO */
 };
 
 uint64_t nt_now_us(void);
@@ -164,6 +172,7 @@ int nt_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs);
 void nt_udp_close(struct sm_transport *t);
 int nt_drive(struct sm_transport *t, long timeout_us); /* one round: input, timers, output */
 int nt_flush_output(struct sm_transport *t);
+void nt_io_stats(struct sm_transport *t, FILE *f); /* the GSO/GRO line of SCTPMPI_STATS */
 
 /* sctpn_peers.c: cards, associations, hellos, frames in and out */
 int nt_parse_card(struct sm_transport *t, int rank, const char *card);

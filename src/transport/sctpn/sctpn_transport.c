@@ -74,6 +74,8 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
     tu->zero_checksum = !sm_env_bool("SCTPMPI_SCTP_CRC32C", 1);
     tu->linger_ms = (int)sm_env_int("SCTPMPI_SCTP_LINGER_MS", 2000);
     tu->watchdog_us = (int)sm_env_int("SCTPMPI_SCTP_WATCHDOG_US", 2000);
+    tu->gso = sm_offload_mode_env("SCTPMPI_SCTP_GSO");
+    tu->gro = sm_offload_mode_env("SCTPMPI_SCTP_GRO");
     tu->debug = sm_env_bool("SCTPMPI_SCTP_DEBUG", sm_env_int("SCTPMPI_VERBOSE", 0) >= 2);
 }
 
@@ -401,6 +403,7 @@ static void print_stats(struct sm_transport *t, FILE *f)
                         (unsigned long long)p->rail_rx_frames[k],
                         (unsigned long long)p->rail_rx_bytes[k]);
     }
+    nt_io_stats(t, f);
     for (int i = 0; i < t->nassocs; i++) {
         struct nt_assoc *a = &t->assocs[i];
         struct sctpn_assoc_stats st;
