@@ -96,6 +96,16 @@ struct path {
     int tlp_new_pending;        /* the probe is new data: one packet ignoring cwnd */
     int tlp_rtx_pending;        /* a retransmission probe awaits its acknowledgement */
     uint32_t tlp_rtx_tsn;       /* ... of this TSN */
+    int rack_valid;             /* RACK (rack.c): a chunk sent on this path was acknowledged */
+    uint64_t rack_xmit_us;      /* send time of the most recently sent acknowledged chunk */
+    uint32_t rack_tsn;          /* ... its TSN */
+    int rack_rtx;               /* ... it was a retransmission (scan every TSN, not up to it) */
+    uint64_t rack_rtt_us;       /* RTT measured on it */
+    uint64_t rack_min_rtt_us;   /* smallest RTT seen on this path (first transmissions), 0 none */
+    uint64_t rack_timer;        /* reordering timer: a chunk's loss deadline, or NEVER */
+    uint32_t reo_mult;          /* reordering window in min_rtt/4 steps (grows on DSACK-like
+                                 * duplicate reports after RACK retransmissions) */
+    uint32_t reo_clean;         /* RACK losses since the last duplicate report */
     uint8_t hb_echo[256];       /* pending HEARTBEAT-ACK info */
     uint16_t hb_echo_len;
     uint8_t hb_echo_pending, hb_send_pending;
@@ -199,7 +209,9 @@ struct sctpn_assoc {
     /* statistics */
     uint64_t packets_in, packets_out, data_out, data_in, sacks_out, sacks_in;
     uint64_t rtx_chunks, fast_rtx, t3s, dup_in, dup_reported, bytes_delivered;
-    uint64_t tlp_probes, tlp_repairs;
+    uint64_t tlp_probes, tlp_repairs, rack_losses;
+    int fr_since_dups;      /* fast retransmissions since the peer last reported duplicates */
+    int reordering_seen;    /* ... it did after some: RACK alone marks losses from then on */
     struct sctpn_assoc *link; /* endpoint list */
 };
 
@@ -316,6 +328,17 @@ void tlp_on_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const uint32_
                  int ndups, uint64_t now);
 uint32_t tlp_miss_threshold(struct sctpn_endpoint *ep, const struct sctpn_assoc *a,
                             uint32_t cum);
+
+/* ---- fast retransmission of one chunk (sack.c), shared with rack.c ---- */
+void sack_fast_rtx(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t tsn,
+                   struct txc *c);
+
+/* ---- time-based loss detection, RACK (rack.c) ---- */
+void rack_on_acked(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t tsn,
+                   const struct txc *c, uint64_t now);
+void rack_detect(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now);
+void rack_on_dups(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int ndups);
+int rack_counts_misses(const struct sctpn_endpoint *ep, const struct sctpn_assoc *a);
 
 /* ---- shutdown / abort (shutdown.c) ---- */
 void sd_input_shutdown(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
