@@ -325,6 +325,8 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
             struct txc *c = new_chunk(ep, a, room, mtu - SCTP_COMMON_HDR - hdr, &tsn);
             if (!c)
                 break;
+            if (tlp_new)
+                c->flags |= DF_I; /* a probe (tlp.c): the peer SACKs it at once */
             n += put_data_chunk(a, buf + n, mtu - n, tsn, c);
             sent_chunk(a, p, pi, tsn, c, now);
             with_data = 1;

@@ -8,8 +8,8 @@
  * lost and fast-retransmitted at once (with the usual fast-recovery cwnd halving, at most
  * once per recovery).  A chunk not yet that old arms a reordering timer for the moment it
  * will be.  Retransmissions are judged by their last send time, so a lost retransmission is
- * found the same way instead of waiting for T3.  Reordering: when the peer reports duplicate
- * TSNs after fast retransmissions (SCTP's DSACK: they were spurious), the window grows by
+ * found the same way instead of waiting for T3.  Reordering: when the peer reports a
+ * fast-retransmitted TSN as a duplicate (SCTP's DSACK: it was spurious), the window grows by
  * min_RTT / 4 (up to SRTT) and goes back to one step after 16 further losses without
  * duplicates, and counting three miss reports is given up for the association (a packet
  * overtaken by three others is not lost): RACK alone marks losses from then on.
@@ -84,6 +84,8 @@ void rack_detect(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now)
             uint64_t deadline = c->sent_us + p->rack_rtt_us + reo;
             if (deadline <= now) {
                 sack_fast_rtx(ep, a, t, c);
+                if (p->t3 <= now) /* due now too: the retransmission leaves now instead */
+                    p->t3 = now + p->rto;
                 a->rack_losses++;
                 if (++p->reo_clean >= REO_RESET_AFTER) {
                     p->reo_clean = 0;
@@ -96,16 +98,29 @@ void rack_detect(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now)
     }
 }
 
-/* the peer reported duplicate TSNs: if chunks were fast-retransmitted since its last report,
- * take it as reordering (SCTP's DSACK): widen the window (RFC 8985 6.2 step 4) and stop
- * counting miss reports, which retransmit every chunk overtaken by three packets */
-void rack_on_dups(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int ndups)
+/* remember a fast-retransmitted TSN (sack.c) */
+void rack_note_fast_rtx(struct sctpn_assoc *a, uint32_t tsn)
 {
-    if (ndups <= 0)
+    a->fr_recent[a->fr_recent_n++ % 8] = tsn;
+}
+
+/* the peer reported duplicate TSNs: one we fast-retransmitted means its original was not lost
+ * but late (SCTP's DSACK; duplicates of a probe or a T3 retransmission say nothing about
+ * reordering): widen the window (RFC 8985 6.2 step 4) and stop counting miss reports, which
+ * retransmit every chunk overtaken by three packets */
+void rack_on_dups(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const uint32_t *dups,
+                  int ndups)
+{
+    if (!ep->cfg.rack)
         return;
-    int spurious = a->fr_since_dups > 0;
-    a->fr_since_dups = 0;
-    if (!ep->cfg.rack || !spurious)
+    int n = a->fr_recent_n < 8 ? (int)a->fr_recent_n : 8, spurious = 0;
+    for (int k = 0; k < ndups && !spurious; k++)
+        for (int j = 0; j < n; j++)
+            if (a->fr_recent[j] == dups[k]) {
+                spurious = 1;
+                a->fr_recent[j] = a->cum_ack; /* count each retransmission once */
+            }
+    if (!spurious)
         return;
     a->reordering_seen = 1;
     for (int i = 0; i < a->npaths; i++) {

@@ -63,7 +63,7 @@ void sack_fast_rtx(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t ts
     }
     c->fast_rtx_done = 1;
     a->fast_rtx++;
-    a->fr_since_dups++;
+    rack_note_fast_rtx(a, tsn);
     tx_mark_rtx(a, tsn, c);
     p->fast_rtx_pending = 1;
 }
@@ -231,7 +231,7 @@ int tx_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn
         for (size_t i = 0; i < ndups && nd < 64; i++)
             dups[nd++] = ld32(v + 12 + 4 * ngaps + 4 * i);
         tlp_on_sack(ep, a, dups, nd, now);
-        rack_on_dups(ep, a, nd);
+        rack_on_dups(ep, a, dups, nd);
     }
     return r;
 }

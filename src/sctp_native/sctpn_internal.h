@@ -210,8 +210,10 @@ struct sctpn_assoc {
     uint64_t packets_in, packets_out, data_out, data_in, sacks_out, sacks_in;
     uint64_t rtx_chunks, fast_rtx, t3s, dup_in, dup_reported, bytes_delivered;
     uint64_t tlp_probes, tlp_repairs, rack_losses;
-    int fr_since_dups;      /* fast retransmissions since the peer last reported duplicates */
-    int reordering_seen;    /* ... it did after some: RACK alone marks losses from then on */
+    uint32_t fr_recent[8];  /* the last fast-retransmitted TSNs (rack.c: a duplicate report of
+                             * one means the original was not lost: reordering) */
+    uint32_t fr_recent_n;
+    int reordering_seen;    /* one was reported: RACK alone marks losses from then on */
     struct sctpn_assoc *link; /* endpoint list */
 };
 
@@ -337,7 +339,9 @@ void sack_fast_rtx(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t ts
 void rack_on_acked(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t tsn,
                    const struct txc *c, uint64_t now);
 void rack_detect(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now);
-void rack_on_dups(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int ndups);
+void rack_note_fast_rtx(struct sctpn_assoc *a, uint32_t tsn);
+void rack_on_dups(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const uint32_t *dups,
+                  int ndups);
 int rack_counts_misses(const struct sctpn_endpoint *ep, const struct sctpn_assoc *a);
 
 /* ---- shutdown / abort (shutdown.c) ---- */
