@@ -34,6 +34,7 @@ void sctpn_config_defaults(struct sctpn_config *cfg)
     cfg->max_out_chunks_idata = 500;
     cfg->accept_incoming = 1;
     cfg->tlp = 1;
+    cfg->rack = 1;
 }
 
 static uint64_t splitmix(uint64_t *s)
@@ -459,6 +460,8 @@ static uint64_t assoc_deadline(const struct sctpn_assoc *a)
             d = a->paths[i].hb_due;
         if (a->paths[i].pto < d)
             d = a->paths[i].pto;
+        if (a->paths[i].rack_timer < d)
+            d = a->paths[i].rack_timer;
     }
     return d;
 }
@@ -490,13 +493,19 @@ void sctpn_handle_timeout(sctpn_endpoint *ep, uint64_t now)
             sd_t2_expired(ep, a, now);
         if (!a->dead && a->sack_pending && a->sack_due <= now)
             a->sack_now = 1;
+        int rack_due = 0;
+        for (int i = 0; i < a->npaths; i++)
+            rack_due |= a->paths[i].rack_timer <= now;
+        if (rack_due) /* rack.c: chunks whose reordering window has passed are lost */
+            rack_detect(ep, a, now);
         for (int i = 0; i < a->npaths && !a->dead; i++) {
+            /* the probe first: a PTO capped at the T3 deadline replaces that T3 (tlp.c) */
+            if (a->paths[i].pto <= now)
+                tlp_expired(ep, a, i, now);
             if (a->paths[i].t3 <= now)
                 path_t3_expired(ep, a, i, now);
             if (!a->dead && a->paths[i].hb_due <= now)
                 path_hb_timer(ep, a, i, now);
-            if (!a->dead && a->paths[i].pto <= now)
-                tlp_expired(ep, a, i, now);
         }
     }
     assoc_reap(ep);
@@ -594,6 +603,7 @@ int sctpn_get_stats(sctpn_endpoint *ep, sctpn_assoc_id id, struct sctpn_assoc_st
     st->bytes_delivered = a->bytes_delivered;
     st->tlp_probes = a->tlp_probes;
     st->tlp_repairs = a->tlp_repairs;
+    st->rack_losses = a->rack_losses;
     st->idata = (uint32_t)a->idata;
     st->zero_checksum = (uint32_t)a->zero_cksum;
     st->cmt = (uint32_t)a->cmt;

@@ -98,13 +98,14 @@ static struct txc *new_chunk(struct sctpn_endpoint *ep, struct sctpn_assoc *a, s
 }
 
 /* RFC 9260 7.2.1: a path that sent no data for a while halves its cwnd per idle RTO (to no
- * less than 4 MTU) before sending again */
+ * less than 4 MTU) before sending again; the step is at least cfg.idle_decay_min_us */
 static void cwnd_after_idle(struct sctpn_endpoint *ep, struct path *p, uint64_t now)
 {
-    if (p->flight || !p->last_data_us || now <= p->last_data_us + p->rto)
+    uint64_t step = p->rto > ep->cfg.idle_decay_min_us ? p->rto : ep->cfg.idle_decay_min_us;
+    if (p->flight || !p->last_data_us || now <= p->last_data_us + step)
         return;
     uint32_t floor = 4u * ep->cfg.mtu;
-    for (uint64_t k = (now - p->last_data_us) / p->rto; k > 0 && p->cwnd > floor; k--)
+    for (uint64_t k = (now - p->last_data_us) / step; k > 0 && p->cwnd > floor; k--)
         p->cwnd = p->cwnd / 2 > floor ? p->cwnd / 2 : floor;
     p->last_data_us = now;
 }
@@ -324,6 +325,8 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
             struct txc *c = new_chunk(ep, a, room, mtu - SCTP_COMMON_HDR - hdr, &tsn);
             if (!c)
                 break;
+            if (tlp_new)
+                c->flags |= DF_I; /* a probe (tlp.c): the peer SACKs it at once */
             n += put_data_chunk(a, buf + n, mtu - n, tsn, c);
             sent_chunk(a, p, pi, tsn, c, now);
             with_data = 1;

@@ -15,6 +15,8 @@ void path_init(struct sctpn_endpoint *ep, struct path *p, uint64_t now)
     p->rto = ep->cfg.rto_initial_us;
     p->t3 = NEVER;
     p->pto = NEVER;
+    p->rack_timer = NEVER;
+    p->reo_mult = 1;
     p->hb_due = ep->cfg.hb_interval_us ? now + p->rto + ep->cfg.hb_interval_us : NEVER;
     p->state = SCTPN_PATH_ACTIVE;
 }
@@ -145,6 +147,7 @@ void path_t3_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, u
     struct path *p = &a->paths[pi];
     p->t3 = NEVER;
     p->pto = NEVER; /* the tail is being repaired by T3 now */
+    p->rack_timer = NEVER; /* every chunk of the path is marked for retransmission below */
     p->tlp_rtx_pending = 0;
     p->tlp_new_pending = 0;
     p->t3_timeouts++;

@@ -1,7 +1,8 @@
 /* sack.c — the sender's processing of SACK chunks (RFC 9260 6.2.1, 6.3.2, 7.2): cumulative
  * and gap acknowledgements, reneging, RTT samples (Karn), HTNA missing reports and fast
- * retransmit on the third report with fast recovery (7.2.4), per-path slow start and
- * congestion avoidance (7.2.1/7.2.2), the peer's window, and T3-rtx restarts. */
+ * retransmit on the third report with fast recovery (7.2.4; time-based loss marking is in
+ * rack.c), per-path slow start and congestion avoidance (7.2.1/7.2.2), the peer's window,
+ * and T3-rtx restarts. */
 #include <stdlib.h>
 
 #include "sctpn_internal.h"
@@ -30,6 +31,7 @@ static void newly_acked(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
                         struct txc *c, uint32_t *bytes_acked, uint64_t now)
 {
     struct path *p = &a->paths[c->path];
+    rack_on_acked(ep, a, tsn, c, now);
     if (c->in_flight) {
         p->flight -= c->len;
         a->total_flight -= c->len;
@@ -44,6 +46,26 @@ static void newly_acked(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
             path_rtt_sample(ep, p, now - p->rtt_sent_us);
     }
     acked_on(ep, a, c->path);
+}
+
+/* fast retransmit of chunk tsn, entering fast recovery on its path unless already in it
+ * (RFC 9260 7.2.4 step 4 / 7.2.3); the retransmission goes out at once, ignoring cwnd */
+void sack_fast_rtx(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t tsn,
+                   struct txc *c)
+{
+    struct path *p = &a->paths[c->path];
+    if (!p->in_fast_recovery) {
+        p->ssthresh = p->cwnd / 2 > 4u * ep->cfg.mtu ? p->cwnd / 2 : 4u * ep->cfg.mtu;
+        p->cwnd = p->ssthresh;
+        p->pba = 0;
+        p->in_fast_recovery = 1;
+        p->fr_exit_tsn = a->next_tsn - 1;
+    }
+    c->fast_rtx_done = 1;
+    a->fast_rtx++;
+    frtx_note(a, tsn);
+    tx_mark_rtx(a, tsn, c);
+    p->fast_rtx_pending = 1;
 }
 
 static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t cum,
@@ -141,20 +163,9 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
             c->missing = (uint8_t)(c->missing + inc);
         if (c->missing < miss_threshold || c->fast_rtx_done)
             continue;
-        struct path *p = &a->paths[c->path];
-        if (!p->in_fast_recovery) { /* RFC 9260 7.2.4 step 4 / 7.2.3 */
-            p->ssthresh = p->cwnd / 2 > 4u * ep->cfg.mtu ? p->cwnd / 2 : 4u * ep->cfg.mtu;
-            p->cwnd = p->ssthresh;
-            p->pba = 0;
-            p->in_fast_recovery = 1;
-            p->fr_exit_tsn = a->next_tsn - 1;
-        }
-        c->fast_rtx_done = 1;
-        a->fast_rtx++;
-        frtx_note(a, t);
-        tx_mark_rtx(a, t, c);
-        a->paths[c->path].fast_rtx_pending = 1;
+        sack_fast_rtx(ep, a, t, c);
     }
+    rack_detect(ep, a, now); /* rack.c: time-based loss marking */
     /* release what is cumulatively acknowledged (SEND_DONE events) */
     tx_release_upto(ep, a, cum);
     /* congestion control per path */
@@ -229,7 +240,8 @@ int tx_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn
         for (size_t i = 0; i < ndups && nd < 64; i++)
             dups[nd++] = ld32(v + 12 + 4 * ngaps + 4 * i);
         tlp_on_sack(ep, a, dups, nd, now);
-        frtx_on_dups(a, dups, nd);
+        if (frtx_on_dups(a, dups, nd))
+            rack_on_spurious_frtx(ep, a);
     }
     return r;
 }

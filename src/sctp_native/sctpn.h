@@ -127,6 +127,10 @@ struct sctpn_config {
     uint64_t rto_initial_us, rto_min_us, rto_max_us;
     uint64_t hb_interval_us;     /* heartbeat interval on idle paths (0 = no heartbeats) */
     uint64_t sack_delay_us;      /* delayed-SACK timer */
+    uint64_t idle_decay_min_us;  /* an idle path halves its cwnd (to >= 4 MTU) per
+                                  * max(RTO, this) without data (RFC 9260 7.2.1: per RTO, 0
+                                  * here); keeps an RTO.min far below RFC's 1 s from also
+                                  * shrinking the cwnd after every quiet round trip */
     uint64_t cookie_life_us;     /* valid life of a state cookie */
     uint16_t sack_freq;          /* SACK at least every sack_freq packets with DATA (2) */
     uint16_t max_burst;          /* new-data packets sent back to back at most (4) */
@@ -146,6 +150,10 @@ struct sctpn_config {
     uint8_t accept_incoming;     /* answer INITs (server side); 0: only sctpn_connect */
     uint8_t tlp;                 /* tail-loss probe (RFC 8985 7) + early retransmit (RFC 5827)
                                   * (1 = on, the default) */
+    uint8_t rack;                /* time-based loss detection (RFC 8985 RACK, per path): a
+                                  * chunk sent more than RTT + reordering window before a
+                                  * newly acknowledged one is retransmitted at once (1 = on,
+                                  * the default) */
     uint8_t cookie_secret[32];   /* MAC key of the state cookie; all zero: random */
     uint64_t seed;               /* PRNG seed (vtags, TSNs, secret); 0: from getrandom() */
     /* local addresses (for the INIT/INIT-ACK address list and the path pairing of incoming
@@ -249,6 +257,7 @@ struct sctpn_assoc_stats {
     uint64_t tlp_probes;         /* tail-loss probes sent (new data or a retransmission) */
     uint64_t tlp_repairs;        /* retransmission probes whose TSN the peer had not got (the
                                   * SACK acking it reported no duplicate of it) */
+    uint64_t rack_losses;        /* chunks RACK declared lost (also in fast_retransmits) */
     uint32_t idata, zero_checksum, cmt; /* negotiated features */
     uint32_t cmt_dac;            /* delayed ack for CMT in use (cmt and cfg.cmt_dac) */
     int npaths;

@@ -96,6 +96,16 @@ struct path {
     int tlp_new_pending;        /* the probe is new data: one packet ignoring cwnd */
     int tlp_rtx_pending;        /* a retransmission probe awaits its acknowledgement */
     uint32_t tlp_rtx_tsn;       /* ... of this TSN */
+    int rack_valid;             /* RACK (rack.c): a chunk sent on this path was acknowledged */
+    uint64_t rack_xmit_us;      /* send time of the most recently sent acknowledged chunk */
+    uint32_t rack_tsn;          /* ... its TSN */
+    int rack_rtx;               /* ... it was a retransmission (scan every TSN, not up to it) */
+    uint64_t rack_rtt_us;       /* RTT measured on it */
+    uint64_t rack_min_rtt_us;   /* smallest RTT seen on this path (first transmissions), 0 none */
+    uint64_t rack_timer;        /* reordering timer: a chunk's loss deadline, or NEVER */
+    uint32_t reo_mult;          /* reordering window in min_rtt/4 steps (grows on DSACK-like
+                                 * duplicate reports after RACK retransmissions) */
+    uint32_t reo_clean;         /* RACK losses since the last duplicate report */
     uint8_t hb_echo[256];       /* pending HEARTBEAT-ACK info */
     uint16_t hb_echo_len;
     uint8_t hb_echo_pending, hb_send_pending;
@@ -203,11 +213,13 @@ struct sctpn_assoc {
     /* statistics */
     uint64_t packets_in, packets_out, data_out, data_in, sacks_out, sacks_in;
     uint64_t rtx_chunks, fast_rtx, t3s, dup_in, dup_reported, bytes_delivered;
-    uint64_t tlp_probes, tlp_repairs;
+    uint64_t tlp_probes, tlp_repairs, rack_losses;
     uint64_t spurious_frtx;
     uint32_t frtx_log[FRTX_LOG];  /* recent fast-retransmitted TSNs (frtx_audit.c) */
     uint8_t frtx_live[FRTX_LOG];
     uint32_t frtx_next;
+    int reordering_seen;    /* a fast retransmission proved spurious: RACK alone marks losses
+                             * from then on (rack.c) */
     struct sctpn_assoc *link; /* endpoint list */
 };
 
@@ -342,7 +354,19 @@ uint32_t dac_extra_miss(const struct sctpn_assoc *a, const struct dac_sack *d, u
 
 /* ---- spurious fast retransmissions (frtx_audit.c) ---- */
 void frtx_note(struct sctpn_assoc *a, uint32_t tsn);
-void frtx_on_dups(struct sctpn_assoc *a, const uint32_t *dups, int ndups);
+/* returns how many of the reported duplicates were fast retransmissions not yet counted */
+int frtx_on_dups(struct sctpn_assoc *a, const uint32_t *dups, int ndups);
+
+/* ---- fast retransmission of one chunk (sack.c), shared with rack.c ---- */
+void sack_fast_rtx(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t tsn,
+                   struct txc *c);
+
+/* ---- time-based loss detection, RACK (rack.c) ---- */
+void rack_on_acked(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t tsn,
+                   const struct txc *c, uint64_t now);
+void rack_detect(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now);
+void rack_on_spurious_frtx(struct sctpn_endpoint *ep, struct sctpn_assoc *a);
+int rack_counts_misses(const struct sctpn_endpoint *ep, const struct sctpn_assoc *a);
 
 /* ---- shutdown / abort (shutdown.c) ---- */
 /* pi: the path the chunk arrived on (-1: an address that is no path); from/to: the packet's

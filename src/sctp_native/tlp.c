@@ -2,8 +2,9 @@
  * section 7, adapted to SCTP) and early retransmit (RFC 5827).  When the last packets of a
  * burst are lost no later packets produce the three miss reports fast retransmit needs, and
  * only T3-rtx (>= RTO.min) would repair them.  Instead, a probe timeout PTO = max(2 SRTT,
- * 10 ms) (+ the delayed-SACK time when a single packet is outstanding without the I bit) is
- * armed whenever new data is sent or a SACK acknowledges new data; on expiry one probe goes
+ * 10 ms) (+ the delayed-SACK time when a single packet is outstanding without the I bit),
+ * capped at the T3 deadline, is armed whenever new data is sent or a SACK acknowledges new
+ * data; on expiry (before T3 when both are due, T3 then re-armed) one probe goes
  * out, ignoring cwnd: new data when some is queued and the peer's window allows, else the
  * highest-TSN chunk outstanding on the path.  The probe is not a T3: no cwnd collapse, no RTO
  * backoff, no error count.  The SACK it elicits acknowledges a lost tail directly or reports
@@ -51,14 +52,18 @@ void tlp_arm(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t 
             pto += ep->cfg.sack_delay_us;
     }
     uint64_t at = now + pto;
-    if (p->t3 != NEVER && at >= p->t3)
-        return; /* T3-rtx comes first anyway */
+    /* RFC 8985 7.2: capped at the RTO.  With a short RTO.min (30 ms in the MPI transport)
+     * 2 SRTT is beyond T3 at 20 ms one-way delay and more; the probe then goes out at the T3
+     * deadline instead of the T3 expiry (endpoint.c runs the PTO first): one packet, no cwnd
+     * collapse and no RTO backoff for a lost tail, or for a single packet whose SACK the peer
+     * delays beyond an RTO estimated without that delay */
+    if (p->t3 != NEVER && at > p->t3)
+        at = p->t3;
     p->pto = at;
 }
 
 void tlp_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t now)
 {
-    (void)now;
     struct path *p = &a->paths[pi];
     p->pto = NEVER;
     if (!ep->cfg.tlp || !p->flight || p->tlp_done || !data_state(a))
@@ -69,6 +74,7 @@ void tlp_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint6
         p->tlp_done = 1;
         p->tlp_new_pending = 1; /* output.c sends one packet of new data ignoring cwnd */
         a->tlp_probes++;
+        p->t3 = now + p->rto;
         return;
     }
     int found;
@@ -78,11 +84,13 @@ void tlp_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint6
     struct txc *c = tx_chunk(a, t);
     tx_mark_rtx(a, t, c);
     c->path = (uint8_t)pi; /* a probe stays on its path (it is not a T3 failover) */
+    c->flags |= DF_I; /* RFC 7053: SACK it at once, T3 is re-armed for one RTO only */
     p->fast_rtx_pending = 1; /* sent at once, ignoring cwnd */
     p->tlp_done = 1;
     p->tlp_rtx_pending = 1;
     p->tlp_rtx_tsn = t;
     a->tlp_probes++;
+    p->t3 = now + p->rto; /* RFC 8985 7.3: re-arm the RTO after a probe */
 }
 
 /* after a SACK: a retransmission probe now acknowledged repaired a loss unless the peer
@@ -116,9 +124,11 @@ void tlp_on_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const uint32_
 
 /* missing reports that trigger fast retransmit: 3 (RFC 9260 7.2.4), or with tlp on and
  * fewer than 4 chunks outstanding past the new cumulative ack and nothing queued, one less
- * than their number (RFC 5827 early retransmit) */
+ * than their number (RFC 5827 early retransmit); none once RACK has seen reordering */
 uint32_t tlp_miss_threshold(struct sctpn_endpoint *ep, const struct sctpn_assoc *a, uint32_t cum)
 {
+    if (!rack_counts_misses(ep, a))
+        return UINT32_MAX; /* reordering seen: RACK alone decides (rack.c) */
     if (!ep->cfg.tlp || a->nqueued)
         return 3;
     uint32_t outstanding = a->next_tsn - cum - 1;

@@ -5,7 +5,8 @@
  *     t_s; the probe (a retransmission of the last chunk) leaves exactly at
  *     t_s + max(2 SRTT, 10 ms) + the delayed-SACK time (one packet outstanding), repairs it,
  *     no T3, cwnd unchanged, 1 probe counted as a repair;
- *  2. the last packet AND the probe are lost: T3 still repairs it, at t_s + RTO;
+ *  2. the last packet AND the probe are lost: T3, re-armed when the probe left (RFC 8985
+ *     7.3), still repairs it, one RTO after the probe;
  *  3. the same loss as 1 with tlp off: only T3 repairs it (the RFC 9260 baseline);
  *  4. the middle packet is lost: the SACK reporting the hole triggers early retransmit at
  *     once (2 chunks outstanding: threshold 1), no probe, no T3. */
@@ -176,14 +177,14 @@ static void lost_tail_and_probe_repaired_by_t3(void)
     sim_run(&s, s.now + 100000, NULL, NULL);
     struct sctpn_assoc_stats st = astats(&s, id);
     uint64_t t_s = t_sack[0] + DELAY_US;
-    /* the RTO that armed T3 at t_s is the one before the expiry doubled it */
+    /* the RTO that re-armed T3 with the probe is the one before the expiry doubled it */
     uint64_t rto = st.paths[0].rto_us / 2;
     printf("probe lost trace: probe at t0+%llu, T3 retransmission at t0+%llu (rto %llu)\n",
            (unsigned long long)(t_data[3] - t0), (unsigned long long)(t_data[4] - t0),
            (unsigned long long)rto);
     CHECK(ndata == 5);
     CHECK(t_data[3] == t_s + expected_pto(&st.paths[0], 1));
-    CHECK(t_data[4] == t_s + rto);                      /* T3, restarted by that SACK */
+    CHECK(t_data[4] == t_data[3] + rto);                /* T3, re-armed by the probe */
     CHECK(t_delivered == t_data[4] + DELAY_US);
     CHECK(st.t3_timeouts == 1 && st.tlp_probes == 1 && st.tlp_repairs == 0);
     CHECK(st.paths[0].flight_bytes == 0 && st.cum_tsn_acked == st.next_tsn - 1);

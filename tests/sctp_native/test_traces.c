@@ -97,6 +97,7 @@ static void setup(struct sim *s, sctpn_assoc_id *id, int max_burst)
     }
     c1.sack_freq = 1; /* SACK every packet */
     c0.tlp = 0;       /* exact RFC 9260 T3 / fast retransmit timelines (TLP: test_tlp.c) */
+    c0.rack = 0;      /* ... and miss counting alone (RACK: test_rack.c) */
     c0.max_burst = (uint16_t)max_burst; /* 0: the cwnd alone decides */
     if (span_override)
         c0.max_out_chunks = (uint32_t)span_override;

@@ -230,6 +230,9 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     cfg.cmt_dac = (uint8_t)t->tu.cmt_dac;
     cfg.zero_checksum = (uint8_t)t->tu.zero_checksum;
     cfg.tlp = (uint8_t)sm_env_bool("SCTPMPI_SCTP_TLP", 1); /* tail-loss probe (sctp-native.md) */
+    cfg.rack = (uint8_t)sm_env_bool("SCTPMPI_SCTP_RACK", 1); /* time-based loss marking */
+    long long idle_ms = sm_env_int("SCTPMPI_SCTP_IDLE_CWND_MS", 200); /* cwnd decay when idle */
+    cfg.idle_decay_min_us = idle_ms > 0 ? (uint64_t)idle_ms * 1000 : 0;
     cfg.accept_incoming = 1;
     /* striped: no local address list, so INIT and INIT-ACK name none and every association
      * keeps the one address pair its handshake used (single-homed, one per rail) */
@@ -411,7 +414,7 @@ static void print_stats(struct sm_transport *t, FILE *f)
             continue;
         struct nt_peer *p = &t->peers[a->rank];
         fprintf(f, "[rank %d] sctpn: rank %d assoc %u%s: frames out %llu (%llu zero-copy, %llu waited) in %llu, "
-                "chunks out %llu in %llu, retransmitted %llu, fast retransmits %llu (spurious %llu), T3 timeouts %llu, dup TSNs %llu, idata %u cmt %u dac %u, tail-loss probes %llu (repaired %llu)\n",
+                "chunks out %llu in %llu, retransmitted %llu, fast retransmits %llu (spurious %llu), T3 timeouts %llu, dup TSNs %llu, idata %u cmt %u dac %u, tail-loss probes %llu (repaired %llu), RACK losses %llu\n",
                 t->rank, a->rank, a->id, nt_is_tx(p, a->id) ? " (ours)" : "",
                 (unsigned long long)p->tx_frames, (unsigned long long)p->zcopy_frames,
                 (unsigned long long)p->eagain, (unsigned long long)p->rx_frames,
@@ -420,7 +423,7 @@ static void print_stats(struct sm_transport *t, FILE *f)
                 (unsigned long long)st.spurious_fast_retransmits,
                 (unsigned long long)st.t3_timeouts, (unsigned long long)st.dup_tsns_received,
                 st.idata, st.cmt, st.cmt_dac, (unsigned long long)st.tlp_probes,
-                (unsigned long long)st.tlp_repairs);
+                (unsigned long long)st.tlp_repairs, (unsigned long long)st.rack_losses);
         for (int k = 0; k < st.npaths; k++) {
             const struct sctpn_path_stats *ps = &st.paths[k];
             char ip[INET_ADDRSTRLEN];
