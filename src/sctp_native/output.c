@@ -98,13 +98,16 @@ static struct txc *new_chunk(struct sctpn_endpoint *ep, struct sctpn_assoc *a, s
 }
 
 /* RFC 9260 7.2.1: a path that sent no data for a while halves its cwnd per idle RTO (to no
- * less than 4 MTU) before sending again; the step is at least cfg.idle_decay_min_us */
+ * less than 4 MTU, or the configured initial window if larger) before sending again; the step
+ * is at least cfg.idle_decay_min_us */
 static void cwnd_after_idle(struct sctpn_endpoint *ep, struct path *p, uint64_t now)
 {
     uint64_t step = p->rto > ep->cfg.idle_decay_min_us ? p->rto : ep->cfg.idle_decay_min_us;
     if (p->flight || !p->last_data_us || now <= p->last_data_us + step)
         return;
-    uint32_t floor = 4u * ep->cfg.mtu;
+    uint32_t floor = 4u * ep->cfg.mtu, iw = path_initial_cwnd(ep);
+    if (iw > floor)
+        floor = iw;
     for (uint64_t k = (now - p->last_data_us) / step; k > 0 && p->cwnd > floor; k--)
         p->cwnd = p->cwnd / 2 > floor ? p->cwnd / 2 : floor;
     p->last_data_us = now;

@@ -5,12 +5,19 @@
  * pass), and heartbeats. */
 #include "sctpn_internal.h"
 
-void path_init(struct sctpn_endpoint *ep, struct path *p, uint64_t now)
+uint32_t path_initial_cwnd(const struct sctpn_endpoint *ep)
 {
     uint32_t mtu = ep->cfg.mtu;
+    if (ep->cfg.init_cwnd_packets)
+        return (uint32_t)ep->cfg.init_cwnd_packets * mtu;
     uint32_t iw = 4 * mtu;
     uint32_t alt = 2 * mtu > 4404 ? 2 * mtu : 4404;
-    p->cwnd = iw < alt ? iw : alt; /* RFC 9260 7.2.1 */
+    return iw < alt ? iw : alt; /* RFC 9260 7.2.1 */
+}
+
+void path_init(struct sctpn_endpoint *ep, struct path *p, uint64_t now)
+{
+    p->cwnd = path_initial_cwnd(ep);
     p->ssthresh = 0xffffffffu;
     p->rto = ep->cfg.rto_initial_us;
     p->t3 = NEVER;

@@ -127,6 +127,9 @@ struct sctpn_config {
     uint64_t rto_initial_us, rto_min_us, rto_max_us;
     uint64_t hb_interval_us;     /* heartbeat interval on idle paths (0 = no heartbeats) */
     uint64_t sack_delay_us;      /* delayed-SACK timer */
+    uint16_t init_cwnd_packets;  /* initial (and after-idle floor) cwnd in packets of mtu;
+                                  * 0 = RFC 9260 7.2.1: min(4 MTU, max(2 MTU, 4404)).  Like
+                                  * TCP's IW10 (RFC 6928) this deviates from the RFC's MUST */
     uint64_t idle_decay_min_us;  /* an idle path halves its cwnd (to >= 4 MTU) per
                                   * max(RTO, this) without data (RFC 9260 7.2.1: per RTO, 0
                                   * here); keeps an RTO.min far below RFC's 1 s from also

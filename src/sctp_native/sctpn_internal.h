@@ -314,6 +314,7 @@ void tx_mark_rtx(struct sctpn_assoc *a, uint32_t tsn, struct txc *c);
 
 /* ---- paths and timers (path.c) ---- */
 void path_init(struct sctpn_endpoint *ep, struct path *p, uint64_t now);
+uint32_t path_initial_cwnd(const struct sctpn_endpoint *ep); /* cfg.init_cwnd_packets or RFC */
 void path_rtt_sample(struct sctpn_endpoint *ep, struct path *p, uint64_t rtt);
 void path_t3_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t now);
 void path_error(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t now);
