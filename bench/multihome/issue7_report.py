@@ -282,6 +282,22 @@ def stall_at_failure(d, r):
     return None if best is None else best - medi
 
 
+def window_noise(d, r, span=3.5):
+    """the same measure as stall_at_failure on a run without failure: the longest iteration in each
+    SPAN-second window of the trace minus the run's median iteration, median over the windows"""
+    medi = fnum(r.get("median_iter_ms"))
+    path = os.path.join(d, "logs", f"{r['contender']}.fail{r['failure']}.{r['rep']}.trace")
+    win = {}
+    try:
+        for line in open(path):
+            s, ms = (float(x) for x in line.split())
+            k = int(s // span)
+            win[k] = max(win.get(k, 0.0), ms)
+    except (OSError, ValueError):
+        return None
+    return None if medi is None or not win else statistics.median(win.values()) - medi
+
+
 def app_section(d, out):
     rs = rows(os.path.join(d, "app.csv"))
     if not rs:
@@ -291,10 +307,12 @@ def app_section(d, out):
     lines = ["Run time of the same fixed work (s) without and with rail 0 failing for good mid-run; "
              "extra = difference of the medians; stall = the longest iteration from 0.5 s before to 3 s "
              "after the failure minus that run's median iteration (per-iteration trace, median over "
-             "runs): the failover itself, less exposed to the load's noise than whole run times.", "",
+             "runs): the failover itself, less exposed to the load's noise than whole run times; "
+             "no-failure noise = the same measure on every 3.5 s window of the runs without failure "
+             "(median): what the load alone does to it.", "",
              "| contender | what | no failure: s (runs ok) | failure: s (runs ok) | extra run time | stall at the failure | "
-             "median iteration ms | rail 1 share with failure | SCTP retrans / T3 (failure runs) | paper (Table 6.2) |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "no-failure noise | median iteration ms | rail 1 share with failure | SCTP retrans / T3 (failure runs) | paper (Table 6.2) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     summary = []
     for c in conts:
         cr = [r for r in rs if r["contender"] == c]
@@ -306,6 +324,7 @@ def app_section(d, out):
                       sorted({r["status"] for r in fr if r["status"] != "ok"}))
         extra = res["1"][0] - res["0"][0] if res["1"][0] is not None and res["0"][0] is not None else None
         stall = med([stall_at_failure(d, r) for r in cr if r["failure"] == "1" and r["status"] == "ok"])
+        noise = med([window_noise(d, r) for r in cr if r["failure"] == "0" and r["status"] == "ok"])
         medi = med([fnum(r["median_iter_ms"]) for r in cr if r["status"] == "ok"])
         cnt = sctp_counters(os.path.join(d, "logs"), c + ".fail1.") if c.startswith("sctp") else None
 
@@ -315,14 +334,15 @@ def app_section(d, out):
         paper = ("144-340 ms recovery (one host's link), 336-397 ms (a whole router); MG: +296 / +335 ms run time"
                  if c.startswith("sctp") else "TCP-based MPI: the job fails (thesis 6.1.2)")
         lines.append(f"| `{c}` | {LABEL.get(c, c)} | {cell('0')} | {cell('1')} | "
-                     f"{fmt(extra and extra * 1e3, '{:+.0f} ms')} | {fmt(stall, '{:.0f} ms')} | {fmt(medi, '{:.2f}')} | "
+                     f"{fmt(extra and extra * 1e3, '{:+.0f} ms')} | {fmt(stall, '{:.0f} ms')} | {fmt(noise, '{:.0f} ms')} | "
+                     f"{fmt(medi, '{:.2f}')} | "
                      f"{fmt(rail_share([r for r in cr if r['failure'] == '1']), '{:.0f}%')} | "
                      f"{str(cnt['retrans']) + ' / ' + str(cnt['t3']) if cnt and cnt['files'] else '—'} | {paper} |")
         summary.append([c, fmt(res["0"][0], "{:.3f}"), res["0"][1], res["0"][2], fmt(res["1"][0], "{:.3f}"),
-                        res["1"][1], res["1"][2], fmt(extra, "{:.3f}"), fmt(stall, "{:.1f}")])
+                        res["1"][1], res["1"][2], fmt(extra, "{:.3f}"), fmt(stall, "{:.1f}"), fmt(noise, "{:.1f}")])
     write_csv(os.path.join(d, "app_summary.csv"),
               ["contender", "nofail_s", "nofail_ok", "nofail_runs", "fail_s", "fail_ok", "fail_runs",
-               "extra_s", "stall_ms"], summary)
+               "extra_s", "stall_ms", "nofail_window_noise_ms"], summary)
     out.append(os.path.join(d, "app_summary.csv"))
     lines += ["", f"Result check: every finished run's grid checksum is {'the same' if len(sums) == 1 else 'NOT the same'}"
               f" ({', '.join(sorted(sums)) or 'no finished run'}).",

@@ -7,7 +7,8 @@
 # (default "wan-cmtoff wan-cmton lan-cmtoff lan-cmton": SCTPMPI_SCTP_FAILOVER x SCTPMPI_SCTP_CMT),
 # REPS runs each (default 1).  Writes OUT/failover.csv (config,rep,t_s,mbit_per_s),
 # OUT/failover_runs.csv (config,rep,longest_stall_s,stall_from_s,status,rail0_bytes,rail1_bytes,
-# load1) and the logs (with SCTPMPI_STATS per-path counters) as OUT/logs/CONFIG.REP.txt.
+# load1; status ok, stalled-to-end = the stream never finished and mh_timeline gave up 10 s after
+# DUR, fail(rc=N)) and the logs (with SCTPMPI_STATS per-path counters) as OUT/logs/CONFIG.REP.txt.
 # The backend is SCTPMPI_SCTP_BACKEND's (default: native).  Needs root.
 set -u
 B=$(cd "${1:?usage: mh_failover.sh BUILD [OUT]}" && pwd)
@@ -37,6 +38,7 @@ for rep in $(seq "$REPS"); do
       echo \"mpiexec status \$?\"; '$NETLAB' stats" >"$log" 2>&1
     st=$(sed -n 's/^mpiexec status //p' "$log")
     case $st in 0) st=ok ;; "") st="no-status" ;; *) st="fail(rc=$st)" ;; esac
+    grep -q "^# unfinished" "$log" && st="stalled-to-end"
     rb() { awk -v r="rail=$1" '$1 == "link" && $2 == r { for (i = 3; i <= NF; i++)
       if ($i ~ /^fwd_bytes=/) { sub("fwd_bytes=", "", $i); s += $i } } END { printf "%.0f", s }' "$log"; }
     awk -v c="$cfg" -v r="$rep" 'NF == 2 && $1 ~ /^[0-9.]+$/ { print c "," r "," $1 "," $2 }' "$log" >>"$OUT/failover.csv"

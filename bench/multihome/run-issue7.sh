@@ -6,8 +6,8 @@
 #   (b) Alltoall latency by message size, 4 hosts, one rank each (mh_alltoall.sh; 004 Fig. 3)
 #   (c) failover timeline, SCTP wan/lan x CMT off/on (mh_failover.sh; thesis Figs. 6.1-6.3)
 #   (d) stencil application with rail 0 failing mid-run (mh_app.sh; thesis Table 6.2)
-# Modes: --quick (default; ~10 min here: few sizes, 1 run for a-c, 3 for d), --full (every size,
-# 3 runs for a-c, 5 for d, the 32 s timeline; ~1 h), --tiny (the ctest: one contender per
+# Modes: --quick (default; 10-16 min on the shared 2-core VM at load 10-25: few sizes, 1 run for
+# a-c, 3 for d), --full (every size, 3 runs for a-c, 5 for d, the 32 s timeline; ~1-2 h), --tiny (the ctest: one contender per
 # experiment at the smallest size, 2 hosts; seconds per experiment).  Raw CSVs and logs go to
 # OUT (default results/issue7/<UTC time>), the summaries also to docs/results/issue7-*.csv.
 # Contender lists per experiment can be overridden: CONTENDERS_A, _B, _D (names in
@@ -46,7 +46,7 @@ quick)
   A=(SIZES=65536,1048576 REPS=1 ITERS=5 TMO=120 CONTENDERS="${CONTENDERS_A:-$ALL}")
   Bx=(SIZES=4K,64K,1M REPS=1 CREPS=3 NP=4 TMO=180 CONTENDERS="${CONTENDERS_B:-$ALL}")
   C=(DUR=13 EVENTS="3 7 10" REPS=1) EV="3 7 10"
-  FA=2 D=(REPS=3 ITERS=1000 FAIL_AT=$FA TMO=30 CONTENDERS="${CONTENDERS_D:-$APP}") ;;
+  FA=2 D=(REPS=3 ITERS=500 FAIL_AT=$FA TMO=60 CONTENDERS="${CONTENDERS_D:-$APP}") ;;
 full)
   A=(REPS=3 TMO=300 CONTENDERS="${CONTENDERS_A:-$ALL}")
   Bx=(REPS=3 NP=4 TMO=600 CONTENDERS="${CONTENDERS_B:-$ALL}")
