@@ -110,6 +110,19 @@ def sctp_counters(logdir, prefix):
     return tot
 
 
+def net_drops(logdir, prefix):
+    """median per run of the packets the emulated links dropped for a full queue (LOG.net files
+    of mh_measure); None when no run has the file"""
+    v = []
+    if os.path.isdir(logdir):
+        for f in os.listdir(logdir):
+            if f.startswith(prefix) and f.endswith(".net"):
+                m = re.search(r"drop_queue (\d+)", open(os.path.join(logdir, f)).read())
+                if m:
+                    v.append(int(m.group(1)))
+    return med(v)
+
+
 def rail_share(rs):
     """median share of rail 1 in the bytes the emulated links carried, over the runs rs"""
     v = []
@@ -133,7 +146,9 @@ def by_size_section(d, fname, value_key, unit, title, paper, paper_default, high
     if not rs:
         return [], []
     conts = ordered({r["contender"] for r in rs})
-    ok = [r for r in rs if r["status"] == "ok" and fnum(r[value_key]) is not None]
+    # a run that printed its (checked) results and then hung (MPICH 4.0 + UCX in MPI_Finalize,
+    # docs/results.md) is used, and counted as such in the counters table
+    ok = [r for r in rs if r["status"] in ("ok", "timeout") and fnum(r[value_key]) is not None]
     sizes = sorted({int(r["size"]) for r in ok})
     medians = {(c, s): med([fnum(r[value_key]) for r in ok if r["contender"] == c and int(r["size"]) == s])
                for c in conts for s in sizes}
@@ -158,15 +173,20 @@ def by_size_section(d, fname, value_key, unit, title, paper, paper_default, high
     # counters per contender
     lines += ["", "Per contender: runs ok / runs, share of the bytes on rail 1 (netlab link counters, "
               "median over runs), SCTP chunks retransmitted and T3 timeouts (SCTPMPI_STATS, all runs "
-              "summed), median 1-min load average at the end of the runs.", "",
-              "| contender | what | runs ok | rail 1 share | SCTP retrans | T3 | load |", "|---|---|---|---|---|---|---|"]
+              "summed), packets the emulated NICs/links dropped for a full queue (median per run), median "
+              "1-min load average at the end of the runs.", "",
+              "| contender | what | runs ok | rail 1 share | SCTP retrans | T3 | queue drops | load |",
+              "|---|---|---|---|---|---|---|---|"]
     for c in conts:
         cr = [r for r in rs if r["contender"] == c]
         runs = {r["rep"] for r in cr}
         oks = {r["rep"] for r in cr if r["status"] == "ok"}
+        hung = {r["rep"] for r in cr if r["status"] == "timeout" and fnum(r[value_key]) is not None}
         cnt = sctp_counters(os.path.join(d, "logs"), c + ".") if c.startswith("sctp") else None
-        lines.append(f"| `{c}` | {LABEL.get(c, c)} | {len(oks)}/{len(runs)} | {fmt(rail_share(cr), '{:.0f}%')} | "
+        lines.append(f"| `{c}` | {LABEL.get(c, c)} | {len(oks)}/{len(runs)}"
+                     f"{f' (+{len(hung)} hung after printing its results)' if hung else ''} | {fmt(rail_share(cr), '{:.0f}%')} | "
                      f"{cnt['retrans'] if cnt and cnt['files'] else '—'} | {cnt['t3'] if cnt and cnt['files'] else '—'} | "
+                     f"{fmt(net_drops(os.path.join(d, 'logs'), c + '.'), '{:.0f}')} | "
                      f"{fmt(med([fnum(r['load1']) for r in cr]))} |")
     skipped = os.path.join(d, "skipped.txt")
     if os.path.exists(skipped) and open(skipped).read().strip():

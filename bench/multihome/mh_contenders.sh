@@ -137,13 +137,24 @@ mh_rail_bytes() {
     END { printf "%.0f\n", s }'
 }
 
+# packets the emulated links dropped so far, all rails: "drop_queue N drop_down M" (queue = a
+# NIC or link queue overflowed; down = the link was down)
+mh_net_drops() {
+  "$MH_NETLAB" stats --run "$MH_RUN" | awk '$1 == "link" { for (i = 3; i <= NF; i++) {
+    if ($i ~ /^drop_queue=/) { sub("drop_queue=", "", $i); q += $i }
+    if ($i ~ /^drop_down=/) { sub("drop_down=", "", $i); d += $i } } }
+    END { printf "drop_queue %.0f drop_down %.0f\n", q, d }'
+}
+
 # mh_measure LOG NAME NP TMO PROG ARGS... — mh_run with stdout to LOG.out and stderr to LOG.err;
 # sets MH_STATUS (ok, timeout, fail(rc=N)), MH_R0 / MH_R1 (bytes rail 0 / 1 carried during the
-# job), MH_LOAD (load average after it) and MH_WALL (seconds)
+# job), MH_LOAD (load average after it) and MH_WALL (seconds); LOG.net gets the packets the
+# emulated links dropped during the job (mh_net_drops' format)
 mh_measure() {
-  local log=$1 r0 r1 t0 rc
+  local log=$1 r0 r1 t0 rc q0 d0 q1 d1
   shift
   mkdir -p "$(dirname "$log")"
+  read -r _ q0 _ d0 < <(mh_net_drops)
   r0=$(mh_rail_bytes 0) r1=$(mh_rail_bytes 1) t0=$(date +%s.%N)
   mh_run "$@" >"$log.out" 2>"$log.err"
   rc=$?
@@ -154,4 +165,6 @@ mh_measure() {
   *) MH_STATUS="fail(rc=$rc)" ;;
   esac
   MH_R0=$(($(mh_rail_bytes 0) - r0)) MH_R1=$(($(mh_rail_bytes 1) - r1)) MH_LOAD=$(mh_load)
+  read -r _ q1 _ d1 < <(mh_net_drops)
+  echo "drop_queue $((q1 - q0)) drop_down $((d1 - d0))" >"$log.net"
 }
