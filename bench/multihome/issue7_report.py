@@ -43,8 +43,8 @@ PAPER_A2A_DEFAULT = "CMT lower than Open MPI 2 BTLs; multi-rail helps > 8 KiB"
 PAPER_FO = {"wan": "Fig. 6.1 (RTO.min 300 ms, PMR 3, not the RFC values): 4.5 s at zero, then rail 1; "
                    "rail 1's failure no effect",
             "lan": "formula 6.2/6.3 with Table 6.1: detection 140 ms (busy) - 475 ms (idle)",
-            "cmt": "Fig. 6.2 CMT: same recovery as core SCTP, transient dip when rail 1 fails; "
-                   "Fig. 6.3 CMT-PF: never drops to zero"}
+            "cmt": "Fig. 6.2 CMT: same recovery as core SCTP, transient dip when rail 1 fails",
+            "pf": "Fig. 6.3 CMT-PF: never drops to zero"}
 # thesis Table 6.2 (NAS, 16 processes, MPI-NeTSim, lan settings), ms
 PAPER_NAS_HOST = {"BT": 144, "CG": 205, "IS": 292, "LU": 340, "MG": 300}
 PAPER_NAS_ROUTER = {"BT": 336, "CG": 365, "IS": 397, "LU": 396, "MG": 365}
@@ -245,7 +245,8 @@ def failover_section(d, events, out):
         cr = [r for r in runs if r["config"] == cfg]
         ls = med([fnum(r["longest_stall_s"]) for r in cr])
         sts = ", ".join(sorted({r["status"] for r in cr}))
-        paper = PAPER_FO["cmt"] if cfg.endswith("cmton") else PAPER_FO[cfg.split("-")[0]]
+        paper = (PAPER_FO["pf"] if "-pf" in cfg else PAPER_FO["cmt"] if "-cmton" in cfg
+                 else PAPER_FO.get(cfg.split("-")[0], "—"))
         lines.append(f"| {cfg} | " + " | ".join(cells) + f" | {fmt(ls)} s | {sts} | {paper} |")
     write_csv(os.path.join(d, "failover_phases.csv"), ["config", "phase", "mean_mbit_per_s", "longest_stall_s"],
               summary)

@@ -4,7 +4,8 @@
 # rail 1 down at T3 (EVENTS="T1 T2 T3", default "5 15 25", seconds after the network came up;
 # the job starts ~0.3 s later) while bench/multihome/mh_timeline streams 64 KiB MPI_Sends for DUR
 # seconds (default 32) and counts Mbit/s per 100 ms.  One run per configuration of CONFIGS
-# (default "wan-cmtoff wan-cmton lan-cmtoff lan-cmton": SCTPMPI_SCTP_FAILOVER x SCTPMPI_SCTP_CMT),
+# (default "wan-cmtoff wan-cmton lan-cmtoff lan-cmton": SCTPMPI_SCTP_FAILOVER x SCTPMPI_SCTP_CMT;
+# a suffix -pfN adds SCTPMPI_SCTP_PF_THRESHOLD=N, e.g. wan-cmton-pf0 for the thesis's CMT-PF),
 # REPS runs each (default 1).  Writes OUT/failover.csv (config,rep,t_s,mbit_per_s),
 # OUT/failover_runs.csv (config,rep,longest_stall_s,stall_from_s,status,rail0_bytes,rail1_bytes,
 # load1; status ok, stalled-to-end = the stream never finished and mh_timeline gave up 10 s after
@@ -29,10 +30,12 @@ echo "config,rep,t_s,mbit_per_s" >"$OUT/failover.csv"
 echo "config,rep,longest_stall_s,stall_from_s,status,rail0_bytes,rail1_bytes,load1" >"$OUT/failover_runs.csv"
 for rep in $(seq "$REPS"); do
   for cfg in $CONFIGS; do
-    fo=${cfg%-cmt*} cmt=${cfg#*-cmt}
+    fo=${cfg%%-*} cmt=${cfg#*-cmt} pf=()
+    cmt=${cmt%%-*}
+    [[ $cfg == *-pf* ]] && pf=(SCTPMPI_SCTP_PF_THRESHOLD="${cfg##*-pf}")
     log=$OUT/logs/$cfg.$rep.txt
     timeout $((DUR + 90)) "$NETLAB" run "$OUT/topo.json" -- sh -c "
-      env SCTPMPI_SCTP_FAILOVER=$fo SCTPMPI_SCTP_CMT=$cmt SCTPMPI_STATS=1 SCTPMPI_SCTP_DEBUG=1 \
+      env SCTPMPI_SCTP_FAILOVER=$fo SCTPMPI_SCTP_CMT=$cmt ${pf[*]} SCTPMPI_STATS=1 SCTPMPI_SCTP_DEBUG=1 \
         '$B/tools/mpiexec/mpiexec' --netlab '$OUT/topo.json' -n 2 --transport sctp \
         --timeout $((DUR + 60)) '$B/bench/multihome/mh_timeline' $DUR
       echo \"mpiexec status \$?\"; '$NETLAB' stats" >"$log" 2>&1

@@ -36,6 +36,8 @@ out=${out:-$root/results/issue7/$(date -u +%Y%m%d-%H%M%S)}
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 ALL="sctp1 sctpmh sctpcmt sctpstripe tcp1 tcpstripe mptcp ompi2 mpich2"
 APP="sctpmh sctpcmt sctpstripe tcpstripe mptcp"
+# (c): presets x CMT, and CMT with the potentially-failed state at once (thesis Fig. 6.3, CMT-PF)
+FO_CONFIGS="wan-cmtoff wan-cmton wan-cmton-pf0 lan-cmtoff lan-cmton lan-cmton-pf0"
 case $mode in
 tiny)
   A=(SIZES=65536 REPS=1 ITERS=3 WINDOW=16 TMO=60 CONTENDERS="${CONTENDERS_A:-sctpcmt}")
@@ -45,12 +47,12 @@ tiny)
 quick)
   A=(SIZES=65536,1048576 REPS=1 ITERS=5 TMO=120 CONTENDERS="${CONTENDERS_A:-$ALL}")
   Bx=(SIZES=4K,64K,1M REPS=1 CREPS=3 NP=4 TMO=180 CONTENDERS="${CONTENDERS_B:-$ALL}")
-  C=(DUR=13 EVENTS="3 7 10" REPS=1) EV="3 7 10"
+  C=(DUR=13 EVENTS="3 7 10" REPS=1 CONFIGS="$FO_CONFIGS") EV="3 7 10"
   FA=2 D=(REPS=3 ITERS=500 FAIL_AT=$FA TMO=60 CONTENDERS="${CONTENDERS_D:-$APP}") ;;
 full)
   A=(REPS=3 TMO=300 CONTENDERS="${CONTENDERS_A:-$ALL}")
   Bx=(REPS=3 NP=4 TMO=600 CONTENDERS="${CONTENDERS_B:-$ALL}")
-  C=(DUR=32 EVENTS="5 15 25" REPS=3) EV="5 15 25"
+  C=(DUR=32 EVENTS="5 15 25" REPS=3 CONFIGS="$FO_CONFIGS") EV="5 15 25"
   FA=2.5 D=(REPS=5 ITERS=2000 FAIL_AT=$FA TMO=120 CONTENDERS="${CONTENDERS_D:-$APP}") ;;
 esac
 load() { cut -d' ' -f1-3 /proc/loadavg; }
