@@ -26,6 +26,8 @@ run_list=""
 for c in $CONTENDERS; do
   if why=$(mh_supported "$c"); then run_list="$run_list $c"; else echo "$c: $why" | tee -a "$OUT/skipped.txt"; fi
 done
+# result lines, one per size: a job that hangs after them is ended (mh_measure)
+MH_DONE_RE='^bw,[0-9]' MH_DONE_N=$(($(tr -cd , <<<"$SIZES" | wc -c) + 1))
 for rep in $(seq "$REPS"); do
   for c in $run_list; do
     mh_measure "$OUT/logs/$c.$rep" "$c" 2 "$TMO" bw --csv --sizes "$SIZES" --window "${WINDOW:-64}" \

@@ -149,15 +149,36 @@ mh_net_drops() {
 # mh_measure LOG NAME NP TMO PROG ARGS... — mh_run with stdout to LOG.out and stderr to LOG.err;
 # sets MH_STATUS (ok, timeout, fail(rc=N)), MH_R0 / MH_R1 (bytes rail 0 / 1 carried during the
 # job), MH_LOAD (load average after it) and MH_WALL (seconds); LOG.net gets the packets the
-# emulated links dropped during the job (mh_net_drops' format)
+# emulated links dropped during the job (mh_net_drops' format).
+# With MH_DONE_RE and MH_DONE_N set (the caller's result lines: an extended regex and how many
+# the job prints), a job still running MH_GRACE (10) s after its last result line is ended and
+# recorded as "timeout" with its results (MPICH 4.0 + UCX can hang in MPI_Finalize, BRIEF 7)
 mh_measure() {
-  local log=$1 r0 r1 t0 rc q0 d0 q1 d1
+  local log=$1 r0 r1 t0 rc q0 d0 q1 d1 job done_at=""
   shift
   mkdir -p "$(dirname "$log")"
   read -r _ q0 _ d0 < <(mh_net_drops)
   r0=$(mh_rail_bytes 0) r1=$(mh_rail_bytes 1) t0=$(date +%s.%N)
-  mh_run "$@" >"$log.out" 2>"$log.err"
+  setsid bash -c "$(declare -f mh_run mh_prog_src mh_peer_prog); $(declare -p MH_SRC MH_MPIEXEC \
+    MH_SOCKBUF MH_BRIDGE B OUT); mh_run \"\$@\"" mh_run "$@" >"$log.out" 2>"$log.err" &
+  job=$!
+  while kill -0 "$job" 2>/dev/null; do
+    sleep 0.5
+    if [ -n "${MH_DONE_RE:-}" ] && [ -z "$done_at" ] &&
+      [ "$(grep -cE "$MH_DONE_RE" "$log.out")" -ge "${MH_DONE_N:-1}" ]; then
+      done_at=$SECONDS
+    fi
+    if [ -n "$done_at" ] && [ $((SECONDS - done_at)) -ge "${MH_GRACE:-10}" ]; then
+      echo "mh_measure: job still running ${MH_GRACE:-10} s after its last result: ended" >>"$log.err"
+      kill -TERM -- "-$job" 2>/dev/null
+      sleep 2
+      kill -KILL -- "-$job" 2>/dev/null
+      break
+    fi
+  done
+  wait "$job"
   rc=$?
+  [ -n "$done_at" ] && [ $rc -ne 0 ] && rc=124
   MH_WALL=$(echo "$(date +%s.%N) - $t0" | bc)
   case $rc in
   0) MH_STATUS=ok ;;
