@@ -1,55 +1,41 @@
 #!/usr/bin/env bash
-# mh_bw.sh BUILD — osu_bw-style bandwidth by message size (issue 7 experiment a) on netlab:
-# 2 hosts x 2 rails, every host interface a 1 Gbit/s NIC, 0.1 ms each way.  SCTP on one rail
-# (SCTPMPI_SCTP_MULTIHOME=off: the AF_CONN mode on rail 0), SCTP multihomed without CMT, and
-# with CMT (on, rpv2, dac), and middleware striping (SCTPMPI_SCTP_STRIPE=1: one single-homed
-# association per rail, rendezvous segments spread by the engine; native backend only);
-# bench/p2p/bw with window 64.  Prints a table in MB/s (10^6 B/s).
-# Needs root.  Raw outputs in $OUT (default /tmp/mh_bw).
-set -eu
-B=$(cd "${1:?usage: mh_bw.sh BUILD}" && pwd)
-OUT=${OUT:-/tmp/mh_bw}
+# mh_bw.sh BUILD [OUT] — issue 7 experiment (a), 004 Fig. 2: osu_bw-style bandwidth by message
+# size between 2 netlab hosts x 2 rails, every host interface a 1 Gbit/s NIC, DELAY_MS each way,
+# for the contenders of mh_contenders.sh (bench/p2p/bw, window WINDOW, every message checked).
+# Contenders run interleaved, REPS times each.  Writes OUT/bw.csv (one row per contender, run
+# and size: contender,rep,size,mb_per_s,status,rail0_bytes,rail1_bytes,load1; the rail bytes
+# are the whole job's, from netlab's link counters) and the jobs' logs under OUT/logs/.
+# Environment: SIZES (4096,...,4194304), REPS (3), CONTENDERS (all), WINDOW (64), ITERS (10),
+# DELAY_MS (0.1), RATE (1000 Mbit/s), TMO (300 s per job).  Needs root.
+set -u
+B=$(cd "${1:?usage: mh_bw.sh BUILD [OUT]}" && pwd)
+OUT=${2:-/tmp/mh_bw}
+mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
+. "$(dirname "$0")/mh_contenders.sh"
 SIZES=${SIZES:-4096,16384,65536,262144,1048576,4194304}
-mkdir -p "$OUT"
-cat >"$OUT/topo.json" <<'J'
-{ "hosts": ["h0", "h1"], "rails": 2, "defaults": { "delay_ms": 0.1 },
-  "nic": { "rate_mbit": 1000 } }
+REPS=${REPS:-3} CONTENDERS=${CONTENDERS:-$MH_ALL} TMO=${TMO:-300}
+[ "$(id -u)" = 0 ] || { echo "needs root (netlab)"; exit 77; }
+cat >"$OUT/topo.json" <<J
+{ "hosts": ["h0", "h1"], "rails": 2, "defaults": { "delay_ms": ${DELAY_MS:-0.1} },
+  "nic": { "rate_mbit": ${RATE:-1000} } }
 J
-run() { # NAME ENV...
-  local name=$1; shift
-  timeout 600 "$B/tools/netlab/netlab" run "$OUT/topo.json" -- env "$@" \
-    "$B/tools/mpiexec/mpiexec" --netlab "$OUT/topo.json" -n 2 --transport sctp --timeout 500 \
-    "$B/bench/p2p/bw" --csv --sizes "$SIZES" --iters 10 --skip 2 --iters-large 4 --skip-large 1 \
-    >"$OUT/$name.csv" 2>&1 || echo "$name: failed (see $OUT/$name.csv)" >&2
-}
-run one-rail SCTPMPI_SCTP_MULTIHOME=off
-run mh-cmt-off SCTPMPI_SCTP_CMT=off
-run mh-cmt-on SCTPMPI_SCTP_CMT=on
-run mh-cmt-rpv2 SCTPMPI_SCTP_CMT=rpv2 SCTPMPI_SCTP_BACKEND=usrsctp # rpv2: usrsctp only
-run mh-cmt-dac SCTPMPI_SCTP_CMT=dac
-if [ "${SCTPMPI_SCTP_BACKEND:-native}" = native ]; then
-  run stripe SCTPMPI_SCTP_STRIPE=1
-else
-  rm -f "$OUT/stripe.csv" # usrsctp refuses striping; no stale row from an earlier run
-fi
-python3 - "$OUT" <<'P'
-import sys, os, csv
-out = sys.argv[1]
-names = [n for n in ["one-rail", "mh-cmt-off", "mh-cmt-on", "mh-cmt-rpv2", "mh-cmt-dac", "stripe"]
-         if os.path.exists(os.path.join(out, n + ".csv"))]
-res = {}
-for n in names:
-    res[n] = {}
-    for line in open(os.path.join(out, n + ".csv")):
-        p = line.strip().split(",")
-        if len(p) == 5 and p[1].isdigit():
-            res[n][int(p[1])] = float(p[4])
-sizes = sorted({s for n in names for s in res[n]})
-print("| size | " + " | ".join(names) + " | CMT on / one rail |")
-print("|---" * (len(names) + 2) + "|")
-for s in sizes:
-    row = [f"{res[n][s]:.1f}" if s in res[n] else "-" for n in names]
-    ratio = (f"{res['mh-cmt-on'][s] / res['one-rail'][s]:.2f}"
-             if s in res["mh-cmt-on"] and s in res["one-rail"] and res["one-rail"][s] else "-")
-    print(f"| {s} | " + " | ".join(row) + f" | {ratio} |")
-P
+mh_start "$OUT/topo.json" || exit 1
+echo "contender,rep,size,mb_per_s,status,rail0_bytes,rail1_bytes,load1" >"$OUT/bw.csv"
+: >"$OUT/skipped.txt"
+run_list=""
+for c in $CONTENDERS; do
+  if why=$(mh_supported "$c"); then run_list="$run_list $c"; else echo "$c: $why" | tee -a "$OUT/skipped.txt"; fi
+done
+# result lines, one per size: a job that hangs after them is ended (mh_measure)
+MH_DONE_RE='^bw,[0-9]' MH_DONE_N=$(($(tr -cd , <<<"$SIZES" | wc -c) + 1))
+for rep in $(seq "$REPS"); do
+  for c in $run_list; do
+    mh_measure "$OUT/logs/$c.$rep" "$c" 2 "$TMO" bw --csv --sizes "$SIZES" --window "${WINDOW:-64}" \
+      --iters "${ITERS:-10}" --skip 2 --iters-large "${ITERS:-10}" --skip-large 2
+    echo "$(date +%T) bw $c run $rep: $MH_STATUS, rail0 $MH_R0 B, rail1 $MH_R1 B, load $MH_LOAD"
+    # bw --csv rows: bw,size_bytes,iters,window,mb_per_s
+    awk -F, -v c="$c" -v r="$rep" -v st="$MH_STATUS" -v a="$MH_R0" -v b="$MH_R1" -v l="$MH_LOAD" \
+      'NF == 5 && $2 ~ /^[0-9]+$/ { print c "," r "," $2 "," $5 "," st "," a "," b "," l; n++ }
+       END { if (!n) print c "," r ",,," st "," a "," b "," l }' "$OUT/logs/$c.$rep.out" >>"$OUT/bw.csv"
+  done
+done

@@ -3,6 +3,8 @@
  * counts the bytes it receives in 100 ms bins and prints one line per bin,
  * "t_s mbit_per_s", then the longest stretch of empty bins.  The network events (rail down/up)
  * come from the netlab topology; bench/multihome/mh_failover.sh runs the configurations.
+ * A stream that stalls for good (no stop message 10 s after DURATION) still gets its timeline:
+ * rank 1 prints it with "# unfinished: ..." and aborts the job (exit status 3).
  *
  *   mh_timeline [DURATION_S (30)] [MSG_BYTES (65536)]
  * Standard MPI only. */
@@ -10,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define TAG_DATA 1
 #define TAG_STOP 2
 #define BIN_S 0.1
+#define GRACE_S 10.0 /* after DURATION: the stream is declared stalled for good */
 
 int main(int argc, char **argv)
 {
@@ -39,10 +43,18 @@ int main(int argc, char **argv)
             MPI_Send(buf, msg, MPI_BYTE, 1, TAG_DATA, MPI_COMM_WORLD);
         MPI_Send(&stop, 1, MPI_INT, 1, TAG_STOP, MPI_COMM_WORLD);
     } else {
+        int unfinished = 0;
         for (;;) {
             MPI_Status st;
-            MPI_Recv(buf, msg, MPI_BYTE, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
-            if (st.MPI_TAG == TAG_STOP)
+            MPI_Request rq;
+            int done = 0;
+            MPI_Irecv(buf, msg, MPI_BYTE, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &rq);
+            while (!done && !(unfinished = MPI_Wtime() - t0 > duration + GRACE_S)) {
+                MPI_Test(&rq, &done, &st);
+                if (!done)
+                    nanosleep(&(struct timespec){0, 100000}, NULL);
+            }
+            if (unfinished || st.MPI_TAG == TAG_STOP)
                 break;
             int b = (int)((MPI_Wtime() - t0) / BIN_S);
             if (b >= nbins)
@@ -60,6 +72,11 @@ int main(int argc, char **argv)
             }
         }
         printf("# longest stall %.1f s from t=%.1f s\n", longest * BIN_S, at * BIN_S);
+        if (unfinished) {
+            printf("# unfinished: the stream did not end within %.0f s after %.0f s\n", GRACE_S, duration);
+            fflush(stdout);
+            MPI_Abort(MPI_COMM_WORLD, 3); /* the sender is stuck in MPI_Send: end the job */
+        }
     }
     free(buf);
     free(bytes);
