@@ -34,7 +34,7 @@ for n in names:
     res[n] = {}
     for line in open(os.path.join(out, n + ".csv")):
         p = line.strip().split(",")
-        if len(p) == 5 and p[1].isdigit():
+        if len(p) >= 5 and p[0] == "bw" and p[1].isdigit():  # bw,size,iters,window,mb_per_s[,cpu_s_per_gb]
             res[n][int(p[1])] = float(p[4])
 sizes = sorted({s for n in names for s in res[n]})
 print("| size | " + " | ".join(names) + " | CMT on / one rail |")

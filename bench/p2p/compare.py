@@ -492,6 +492,10 @@ def main():
     contenders = [c for c in all_contenders if c.key in wanted]
 
     started = datetime.datetime.now().astimezone()
+    # the source measured: HEAD and whether src/ or bench/ differ from it, at the start
+    rev = capture(["git", "-C", os.path.dirname(os.path.dirname(HERE)), "rev-parse", "--short", "HEAD"])
+    rev = rev if rev and " " not in rev else "no commit yet (working tree)"
+    dirty = capture(["git", "-C", os.path.dirname(os.path.dirname(HERE)), "status", "--short", "src", "bench"])
     build_log = []
     build_others(scratch, contenders, build_log)
     for c in contenders:
@@ -547,9 +551,6 @@ def main():
                         btype = l.split("=", 1)[1].strip() or "RelWithDebInfo (project default, -O2 -g)"
                     if l.startswith("SCTPMPI_SANITIZE:") and l.strip().endswith("ON"):
                         flags = ", ASan+UBSan"
-        rev = capture(["git", "-C", os.path.dirname(os.path.dirname(HERE)), "rev-parse", "--short", "HEAD"])
-        rev = rev if rev and " " not in rev else "no commit yet (working tree)"
-        dirty = capture(["git", "-C", os.path.dirname(os.path.dirname(HERE)), "status", "--short", "src", "bench"])
         ompi_ver = capture(["mpirun.openmpi", "--version"]).splitlines()[:1]
         mpich_ver = [" ".join(l.split()) for l in capture(["mpichversion"]).splitlines() if "Version" in l][:1]
         sctp_env = {k: v for k, v in os.environ.items() if k.startswith("SCTPMPI_")}
@@ -559,7 +560,7 @@ def main():
                  f"{load_before[0]:.2f} before, {load_after[0]:.2f} after.")
         M.append(f"- Versions: {' '.join(ompi_ver) or 'Open MPI ?'}; {' '.join(mpich_ver) or 'MPICH ?'}; "
                  f"sctpmpi build `{build}` ({btype}{flags}), source {rev}"
-                 f"{' + uncommitted changes in src/ or bench/' if dirty else ''}.")
+                 f"{' + uncommitted changes in src/ or bench/ at the start' if dirty else ''}.")
         M.append(f"- {a.repeat} runs per contender, benchmark and setting, interleaved, timeout {a.timeout:g} s "
                  f"per run ({a.grace:g} s once all results are printed).")
         for st in settings:
@@ -578,10 +579,13 @@ def main():
         M.append("")
         M.append("```")
         M.extend(build_log)
+        seen = set()
         for st in settings:
             for c in contenders:
-                if not c.skipped:
-                    M.append(sh(*st.command(c, "pingpong", build)))
+                line = sh(*st.command(c, "pingpong", build))
+                if not c.skipped and line not in seen:  # netlab settings differ only in loss
+                    seen.add(line)
+                    M.append(line)
         M.append("```")
         M.append("")
         with open(a.out, "w") as f:

@@ -108,6 +108,10 @@ class Network:
     def snapshot(self):
         c = self.net.counters()
         c.update(self.net.tcp_counters())
+        # datagrams the hosts' UDP dropped (receive buffer full, other input errors): losses of our
+        # SCTP over UDP that the emulated links did not cause
+        c.update(self.net.snmp_counters({("Udp", "RcvbufErrors"): "udp_rcvbuf_errors",
+                                         ("Udp", "InErrors"): "udp_in_errors"}))
         c["fwd_cpu_s"] = self.fwd_cpu()
         return c
 
@@ -167,7 +171,8 @@ class NetlabSetting:
 
 
 # per-run counters shown in the counters table (key, header)
-COUNTERS = [("fwd_bytes", "net MB"), ("drop_loss", "net loss drops"), ("tcp_retrans", "TCP retrans segs"),
+COUNTERS = [("fwd_bytes", "net MB"), ("drop_loss", "net loss drops"), ("drop_queue", "net queue drops"),
+            ("udp_rcvbuf_errors", "UDP rcvbuf drops"), ("tcp_retrans", "TCP retrans segs"),
             ("tcp_rto", "TCP RTOs"), ("tcp_tlp", "TCP TLPs"), ("sctp_data_out", "SCTP DATA chunks out"),
             ("sctp_retrans", "SCTP retrans"), ("sctp_fast_retrans", "SCTP fast retrans"),
             ("sctp_t3", "SCTP T3"), ("sctp_tlp", "SCTP TLPs"), ("sctp_cwnd_max", "SCTP final cwnd (max)")]
