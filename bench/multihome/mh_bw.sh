@@ -33,9 +33,9 @@ for rep in $(seq "$REPS"); do
     mh_measure "$OUT/logs/$c.$rep" "$c" 2 "$TMO" bw --csv --sizes "$SIZES" --window "${WINDOW:-64}" \
       --iters "${ITERS:-10}" --skip 2 --iters-large "${ITERS:-10}" --skip-large 2
     echo "$(date +%T) bw $c run $rep: $MH_STATUS, rail0 $MH_R0 B, rail1 $MH_R1 B, load $MH_LOAD"
-    # bw --csv rows: bw,size_bytes,iters,window,mb_per_s
+    # bw --csv rows: bw,size_bytes,iters,window,mb_per_s,cpu_s_per_gb
     awk -F, -v c="$c" -v r="$rep" -v st="$MH_STATUS" -v a="$MH_R0" -v b="$MH_R1" -v l="$MH_LOAD" \
-      'NF == 5 && $2 ~ /^[0-9]+$/ { print c "," r "," $2 "," $5 "," st "," a "," b "," l; n++ }
+      'NF >= 5 && $1 == "bw" && $2 ~ /^[0-9]+$/ { print c "," r "," $2 "," $5 "," st "," a "," b "," l; n++ }
        END { if (!n) print c "," r ",,," st "," a "," b "," l }' "$OUT/logs/$c.$rep.out" >>"$OUT/bw.csv"
   done
 done

@@ -12,9 +12,15 @@
  * from offset j of one shared buffer (pending sends may share memory), which keeps the send side
  * cache-resident like osu_bw's single buffer while still giving each slot distinct first/last bytes.
  *
+ * CPU cost: each of ranks 0 and 1 reads its own user+system CPU time (getrusage RUSAGE_SELF: all
+ * threads of the process, so progress threads count) at the start and end of its timed loop; the
+ * sum over the ranks is reported in CPU seconds per GB moved (10^9 bytes of payload).
+ *
  * Standard MPI only (Init, Finalize, Comm_rank/size, Send, Recv, Isend, Irecv, Waitall, Barrier,
- * Wtime, Abort). --csv prints "bench,size_bytes,iters,window,mb_per_s" rows. */
+ * Reduce, Wtime, Abort). --csv prints "bench,size_bytes,iters,window,mb_per_s,cpu_s_per_gb" rows. */
 #include "bench_common.h"
+
+#include <sys/resource.h>
 
 #define TAG_DATA 100
 #define TAG_ACK 101
@@ -23,6 +29,16 @@
 static size_t stride_for(size_t n)
 {
     return n <= SMALL_SEPARATE ? n : 1;
+}
+
+/* User + system CPU seconds of this process so far (all threads). */
+static double cpu_seconds(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0.0;
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+           (double)ru.ru_stime.tv_usec * 1e-6;
 }
 
 static void fail(int rank, size_t n, long iter, int slot, size_t off, unsigned got, unsigned want)
@@ -84,11 +100,11 @@ int main(int argc, char **argv)
 
     if (rank == 0) {
         if (o.csv) {
-            printf("bench,size_bytes,iters,window,mb_per_s\n");
+            printf("bench,size_bytes,iters,window,mb_per_s,cpu_s_per_gb\n");
         } else {
             printf("# sctpmpi bench: bw (window %d, %d ranks, %s check)\n", W, nprocs,
                    o.full_check ? "full" : "first/last byte");
-            printf("%-12s %14s %10s\n", "# Size", "Bandwidth(MB/s)", "Iters");
+            printf("%-12s %14s %10s %12s\n", "# Size", "Bandwidth(MB/s)", "Iters", "CPU s/GB");
         }
         fflush(stdout);
     }
@@ -101,7 +117,7 @@ int main(int argc, char **argv)
         const long iters = large ? o.iters_large : o.iters;
         const long skip = large ? o.skip_large : o.skip;
         const size_t area = (size_t)(W - 1) * stride + n;
-        double t0 = 0.0, t1 = 0.0;
+        double t0 = 0.0, t1 = 0.0, cpu0 = 0.0, cpu1 = 0.0;
 
         MPI_Barrier(MPI_COMM_WORLD);
         /* Iteration skip+iters is the untimed, fully checked one. */
@@ -109,8 +125,10 @@ int main(int argc, char **argv)
             const int full = o.full_check || i == skip + iters;
             const uint32_t seed = (uint32_t)(i * 2 + 1) ^ (uint32_t)n;
             if (rank == 0) {
-                if (i == skip)
+                if (i == skip) {
                     t0 = MPI_Wtime();
+                    cpu0 = cpu_seconds();
+                }
                 if (full) {
                     bench_fill(sbuf, area, seed);
                 } else if (n > 0) {
@@ -129,9 +147,13 @@ int main(int argc, char **argv)
                 MPI_Recv(&ack, 1, MPI_INT, 1, TAG_ACK, MPI_COMM_WORLD, &st);
                 if (ack != (int)i || st.MPI_SOURCE != 1 || st.MPI_TAG != TAG_ACK)
                     fail(rank, n, i, -1, 0, (unsigned)ack, (unsigned)i);
-                if (i == skip + iters - 1)
+                if (i == skip + iters - 1) {
                     t1 = MPI_Wtime();
+                    cpu1 = cpu_seconds();
+                }
             } else if (rank == 1) {
+                if (i == skip)
+                    cpu0 = cpu_seconds();
                 for (int j = 0; j < W; j++)
                     MPI_Irecv(rbuf + (size_t)j * n, count, MPI_BYTE, 0, TAG_DATA, MPI_COMM_WORLD, &reqs[j]);
                 MPI_Waitall(W, reqs, stats);
@@ -152,15 +174,22 @@ int main(int argc, char **argv)
                 }
                 int ack = (int)i;
                 MPI_Send(&ack, 1, MPI_INT, 0, TAG_ACK, MPI_COMM_WORLD);
+                if (i == skip + iters - 1)
+                    cpu1 = cpu_seconds();
             }
         }
 
+        /* after the timed loop: CPU seconds of ranks 0 and 1 (others add 0) */
+        double cpu = cpu1 - cpu0, cpu_sum = 0.0;
+        MPI_Reduce(&cpu, &cpu_sum, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
         if (rank == 0) {
-            double mbs = (double)n * (double)W * (double)iters / (t1 - t0) / 1e6;
+            const double bytes = (double)n * (double)W * (double)iters;
+            double mbs = bytes / (t1 - t0) / 1e6;
+            double cpu_per_gb = bytes > 0 ? cpu_sum / (bytes / 1e9) : 0.0;
             if (o.csv)
-                printf("bw,%zu,%ld,%d,%.2f\n", n, iters, W, mbs);
+                printf("bw,%zu,%ld,%d,%.2f,%.3f\n", n, iters, W, mbs, cpu_per_gb);
             else
-                printf("%-12zu %14.2f %10ld\n", n, mbs, iters);
+                printf("%-12zu %14.2f %10ld %12.3f\n", n, mbs, iters, cpu_per_gb);
             fflush(stdout);
         }
     }

@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""compare.py - run pingpong and bw for sctpmpi (TCP, SCTP), Open MPI and MPICH in one invocation.
+"""compare.py - run pingpong and bw for sctpmpi (TCP, both SCTP backends), Open MPI and MPICH in one
+invocation, on loopback and/or on a 2-host netlab network (issue 8's benchmark table).
 
 Orchestration only: builds the Open MPI / MPICH binaries of bench/p2p/{pingpong,bw}.c into a
-scratch directory, runs every contender R times (interleaved: each repetition runs every
-contender once, so slow drifts in machine load hit all of them alike), each run under a timeout,
-and prints a markdown table of medians with ratios against Open MPI plus the issue's targets.
+scratch directory, then for every setting (loopback; with --netlab RATE,LOSS[,LOSS...] one netlab
+network whose loss is set per setting) runs every contender R times (interleaved: each repetition
+runs every contender once, so slow drifts in machine load hit all of them alike), each run under a
+timeout, and prints per setting a markdown table of medians with ratios, CPU seconds per GB moved
+(user+system of both ranks over bw's timed loop, measured by bw itself) and the issue's targets.
+Loopback ratios are against Open MPI's TCP BTL; netlab ratios against both users of kernel TCP
+(Open MPI's TCP BTL and our TCP transport), with per-run counters (compare_netlab.py).
 
 A run that times out is recorded as a hang. If it had already printed all of its results
 (MPICH 4.0.2 + UCX 1.13.1 is known to hang in MPI_Finalize about one run in three), its numbers
 are used and the hang is counted in the "runs" column; it is never silently dropped.
 
 Usage: compare.py [--build DIR] [-r R] [--timeout S] [--out FILE.md] [--scratch DIR]
-                  [--only tcp,sctp,usctp,ompi,mpich]
+                  [--only tcp,sctp,usctp,ompi,mpich] [--netlab RATE_MBIT,LOSS_PCT[,...]]
+                  [--loopback] [--tcp-cc CC] [--pp-sizes LIST] [--bw-sizes LIST] [--quick]
 """
 import argparse
 import datetime
@@ -27,24 +33,41 @@ import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-PP_SIZES = "0,16384"
-BW_SIZES = "65536,1048576"
-COLUMNS = [  # (key, header, kind)
-    (("pingpong", 0), "0 B lat µs", "lat"),
-    (("pingpong", 16384), "16 KiB lat µs", "lat"),
-    (("bw", 65536), "64 KiB bw MB/s", "bw"),
-    (("bw", 1048576), "1 MiB bw MB/s", "bw"),
-]
-TARGETS = [  # (column key, test, text)
-    (("pingpong", 0), lambda r: r <= 1.3, "0 B latency within 1.3x of Open MPI (ratio <= 1.30)"),
-    (("bw", 65536), lambda r: r >= 0.8, "64 KiB bandwidth at least 0.8x of Open MPI (ratio >= 0.80)"),
-    (("bw", 1048576), lambda r: r >= 0.8, "1 MiB bandwidth at least 0.8x of Open MPI (ratio >= 0.80)"),
-]
+sys.path.insert(0, HERE)
+import compare_netlab  # noqa: E402  (the netlab settings; imports bench/run-experiment)
 CFLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE"]
+# per setting kind: default sizes and program arguments (loopback: the programs' defaults)
+LOOPBACK_SIZES = ("0,16384", "65536,1048576")
+NETLAB_SIZES = ("0", "65536,1048576,4194304")
+# netlab: a lost packet costs a retransmission timeout, so fewer round trips; a 16-message window
+# of 4 MiB is 64 MiB (~0.55 s at 1 Gbit/s), 4 timed windows per size
+NETLAB_PP_ARGS = ["--iters", "1000", "--skip", "50", "--iters-large", "200", "--skip-large", "10"]
+NETLAB_BW_ARGS = ["--window", "16", "--iters", "20", "--skip", "2", "--iters-large", "4", "--skip-large", "1"]
+QUICK_PP_ARGS = ["--iters", "20", "--skip", "2", "--iters-large", "5", "--skip-large", "1"]
+QUICK_BW_ARGS = ["--window", "4", "--iters", "3", "--skip", "1", "--iters-large", "2", "--skip-large", "1"]
+# issue 8's targets. loopback: against Open MPI's TCP BTL; netlab: throughput against kernel TCP,
+# i.e. both Open MPI's TCP BTL and our TCP transport (the target is stated for 1% loss)
+LOOPBACK_TARGETS = [  # (column key, test, text)
+    (("pingpong", 0), lambda r: r <= 1.2, "0 B latency <= 1.2x Open MPI's"),
+    (("bw", 1048576), lambda r: r >= 1.0, "1 MiB bandwidth >= 1.0x Open MPI's"),
+]
+OURS = ("tcp", "sctp", "usctp")
+
+
+def size_label(n):
+    return f"{n // 1048576} MiB" if n >= 1048576 and n % 1048576 == 0 else \
+        f"{n // 1024} KiB" if n >= 1024 and n % 1024 == 0 else f"{n} B"
+
+
+def columns_for(pp_sizes, bw_sizes):
+    """[(key, header, kind)] for the sizes of one setting."""
+    cols = [(("pingpong", int(s)), f"{size_label(int(s))} lat µs", "lat") for s in pp_sizes.split(",") if s]
+    cols += [(("bw", int(s)), f"{size_label(int(s))} bw MB/s", "bw") for s in bw_sizes.split(",") if s]
+    return cols
 
 
 def sh(cmd, env=None):
-    return " ".join(shlex.quote(c) for c in cmd) if env is None else \
+    return " ".join(shlex.quote(c) for c in cmd) if not env else \
         " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()) + " " + sh(cmd)
 
 
@@ -56,21 +79,41 @@ def capture(cmd):
 
 
 class Contender:
+    """One MPI implementation / transport: how it is launched on loopback and where its programs are."""
+
     def __init__(self, key, label, launcher, env, bindir, suffix=""):
         self.key, self.label, self.launcher, self.env = key, label, launcher, env
         self.bindir, self.suffix = bindir, suffix
-        self.results = {c[0]: [] for c in COLUMNS}
-        self.by_rep = {c[0]: {} for c in COLUMNS}  # column -> {repetition: value}, for paired ratios
-        self.runs = []  # (bench, status) with status ok / hang-after-output / hang / fail / bad-output
-        self.note = ""
+        self.note = ""      # why it is skipped in every setting (build failed, not built)
         self.skipped = False
 
     def prog(self, bench):
         return os.path.join(self.bindir, bench + self.suffix)
 
-    def command(self, bench):
-        args = ["--sizes", PP_SIZES if bench == "pingpong" else BW_SIZES, "--csv"]
-        return self.launcher + [self.prog(bench)] + args
+
+class LoopbackSetting:
+    """Both ranks on this host, over lo."""
+
+    kind = "loopback"
+    name = "loopback"
+    label = "loopback, 2 ranks on this host"
+
+    def __init__(self, pp_sizes, bw_sizes, pp_args, bw_args):
+        self.pp_sizes, self.bw_sizes, self.pp_args, self.bw_args = pp_sizes, bw_sizes, pp_args, bw_args
+
+    def begin(self):
+        pass
+
+    def command(self, contender, bench, build):
+        sizes = self.pp_sizes if bench == "pingpong" else self.bw_sizes
+        extra = self.pp_args if bench == "pingpong" else self.bw_args
+        return contender.launcher + [contender.prog(bench), "--sizes", sizes, "--csv"] + extra, dict(contender.env)
+
+    def before_run(self):
+        return None
+
+    def after_run(self, before, stderr_text, tag):
+        return None
 
 
 def descendants(pid):
@@ -152,17 +195,19 @@ def run_once(cmd, env, timeout, done=None, grace=10.0):
 
 
 def parse_csv(bench, text):
-    """{(bench, size): value} from our CSV rows."""
-    vals = {}
+    """{(bench, size): value} and {(bench, size): cpu s/GB} from our CSV rows."""
+    vals, cpu = {}, {}
     for line in text.splitlines():
         f = line.strip().split(",")
         if not f or f[0] != bench:
             continue
         try:
             vals[(bench, int(f[1]))] = float(f[3] if bench == "pingpong" else f[4])
+            if bench == "bw" and len(f) > 5:
+                cpu[(bench, int(f[1]))] = float(f[5])
         except (IndexError, ValueError):
             pass
-    return vals
+    return vals, cpu
 
 
 def build_others(scratch, contenders, log):
@@ -180,21 +225,247 @@ def build_others(scratch, contenders, log):
                 c.note = f"build failed: {cc}: {r.stderr.strip()[:300]}"
 
 
+def ratio(r):
+    """A ratio for the tables: two decimals, three below 0.1 (so a tiny ratio never prints 0.00x)."""
+    return f"{r:.2f}x" if r >= 0.1 else f"{r:.3f}x"
+
+
 def fmt(v, kind):
     return "-" if v is None else (f"{v:.2f}" if kind == "lat" else f"{v:.0f}")
+
+
+class Store:
+    """Everything measured, per (setting name, contender key)."""
+
+    def __init__(self):
+        self.by_rep = {}    # (setting, contender) -> {column: {rep: value}}
+        self.cpu = {}       # (setting, contender) -> {bw column: {rep: cpu s/GB}}
+        self.runs = {}      # (setting, contender) -> [(bench, status)]
+        self.counters = {}  # (setting, contender, bench) -> [dict per run]
+        self.notes = {}     # (setting, contender) -> why it was skipped there
+        self.loads = {}     # setting -> [1-min load at the start of each repetition]
+
+    def vals(self, s, c, col):
+        return list(self.by_rep.get((s, c), {}).get(col, {}).values())
+
+    def median(self, s, c, col):
+        v = self.vals(s, c, col)
+        return statistics.median(v) if v else None
+
+    def cpu_median(self, s, c, col):
+        v = list(self.cpu.get((s, c), {}).get(col, {}).values())
+        return statistics.median(v) if v else None
+
+    def paired(self, s, c, ref, col):
+        """Median over repetitions of contender / ref within the same repetition, and n."""
+        mine = self.by_rep.get((s, c), {}).get(col, {})
+        theirs = self.by_rep.get((s, ref), {}).get(col, {})
+        rs = [v / theirs[r] for r, v in mine.items() if theirs.get(r)]
+        return (statistics.median(rs), len(rs)) if rs else (None, 0)
+
+
+def measure(settings, contenders, a, build, store):
+    """Run everything: per setting, R repetitions, each running every contender's pingpong and bw."""
+    for st in settings:
+        st.begin()
+        cols = columns_for(st.pp_sizes, st.bw_sizes)
+        skipped = {c.key: c.skipped for c in contenders}
+        for c in contenders:
+            if c.skipped:
+                store.notes[(st.name, c.key)] = c.note
+        store.loads[st.name] = []
+        for rep in range(a.repeat):
+            store.loads[st.name].append(os.getloadavg()[0])
+            for c in contenders:
+                for bench in ("pingpong", "bw"):
+                    if skipped[c.key]:
+                        break
+                    keys = [k for k, _, _ in cols if k[0] == bench]
+                    if not keys:
+                        continue
+                    cmd, env = st.command(c, bench, build)
+                    before = st.before_run()
+                    status, out, err, secs = run_once(
+                        cmd, env, a.timeout,
+                        done=lambda text, b=bench, ks=keys: all(k in parse_csv(b, text)[0] for k in ks),
+                        grace=a.grace)
+                    counters = st.after_run(before, err, f"{c.key}-{bench}-r{rep}")
+                    vals, cpu = parse_csv(bench, out)
+                    complete = all(k in vals for k in keys)
+                    if status == "ok" and complete:
+                        state = "ok"
+                    elif status == "timeout":
+                        state = "hang-after-output" if complete else "hang"
+                    elif status == "ok":
+                        state = "bad-output"
+                    else:
+                        state = "fail(" + status + ")"
+                    runs = store.runs.setdefault((st.name, c.key), [])
+                    runs.append((bench, state))
+                    if counters is not None:
+                        store.counters.setdefault((st.name, c.key, bench), []).append(counters)
+                    if state in ("ok", "hang-after-output"):
+                        for k in keys:
+                            store.by_rep.setdefault((st.name, c.key), {}).setdefault(k, {})[rep] = vals[k]
+                            if k in cpu:
+                                store.cpu.setdefault((st.name, c.key), {}).setdefault(k, {})[rep] = cpu[k]
+                    print(f"[{st.name} rep {rep + 1}/{a.repeat}] {c.key:5s} {bench:8s} {state:18s} {secs:6.1f}s "
+                          + " ".join(f"{k[1]}={v:g}" for k, v in sorted(vals.items()))
+                          + (" cpu/GB " + " ".join(f"{k[1]}={v:g}" for k, v in sorted(cpu.items())) if cpu else ""),
+                          file=sys.stderr, flush=True)
+                    if state not in ("ok", "hang-after-output"):
+                        tail = (err.strip().splitlines() or [""])[-3:]
+                        print("    stderr: " + " | ".join(tail), file=sys.stderr, flush=True)
+                        if c.key in ("sctp", "usctp") and rep == 0 and len(runs) == 1:
+                            # The SCTP transport is optional: a first-run failure means "not available".
+                            skipped[c.key] = True
+                            store.notes[(st.name, c.key)] = f"skipped: first run {state}: " + " | ".join(tail)[:300]
+
+
+def report(st, contenders, store):
+    """Markdown lines for one setting: medians with ratios, spread, paired ratios, CPU per GB, targets."""
+    cols = columns_for(st.pp_sizes, st.bw_sizes)
+    refs = [r for r in (["ompi"] if st.kind == "loopback" else ["ompi", "tcp"])
+            if any(c.key == r for c in contenders)]
+    ref_name = {"ompi": "Open MPI", "tcp": "our TCP"}
+    loads = store.loads.get(st.name) or [0.0]
+    L = [f"### {st.label}", "",
+         f"1-min load average at the start of the repetitions: {min(loads):.2f}-{max(loads):.2f}.", ""]
+    L.append("| contender | " + " | ".join(h for _, h, _ in cols) + " | runs |")
+    L.append("|---|" + "---|" * (len(cols) + 1))
+    for c in contenders:
+        cells = []
+        for k, _, kind in cols:
+            v = store.median(st.name, c.key, k)
+            ratios = [f"{ratio(v / store.median(st.name, r, k))}{'' if len(refs) == 1 else ' ' + ref_name[r]}"
+                      for r in refs if v is not None and store.median(st.name, r, k) and c.key != r]
+            cells.append(fmt(v, kind) + (f" ({', '.join(ratios)})" if ratios else ""))
+        counts = {}
+        for _, s in store.runs.get((st.name, c.key), []):
+            counts[s] = counts.get(s, 0) + 1
+        runs = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "none"
+        if store.notes.get((st.name, c.key)):
+            runs += f"; {store.notes[(st.name, c.key)]}"
+        L.append(f"| {c.label} | " + " | ".join(cells) + f" | {runs} |")
+    L.append("")
+    L.append("Medians; ratio in parentheses = contender / " + " and contender / ".join(ref_name[r] for r in refs)
+             + " (latency: lower is better, bandwidth: higher is better). Spread (min-max) over the runs:")
+    L.append("")
+    L.append("| contender | " + " | ".join(h for _, h, _ in cols) + " |")
+    L.append("|---|" + "---|" * len(cols))
+    for c in contenders:
+        cells = []
+        for k, _, kind in cols:
+            v = store.vals(st.name, c.key, k)
+            cells.append(f"{fmt(min(v), kind)}-{fmt(max(v), kind)}" if v else "-")
+        L.append(f"| {c.label} | " + " | ".join(cells) + " |")
+    L.append("")
+    # Paired ratios: each repetition runs all contenders back to back, so the ratio within one
+    # repetition cancels slow load drifts; their median is steadier than a ratio of medians.
+    for r in refs:
+        L.append(f"Paired ratios (median over repetitions of contender / {ref_name[r]} within the same repetition):")
+        L.append("")
+        L.append("| contender | " + " | ".join(h for _, h, _ in cols) + " |")
+        L.append("|---|" + "---|" * len(cols))
+        for c in contenders:
+            if c.key == r:
+                continue
+            cells = []
+            for k, _, _ in cols:
+                p, n = store.paired(st.name, c.key, r, k)
+                cells.append(f"{ratio(p)} (n={n})" if p is not None else "-")
+            L.append(f"| {c.label} | " + " | ".join(cells) + " |")
+        L.append("")
+    bw_cols = [(k, h) for k, h, kind in cols if kind == "bw"]
+    if bw_cols:
+        L.append("CPU seconds per GB moved (10^9 payload bytes; user+system of both ranks over bw's timed "
+                 "loop, all threads, median). Kernel work the ranks' system time does not see is not in it: "
+                 "softirq work charged to other tasks" + (" and, on netlab, the receive-side protocol "
+                 "processing, which runs inside the forwarder's write() to the TUN (forwarder CPU below)"
+                 if st.kind == "netlab" else "") + ":")
+        L.append("")
+        L.append("| contender | " + " | ".join(size_label(k[1]) for k, _ in bw_cols) + " |")
+        L.append("|---|" + "---|" * len(bw_cols))
+        for c in contenders:
+            cells = []
+            for k, _ in bw_cols:
+                v = store.cpu_median(st.name, c.key, k)
+                cells.append("-" if v is None else f"{v:.2f}")
+            L.append(f"| {c.label} | " + " | ".join(cells) + " |")
+        L.append("")
+    if st.kind == "netlab":
+        L += compare_netlab.counters_table(st, contenders, store.counters)
+    # targets
+    if st.kind == "loopback":
+        targets = [(k, t, text, "ompi") for k, t, text in LOOPBACK_TARGETS if k in [c[0] for c in cols]]
+        title = "Targets of issue 8 on loopback (ratio of medians, then paired ratio):"
+    else:
+        targets = [(k, (lambda x: x >= 1.0), f"{size_label(k[1])} bandwidth >= 1.0x {ref_name[r]}'s", r)
+                   for k, _ in bw_cols for r in refs]
+        title = ("Target of issue 8 on netlab (throughput >= kernel TCP's; stated for a 1 Gbit/s rail with 1% "
+                 f"loss{'' if st.loss == 1 else ', shown here for reference'}; ratio of medians, then paired ratio):")
+    mine = [c for c in contenders if c.key in OURS and c.key not in [t[3] for t in targets]]
+    if targets and mine:
+        L.append(title)
+        L.append("")
+        L.append("| target | " + " | ".join(c.label for c in mine) + " |")
+        L.append("|---|" + "---|" * len(mine))
+        for k, test, text, r in targets:
+            cells = []
+            for c in mine:
+                v, rv = store.median(st.name, c.key, k), store.median(st.name, r, k)
+                if v is None or not rv:
+                    cells.append("n/a")
+                    continue
+                cell = f"{'PASS' if test(v / rv) else 'MISS'} ({ratio(v / rv)})"
+                p, _ = store.paired(st.name, c.key, r, k)
+                if p is not None:
+                    cell += f"; paired {'PASS' if test(p) else 'MISS'} ({ratio(p)})"
+                cells.append(cell)
+            L.append(f"| {text} | " + " | ".join(cells) + " |")
+        L.append("")
+    return L
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="/work/main/build", help="our CMake build dir (default /work/main/build)")
-    ap.add_argument("-r", "--repeat", type=int, default=5, help="runs per contender and benchmark (default 5)")
-    ap.add_argument("--timeout", type=float, default=90.0, help="seconds per run before it counts as a hang")
+    ap.add_argument("-r", "--repeat", type=int, default=5, help="runs per contender, benchmark and setting (default 5)")
+    ap.add_argument("--timeout", type=float, default=None,
+                    help="seconds per run before it counts as a hang (default 90 loopback, 150 with --netlab)")
     ap.add_argument("--grace", type=float, default=10.0,
                     help="seconds a run may take to exit after printing all its results (default 10)")
     ap.add_argument("--out", help="also write the report (markdown) to this file")
     ap.add_argument("--scratch", help="where to build the Open MPI / MPICH binaries (default: a temp dir)")
     ap.add_argument("--only", default="tcp,sctp,usctp,ompi,mpich", help="comma list of contenders to run")
+    ap.add_argument("--netlab", metavar="RATE_MBIT,LOSS_PCT[,LOSS_PCT...]",
+                    help="run on a 2-host netlab network with host NICs at RATE Mbit/s, once per loss "
+                         "percentage (needs root); without --loopback, loopback is not run")
+    ap.add_argument("--loopback", action="store_true", help="with --netlab: also run the loopback setting first")
+    ap.add_argument("--tcp-cc", default="",
+                    help="netlab: TCP congestion control inside the emulated hosts (default: the kernel default)")
+    ap.add_argument("--pp-sizes", help="pingpong sizes for every setting (default: 0,16384 loopback, 0 netlab)")
+    ap.add_argument("--bw-sizes", help="bw sizes for every setting (default: 65536,1048576 loopback, "
+                                       "65536,1048576,4194304 netlab)")
+    ap.add_argument("--quick", action="store_true", help="few iterations and a small window (tests the code path)")
     a = ap.parse_args()
+    if a.repeat < 1:
+        ap.error("-r must be at least 1")
+    for opt in ("pp_sizes", "bw_sizes"):
+        v = getattr(a, opt)
+        if v is not None and not all(x.isdigit() for x in v.split(",")):
+            ap.error(f"--{opt.replace('_', '-')} wants a comma list of byte counts, got '{v}'")
+    net_rate, losses = None, []
+    if a.netlab:
+        try:
+            net_rate, losses = compare_netlab.parse_rate_loss(a.netlab)
+        except ValueError as e:
+            ap.error(str(e))
+        if os.geteuid() != 0:
+            print("compare.py: --netlab needs root (netlab creates network namespaces)", file=sys.stderr)
+            return 77
+    timeout = a.timeout or (150.0 if a.netlab else 90.0)
+    a.timeout = timeout
 
     build = os.path.abspath(a.build)
     scratch = a.scratch or tempfile.mkdtemp(prefix="sctpmpi-compare-")
@@ -205,142 +476,64 @@ def main():
     ompi_launch = ["mpirun.openmpi", "--allow-run-as-root", "--oversubscribe", "-n", "2",
                    "--mca", "pml", "ob1", "--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "lo"]
     all_contenders = [
-        Contender("ompi", "Open MPI 4.1 (ob1, btl tcp,self, lo)", ompi_launch, dict(base_env), scratch, ".openmpi"),
-        Contender("mpich", "MPICH 4.0 ch4:ucx (UCX_TLS=tcp,self, lo)", ["mpiexec.hydra", "-n", "2"],
+        Contender("ompi", "Open MPI 4.1 (ob1, btl tcp,self)", ompi_launch, dict(base_env), scratch, ".openmpi"),
+        Contender("mpich", "MPICH 4.0 ch4:ucx (UCX_TLS=tcp,self)", ["mpiexec.hydra", "-n", "2"],
                   dict(base_env, UCX_TLS="tcp,self", UCX_NET_DEVICES="lo"), scratch, ".mpich"),
-        Contender("tcp", "sctpmpi, --transport tcp", [mpiexec, "-n", "2", "--transport", "tcp"],
-                  dict(base_env), ours_bin),
-        Contender("sctp", "sctpmpi, --transport sctp (own SCTP engine)", [mpiexec, "-n", "2", "--transport", "sctp"],
+        Contender("tcp", "sctpmpi, tcp", [mpiexec, "-n", "2", "--transport", "tcp"], dict(base_env), ours_bin),
+        Contender("sctp", "sctpmpi, sctp over our engine", [mpiexec, "-n", "2", "--transport", "sctp"],
                   dict(base_env, SCTPMPI_SCTP_BACKEND="native"), ours_bin),
-        Contender("usctp", "sctpmpi, --transport sctp over usrsctp", [mpiexec, "-n", "2", "--transport", "sctp"],
+        Contender("usctp", "sctpmpi, sctp over usrsctp", [mpiexec, "-n", "2", "--transport", "sctp"],
                   dict(base_env, SCTPMPI_SCTP_BACKEND="usrsctp"), ours_bin),
     ]
-    wanted = set(a.only.split(","))
+    wanted = [w for w in a.only.split(",") if w]
+    unknown = [w for w in wanted if w not in [c.key for c in all_contenders]]
+    if unknown:
+        ap.error(f"--only: unknown contender(s) {','.join(unknown)} (known: tcp,sctp,usctp,ompi,mpich)")
     contenders = [c for c in all_contenders if c.key in wanted]
 
     started = datetime.datetime.now().astimezone()
+    # the source measured: HEAD and whether src/ or bench/ differ from it, at the start
+    rev = capture(["git", "-C", os.path.dirname(os.path.dirname(HERE)), "rev-parse", "--short", "HEAD"])
+    rev = rev if rev and " " not in rev else "no commit yet (working tree)"
+    dirty = capture(["git", "-C", os.path.dirname(os.path.dirname(HERE)), "status", "--short", "src", "bench"])
     build_log = []
     build_others(scratch, contenders, build_log)
     for c in contenders:
-        if c.key in ("tcp", "sctp", "usctp"):
+        if c.key in OURS:
             missing = [p for p in (mpiexec, c.prog("pingpong"), c.prog("bw")) if not os.access(p, os.X_OK)]
             if missing:
                 c.skipped, c.note = True, "not built: " + ", ".join(missing)
     load_before = os.getloadavg()
 
-    loads = []
-    for rep in range(a.repeat):
-        loads.append(os.getloadavg()[0])
-        for c in contenders:
-            if c.skipped:
-                continue
-            for bench in ("pingpong", "bw"):
-                if c.skipped:
-                    break
-                cmd = c.command(bench)
-                keys = [k for k, _, _ in COLUMNS if k[0] == bench]
-                status, out, err, secs = run_once(
-                    cmd, c.env, a.timeout, done=lambda text, b=bench, ks=keys: all(k in parse_csv(b, text) for k in ks),
-                    grace=a.grace)
-                vals = parse_csv(bench, out)
-                complete = all(k in vals for k, _, _ in COLUMNS if k[0] == bench)
-                if status == "ok" and complete:
-                    st = "ok"
-                elif status == "timeout":
-                    st = "hang-after-output" if complete else "hang"
-                elif status == "ok":
-                    st = "bad-output"
-                else:
-                    st = "fail(" + status + ")"
-                c.runs.append((bench, st))
-                if st in ("ok", "hang-after-output"):
-                    for k, v in vals.items():
-                        if k in c.results:
-                            c.results[k].append(v)
-                            c.by_rep[k][rep] = v
-                print(f"[rep {rep + 1}/{a.repeat}] {c.key:5s} {bench:8s} {st:18s} {secs:6.1f}s "
-                      + " ".join(f"{k[1]}={v:g}" for k, v in sorted(vals.items())), file=sys.stderr, flush=True)
-                if st not in ("ok", "hang-after-output"):
-                    tail = (err.strip().splitlines() or [""])[-3:]
-                    print("    stderr: " + " | ".join(tail), file=sys.stderr, flush=True)
-                    if c.key in ("sctp", "usctp") and rep == 0 and not c.runs[:-1]:
-                        # The SCTP transport is optional: a first-run failure means "not available".
-                        c.skipped = True
-                        c.note = f"skipped: first run {st}: " + " | ".join(tail)[:300]
+    def sizes(kind):
+        d = LOOPBACK_SIZES if kind == "loopback" else NETLAB_SIZES
+        return (a.pp_sizes if a.pp_sizes is not None else d[0], a.bw_sizes if a.bw_sizes is not None else d[1])
+
+    def args(kind):
+        if a.quick:
+            return QUICK_PP_ARGS, QUICK_BW_ARGS
+        return ([], []) if kind == "loopback" else (NETLAB_PP_ARGS, NETLAB_BW_ARGS)
+
+    settings = []
+    if not a.netlab or a.loopback:
+        settings.append(LoopbackSetting(*sizes("loopback"), *args("loopback")))
+    network = None
+    try:
+        if a.netlab:
+            network = compare_netlab.Network(build, net_rate, scratch, a.tcp_cc)
+            for loss in losses:
+                settings.append(compare_netlab.NetlabSetting(network, loss, scratch, *sizes("netlab"), *args("netlab")))
+        store = Store()
+        measure(settings, contenders, a, build, store)
+    finally:
+        if network:
+            network.stop()
 
     load_after = os.getloadavg()
     finished = datetime.datetime.now().astimezone()
-    med = {c.key: {k: (statistics.median(v) if v else None) for k, v in c.results.items()} for c in contenders}
-    ref = med.get("ompi")
-
     L = []
-    L.append("| contender | " + " | ".join(h for _, h, _ in COLUMNS) + " | runs |")
-    L.append("|---|" + "---|" * (len(COLUMNS) + 1))
-    for c in contenders:
-        cells = []
-        for k, _, kind in COLUMNS:
-            v = med[c.key][k]
-            cell = fmt(v, kind)
-            if v is not None and ref and ref.get(k) and c.key != "ompi":
-                cell += f" ({v / ref[k]:.2f}x)"
-            cells.append(cell)
-        counts = {}
-        for _, st in c.runs:
-            counts[st] = counts.get(st, 0) + 1
-        runs = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "none"
-        if c.note:
-            runs += f"; {c.note}"
-        L.append(f"| {c.label} | " + " | ".join(cells) + f" | {runs} |")
-    L.append("")
-    L.append("Medians; ratio in parentheses = contender / Open MPI (latency: lower is better, "
-             "bandwidth: higher is better). Spread (min-max) over the runs:")
-    L.append("")
-    L.append("| contender | " + " | ".join(h for _, h, _ in COLUMNS) + " |")
-    L.append("|---|" + "---|" * len(COLUMNS))
-    for c in contenders:
-        cells = [(f"{fmt(min(c.results[k]), kind)}-{fmt(max(c.results[k]), kind)}" if c.results[k] else "-")
-                 for k, _, kind in COLUMNS]
-        L.append(f"| {c.label} | " + " | ".join(cells) + " |")
-    L.append("")
-    # Paired ratios: each repetition runs all contenders back to back, so the ratio within one
-    # repetition cancels slow load drifts; their median is steadier than a ratio of medians.
-    ompi_c = next((c for c in contenders if c.key == "ompi"), None)
-    paired = {}
-    if ompi_c:
-        L.append("Paired ratios (median over repetitions of contender / Open MPI within the same repetition):")
-        L.append("")
-        L.append("| contender | " + " | ".join(h for _, h, _ in COLUMNS) + " |")
-        L.append("|---|" + "---|" * len(COLUMNS))
-        for c in contenders:
-            if c is ompi_c:
-                continue
-            cells = []
-            for k, _, _ in COLUMNS:
-                rs = [v / ompi_c.by_rep[k][r] for r, v in c.by_rep[k].items() if ompi_c.by_rep[k].get(r)]
-                paired[(c.key, k)] = statistics.median(rs) if rs else None
-                cells.append(f"{paired[(c.key, k)]:.2f}x (n={len(rs)})" if rs else "-")
-            L.append(f"| {c.label} | " + " | ".join(cells) + " |")
-        L.append("")
-    L.append("Targets of the issue (sctpmpi vs Open MPI's TCP BTL; ratio of medians, then paired ratio):")
-    L.append("")
-    L.append("| target | " + " | ".join(c.label for c in contenders if c.key in ("tcp", "sctp", "usctp")) + " |")
-    L.append("|---|" + "---|" * sum(1 for c in contenders if c.key in ("tcp", "sctp", "usctp")))
-    for k, test, text in TARGETS:
-        cells = []
-        for c in contenders:
-            if c.key not in ("tcp", "sctp", "usctp"):
-                continue
-            v = med[c.key][k]
-            if v is None or not ref or not ref.get(k):
-                cells.append("n/a")
-            else:
-                r = v / ref[k]
-                pr = paired.get((c.key, k))
-                cell = f"{'PASS' if test(r) else 'MISS'} ({r:.2f}x)"
-                if pr is not None:
-                    cell += f"; paired {'PASS' if test(pr) else 'MISS'} ({pr:.2f}x)"
-                cells.append(cell)
-        L.append(f"| {text} | " + " | ".join(cells) + " |")
+    for st in settings:
+        L += report(st, contenders, store)
     table = "\n".join(L)
     print(table)
 
@@ -358,42 +551,49 @@ def main():
                         btype = l.split("=", 1)[1].strip() or "RelWithDebInfo (project default, -O2 -g)"
                     if l.startswith("SCTPMPI_SANITIZE:") and l.strip().endswith("ON"):
                         flags = ", ASan+UBSan"
-        rev = capture(["git", "-C", os.path.dirname(os.path.dirname(HERE)), "rev-parse", "--short", "HEAD"])
-        rev = rev if rev and " " not in rev else "no commit yet (working tree)"
         ompi_ver = capture(["mpirun.openmpi", "--version"]).splitlines()[:1]
         mpich_ver = [" ".join(l.split()) for l in capture(["mpichversion"]).splitlines() if "Version" in l][:1]
         sctp_env = {k: v for k, v in os.environ.items() if k.startswith("SCTPMPI_")}
         M = [f"## Run of {started.strftime('%Y-%m-%d %H:%M %Z')}", ""]
         M.append(f"- Machine: {uname.node}, {uname.system} {uname.release} {uname.machine}, {cpu}, "
                  f"{os.cpu_count()} CPUs, shared with other users: 1-min load average "
-                 f"{load_before[0]:.2f} before, {load_after[0]:.2f} after, "
-                 f"{min(loads, default=0):.2f}-{max(loads, default=0):.2f} at the start of the repetitions.")
+                 f"{load_before[0]:.2f} before, {load_after[0]:.2f} after.")
         M.append(f"- Versions: {' '.join(ompi_ver) or 'Open MPI ?'}; {' '.join(mpich_ver) or 'MPICH ?'}; "
-                 f"sctpmpi build `{build}` ({btype}{flags}), source {rev}.")
-        M.append(f"- {a.repeat} runs per contender and benchmark, interleaved, timeout {a.timeout:g} s per run "
-                 f"({a.grace:g} s once all results are printed); "
-                 f"2 ranks on loopback; pingpong {PP_SIZES} (10000 iterations up to 8 KiB, 1000 above, "
-                 f"warm-up 100/10); bw {BW_SIZES} (window 64, 20 iterations, warm-up 2).")
+                 f"sctpmpi build `{build}` ({btype}{flags}), source {rev}"
+                 f"{' + uncommitted changes in src/ or bench/ at the start' if dirty else ''}.")
+        M.append(f"- {a.repeat} runs per contender, benchmark and setting, interleaved, timeout {a.timeout:g} s "
+                 f"per run ({a.grace:g} s once all results are printed).")
+        for st in settings:
+            M.append(f"- {st.label}: pingpong `--sizes {st.pp_sizes} {' '.join(st.pp_args)}`, "
+                     f"bw `--sizes {st.bw_sizes} {' '.join(st.bw_args)}` (program defaults: pingpong 10000 "
+                     "iterations up to 8 KiB, 1000 above; bw window 64, 20 iterations above 8 KiB).")
+        if network:
+            M.append(f"- netlab: topology `{network.topo}`; TCP congestion control inside the hosts "
+                     f"{network.tcp_cc}, SACK {network.tcp_sack}; every library with its default socket "
+                     "buffers and settings; our ranks with SCTPMPI_STATS=1.")
         M.append(f"- SCTPMPI_* environment: {sctp_env or 'none'}. HWLOC_COMPONENTS=-gl for all.")
         M.append(f"- Took {(finished - started).total_seconds():.0f} s. Command: `{sh(sys.argv)}`")
         M.append("")
         M.append(table)
-        M.append("")
-        M.append("Exact commands (one of each; bw takes `--sizes " + BW_SIZES + " --csv`):")
+        M.append("Exact commands (pingpong of each contender in each setting; bw alike):")
         M.append("")
         M.append("```")
         M.extend(build_log)
-        for c in contenders:
-            env = {k: v for k, v in c.env.items()}
-            M.append(sh(c.command("pingpong"), env))
+        seen = set()
+        for st in settings:
+            for c in contenders:
+                line = sh(*st.command(c, "pingpong", build))
+                if not c.skipped and line not in seen:  # netlab settings differ only in loss
+                    seen.add(line)
+                    M.append(line)
         M.append("```")
         M.append("")
         with open(a.out, "w") as f:
             f.write("\n".join(M))
         print(f"\nwrote {a.out}", file=sys.stderr)
 
-    bad = [c.key for c in contenders if c.key in ("tcp", "ompi") and not c.skipped
-           and any(st not in ("ok",) for _, st in c.runs)]
+    bad = [k for (s, k), runs in store.runs.items() if k in ("tcp", "ompi")
+           and any(state != "ok" for _, state in runs)]
     return 1 if bad else 0
 
 
