@@ -87,7 +87,7 @@ def sctp_counters(logdir, prefix):
     """Sum of the native engine's SCTPMPI_STATS lines in LOGDIR/PREFIX*.err|.out|.txt: chunks
     retransmitted, T3 timeouts, packets out per rail (path lines, the rail from the address)."""
     tot = {"retrans": 0, "t3": 0, "rail0_pkts": 0, "rail1_pkts": 0, "unreachable": 0, "files": 0}
-    assoc = re.compile(r"sctpn: rank \d+ assoc .*retransmitted (\d+), fast retransmits \d+, T3 timeouts (\d+)")
+    assoc = re.compile(r"sctpn: rank \d+ assoc .*retransmitted (\d+), fast retransmits \d+(?: \(spurious \d+\))?, T3 timeouts (\d+)")
     path = re.compile(r"sctpn:\s+path \d+ to 198\.18\.(\d+)\.\d+.* packets out (\d+)")
     if not os.path.isdir(logdir):
         return tot
