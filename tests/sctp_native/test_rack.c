@@ -19,83 +19,11 @@
  * Every message must arrive intact and in order each time. */
 #include <string.h>
 
-#include "sim.h"
+#include "sim_trace.h"
 
 #define DELAY_US 20000
 #define SACK_DELAY_US 10000
 #define PKT_PAYLOAD 1424 /* DATA payload per packet at MTU 1452 */
-
-static int ups;
-static long delivered;
-static uint64_t t_delivered;
-static uint64_t t_data[64];  /* emission times of node 0's DATA packets (dropped ones too) */
-static uint32_t tsn_data[64];
-static int ndata;
-static uint64_t t_sack[64];  /* emission times of node 1's SACKs */
-static int nsack;
-static uint64_t drop_mask;   /* bit k: drop the k-th DATA packet of node 0 (after arming) */
-static int armed;
-
-static void on_event(void *user, const struct sctpn_event *ev)
-{
-    (void)user;
-    if (ev->type == SCTPN_EV_ASSOC_UP)
-        ups++;
-    CHECK(ev->type != SCTPN_EV_ASSOC_DOWN && ev->type != SCTPN_EV_SEND_FAILED);
-}
-
-static void on_data(void *user, const struct sctpn_data *d)
-{
-    struct sim *s = user;
-    if (d->last) {
-        delivered++;
-        t_delivered = s->now;
-    }
-}
-
-static int filter(struct sim *s, int dir, uint8_t *pkt, size_t len, void *arg)
-{
-    (void)arg;
-    if (!armed)
-        return 1;
-    if (dir == 1 && sim_has_chunk(pkt, len, 3) && nsack < 64)
-        t_sack[nsack++] = s->now;
-    if (dir == 0 && sim_has_chunk(pkt, len, 0) && ndata < 64) {
-        int k = ndata;
-        tsn_data[ndata] = sim_first_tsn(pkt, len);
-        t_data[ndata++] = s->now;
-        if (drop_mask & (1ull << k))
-            return 0;
-    }
-    return 1;
-}
-
-static int delivered_n(struct sim *s, void *arg)
-{
-    (void)s;
-    return delivered >= *(long *)arg;
-}
-static int both_up(struct sim *s, void *arg)
-{
-    (void)s;
-    (void)arg;
-    return ups == 2;
-}
-
-static struct sctpn_assoc_stats astats(struct sim *s, sctpn_assoc_id id)
-{
-    struct sctpn_assoc_stats st;
-    CHECK(sctpn_get_stats(s->ep[0], id, &st) == 0);
-    return st;
-}
-
-static void send_msg(struct sim *s, sctpn_assoc_id id, size_t len)
-{
-    static uint8_t buf[64 * PKT_PAYLOAD];
-    struct iovec iov = {buf, len};
-    CHECK(len <= sizeof buf);
-    CHECK(sctpn_send(s->ep[0], id, 0, 0, 0, &iov, 1, NULL) == 0);
-}
 
 /* an established association with an RTT estimate and a cwnd of at least 6 packets */
 static void setup(struct sim *s, sctpn_assoc_id *id, int tlp, int rack, uint64_t seed)
@@ -113,32 +41,29 @@ static void setup(struct sim *s, sctpn_assoc_id *id, int tlp, int rack, uint64_t
         c->sack_delay_us = SACK_DELAY_US;
         c->max_burst = 0;
         c->idle_decay_min_us = 200000;
-        c->on_event = on_event;
-        c->on_data = on_data;
+        c->on_event = sim_trace_on_event;
+        c->on_data = sim_trace_on_data;
         c->user = s;
     }
     c0.tlp = (uint8_t)tlp;
     c0.rack = (uint8_t)rack;
     s->link[0][0].delay_us = s->link[1][0].delay_us = DELAY_US;
-    s->filter = filter;
-    ups = 0;
-    delivered = ndata = nsack = 0;
-    drop_mask = 0;
-    armed = 0;
+    s->filter = sim_trace_filter;
+    sim_trace_reset();
     CHECK(sim_start(s, &c0, &c1) == 0);
     CHECK(sim_connect(s, id) == 0);
-    CHECK(sim_run(s, s->now + 10000000, both_up, NULL));
+    CHECK(sim_run(s, s->now + 10000000, sim_trace_both_up, NULL));
     for (long i = 1; i <= 4; i++) { /* RTT samples and cwnd growth, everything acknowledged */
-        send_msg(s, *id, 8 * PKT_PAYLOAD);
-        CHECK(sim_run(s, s->now + 2000000, delivered_n, &i));
+        sim_trace_send(s, *id, 8 * PKT_PAYLOAD);
+        CHECK(sim_run(s, s->now + 2000000, sim_trace_delivered, &i));
         sim_run(s, s->now + 50000, NULL, NULL);
     }
-    struct sctpn_assoc_stats st = astats(s, *id);
+    struct sctpn_assoc_stats st = sim_trace_stats(s, *id);
     CHECK(st.paths[0].srtt_us >= 2 * DELAY_US && st.paths[0].flight_bytes == 0);
     CHECK(st.paths[0].cwnd >= 6 * 1452);
     CHECK(st.t3_timeouts == 0 && st.tlp_probes == 0 && st.retransmitted_chunks == 0);
-    delivered = 0;
-    armed = 1;
+    trace.delivered = 0;
+    trace.armed = 1;
 }
 
 /* case 1; returns the time from the send to the delivery of the message */
@@ -147,41 +72,41 @@ static uint64_t lost_fifth_of_six(int rack)
     struct sim s;
     sctpn_assoc_id id;
     setup(&s, &id, 0, rack, 21);
-    drop_mask = 1u << 4;
+    trace.drop_mask = 1u << 4;
     uint64_t t0 = s.now;
-    send_msg(&s, id, 6 * PKT_PAYLOAD);
+    sim_trace_send(&s, id, 6 * PKT_PAYLOAD);
     long want = 1;
-    CHECK(sim_run(&s, t0 + 5000000, delivered_n, &want));
+    CHECK(sim_run(&s, t0 + 5000000, sim_trace_delivered, &want));
     sim_run(&s, s.now + 200000, NULL, NULL);
-    struct sctpn_assoc_stats st = astats(&s, id);
-    CHECK(ndata == 7);
+    struct sctpn_assoc_stats st = sim_trace_stats(&s, id);
+    CHECK(trace.ndata == 7);
     for (int k = 0; k < 6; k++)
-        CHECK(t_data[k] == t0);
-    CHECK(tsn_data[6] == tsn_data[4]); /* the 7th DATA packet is the lost chunk again */
+        CHECK(trace.t_data[k] == t0);
+    CHECK(trace.tsn_data[6] == trace.tsn_data[4]); /* the 7th DATA packet is the lost chunk again */
     /* SACKs: 1-2 and 3-4 (every second packet), then 6 out of order (at once) */
     /* the five packets arrive together: one SACK, cum 4 and a gap block for 6 (a single miss
      * report); it restarts T3 too */
-    CHECK(nsack >= 1 && t_sack[0] == t0 + DELAY_US);
-    uint64_t t_gap = t_sack[0] + DELAY_US;
+    CHECK(trace.nsack >= 1 && trace.t_sack[0] == t0 + DELAY_US);
+    uint64_t t_gap = trace.t_sack[0] + DELAY_US;
     uint64_t t_cum = t_gap;
     printf("%s: SACK with the hole in at t0+%llu, retransmission at t0+%llu (rto now %llu),"
-           " delivered at t0+%llu\n", rack ? "RACK" : "no RACK",
-           (unsigned long long)(t_gap - t0), (unsigned long long)(t_data[6] - t0),
-           (unsigned long long)st.paths[0].rto_us, (unsigned long long)(t_delivered - t0));
+           " trace.delivered at t0+%llu\n", rack ? "RACK" : "no RACK",
+           (unsigned long long)(t_gap - t0), (unsigned long long)(trace.t_data[6] - t0),
+           (unsigned long long)st.paths[0].rto_us, (unsigned long long)(trace.t_delivered - t0));
     if (rack) {
         /* the reordering window: min RTT / 4; the min RTT of this path is exactly 40 ms */
-        CHECK(t_data[6] == t_gap + 2 * DELAY_US / 4);
+        CHECK(trace.t_data[6] == t_gap + 2 * DELAY_US / 4);
         CHECK(st.rack_losses == 1 && st.fast_retransmits == 1 && st.t3_timeouts == 0);
-        CHECK(t_data[6] < t_cum + st.paths[0].rto_us); /* before T3 would have fired */
+        CHECK(trace.t_data[6] < t_cum + st.paths[0].rto_us); /* before T3 would have fired */
     } else {
-        CHECK(t_data[6] == t_cum + st.paths[0].rto_us / 2); /* the RTO before T3 doubled it */
+        CHECK(trace.t_data[6] == t_cum + st.paths[0].rto_us / 2); /* the RTO before T3 doubled it */
         CHECK(st.rack_losses == 0 && st.fast_retransmits == 0 && st.t3_timeouts == 1);
     }
-    CHECK(t_delivered == t_data[6] + DELAY_US);
+    CHECK(trace.t_delivered == trace.t_data[6] + DELAY_US);
     CHECK(st.retransmitted_chunks == 1);
     CHECK(st.paths[0].flight_bytes == 0 && st.cum_tsn_acked == st.next_tsn - 1);
     sim_free(&s);
-    return t_delivered - t0;
+    return trace.t_delivered - t0;
 }
 
 /* case 2: the last of 3 packets lost; returns cwnd after recovery (with 1 MTU meaning T3) */
@@ -190,34 +115,34 @@ static void lost_tail_probe_capped_at_rto(int tlp)
     struct sim s;
     sctpn_assoc_id id;
     setup(&s, &id, tlp, 1, 22);
-    struct sctpn_assoc_stats st0 = astats(&s, id);
-    drop_mask = 1u << 2;
+    struct sctpn_assoc_stats st0 = sim_trace_stats(&s, id);
+    trace.drop_mask = 1u << 2;
     uint64_t t0 = s.now;
-    send_msg(&s, id, 3 * PKT_PAYLOAD);
+    sim_trace_send(&s, id, 3 * PKT_PAYLOAD);
     long want = 1;
-    CHECK(sim_run(&s, t0 + 5000000, delivered_n, &want));
+    CHECK(sim_run(&s, t0 + 5000000, sim_trace_delivered, &want));
     sim_run(&s, s.now + 200000, NULL, NULL);
-    struct sctpn_assoc_stats st = astats(&s, id);
-    uint64_t t_s = t_sack[0] + DELAY_US; /* the SACK of the first two: T3 restarted */
+    struct sctpn_assoc_stats st = sim_trace_stats(&s, id);
+    uint64_t t_s = trace.t_sack[0] + DELAY_US; /* the SACK of the first two: T3 restarted */
     /* the RTO in force when that SACK restarted T3 (its own RTT sample moved it) */
     printf("tail at 40 ms RTT, tlp %s: SACK in at t0+%llu, retransmission at t0+%llu,"
            " srtt %llu, rto now %llu, cwnd %u -> %u, T3s %llu, probes %llu\n", tlp ? "on" : "off",
-           (unsigned long long)(t_s - t0), (unsigned long long)(t_data[3] - t0),
+           (unsigned long long)(t_s - t0), (unsigned long long)(trace.t_data[3] - t0),
            (unsigned long long)st.paths[0].srtt_us, (unsigned long long)st.paths[0].rto_us,
            st0.paths[0].cwnd, st.paths[0].cwnd, (unsigned long long)st.t3_timeouts,
            (unsigned long long)st.tlp_probes);
-    CHECK(ndata == 4 && t_s == t0 + 2 * DELAY_US);
-    CHECK(t_delivered == t_data[3] + DELAY_US);
+    CHECK(trace.ndata == 4 && t_s == t0 + 2 * DELAY_US);
+    CHECK(trace.t_delivered == trace.t_data[3] + DELAY_US);
     CHECK(st.retransmitted_chunks == 1 && st.paths[0].flight_bytes == 0);
     if (tlp) {
         CHECK(2 * st.paths[0].srtt_us > st.paths[0].rto_us); /* 2 SRTT is beyond the RTO */
         /* the probe left at the T3 deadline (t_s + RTO), instead of T3 */
-        CHECK(t_data[3] == t_s + st.paths[0].rto_us);
+        CHECK(trace.t_data[3] == t_s + st.paths[0].rto_us);
         CHECK(st.t3_timeouts == 0 && st.tlp_probes == 1 && st.tlp_repairs == 1);
         CHECK(st.paths[0].cwnd >= st0.paths[0].cwnd); /* no collapse */
         CHECK(st.paths[0].error_count == 0);
     } else {
-        CHECK(t_data[3] == t_s + st.paths[0].rto_us / 2); /* the same moment */
+        CHECK(trace.t_data[3] == t_s + st.paths[0].rto_us / 2); /* the same moment */
         CHECK(st.t3_timeouts == 1 && st.tlp_probes == 0);
         CHECK(st.paths[0].cwnd < st0.paths[0].cwnd); /* restarted from 1 MTU */
     }
@@ -235,16 +160,16 @@ static struct reo_result reordered(int rack, double prob, uint64_t reorder_us, l
     s.link[0][0].reorder_us = reorder_us;
     uint64_t t0 = s.now;
     long sent = 0;
-    while (delivered < msgs) { /* a window of 8 messages of 1 .. 20 packets in flight */
-        while (sent < msgs && sent - delivered < 8) {
-            send_msg(&s, id, (size_t)(1 + (sent * 7919) % 20) * PKT_PAYLOAD - 100);
+    while (trace.delivered < msgs) { /* a window of 8 messages of 1 .. 20 packets in flight */
+        while (sent < msgs && sent - trace.delivered < 8) {
+            sim_trace_send(&s, id, (size_t)(1 + (sent * 7919) % 20) * PKT_PAYLOAD - 100);
             sent++;
         }
-        long want = delivered + 1;
-        CHECK(sim_run(&s, s.now + 5000000, delivered_n, &want));
+        long want = trace.delivered + 1;
+        CHECK(sim_run(&s, s.now + 5000000, sim_trace_delivered, &want));
     }
     sim_run(&s, s.now + 500000, NULL, NULL);
-    struct sctpn_assoc_stats st = astats(&s, id);
+    struct sctpn_assoc_stats st = sim_trace_stats(&s, id);
     struct reo_result r = {st.retransmitted_chunks, st.rack_losses,
                            (uint64_t)((double)st.packets_out * prob)};
     printf("reordering %.0f%% up to %llu us, rack %d: %ld messages in %.2f s, %llu packets,"

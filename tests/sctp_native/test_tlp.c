@@ -12,79 +12,11 @@
  *     once (2 chunks outstanding: threshold 1), no probe, no T3. */
 #include <string.h>
 
-#include "sim.h"
+#include "sim_trace.h"
 
 #define DELAY_US 10000
 #define SACK_DELAY_US 5000
 #define MSG_LEN 4000 /* 1424 + 1424 + 1152 bytes: three packets at MTU 1452 */
-
-static int ups, delivered;
-static uint64_t t_delivered;
-static uint64_t t_data[16];  /* emission times of node 0's DATA packets (dropped ones too) */
-static int ndata;
-static uint64_t t_sack[16];  /* emission times of node 1's SACKs */
-static int nsack;
-static int drop_mask;        /* bit k: drop the k-th DATA packet of node 0 (after arming) */
-static int armed;
-
-static void on_event(void *user, const struct sctpn_event *ev)
-{
-    (void)user;
-    if (ev->type == SCTPN_EV_ASSOC_UP)
-        ups++;
-    CHECK(ev->type != SCTPN_EV_ASSOC_DOWN && ev->type != SCTPN_EV_SEND_FAILED);
-}
-
-static void on_data(void *user, const struct sctpn_data *d)
-{
-    struct sim *s = user;
-    if (d->last) {
-        delivered++;
-        t_delivered = s->now;
-    }
-}
-
-static int filter(struct sim *s, int dir, uint8_t *pkt, size_t len, void *arg)
-{
-    (void)arg;
-    if (!armed)
-        return 1;
-    if (dir == 1 && sim_has_chunk(pkt, len, 3) && nsack < 16)
-        t_sack[nsack++] = s->now;
-    if (dir == 0 && sim_has_chunk(pkt, len, 0) && ndata < 16) {
-        int k = ndata;
-        t_data[ndata++] = s->now;
-        if (drop_mask & (1 << k))
-            return 0;
-    }
-    return 1;
-}
-
-static int delivered_n(struct sim *s, void *arg)
-{
-    (void)s;
-    return delivered >= *(int *)arg;
-}
-static int both_up(struct sim *s, void *arg)
-{
-    (void)s;
-    (void)arg;
-    return ups == 2;
-}
-
-static struct sctpn_assoc_stats astats(struct sim *s, sctpn_assoc_id id)
-{
-    struct sctpn_assoc_stats st;
-    CHECK(sctpn_get_stats(s->ep[0], id, &st) == 0);
-    return st;
-}
-
-static void send_msg(struct sim *s, sctpn_assoc_id id, size_t len)
-{
-    static uint8_t buf[MSG_LEN];
-    struct iovec iov = {buf, len};
-    CHECK(sctpn_send(s->ep[0], id, 0, 0, 0, &iov, 1, NULL) == 0);
-}
 
 /* an established association with an RTT estimate; node 0 sends */
 static void setup(struct sim *s, sctpn_assoc_id *id, int tlp)
@@ -100,27 +32,27 @@ static void setup(struct sim *s, sctpn_assoc_id *id, int tlp)
         c->rto_max_us = 60000000;
         c->hb_interval_us = 0;
         c->sack_delay_us = SACK_DELAY_US;
-        c->on_event = on_event;
-        c->on_data = on_data;
+        c->on_event = sim_trace_on_event;
+        c->on_data = sim_trace_on_data;
         c->user = s;
     }
     c0.tlp = (uint8_t)tlp;
     s->link[0][0].delay_us = s->link[1][0].delay_us = DELAY_US;
-    s->filter = filter;
-    ups = delivered = ndata = nsack = drop_mask = armed = 0;
+    s->filter = sim_trace_filter;
+    sim_trace_reset();
     CHECK(sim_start(s, &c0, &c1) == 0);
     CHECK(sim_connect(s, id) == 0);
-    CHECK(sim_run(s, s->now + 10000000, both_up, NULL));
-    for (int i = 1; i <= 4; i++) { /* RTT samples, everything acknowledged */
-        send_msg(s, *id, 100);
-        CHECK(sim_run(s, s->now + 1000000, delivered_n, &i));
+    CHECK(sim_run(s, s->now + 10000000, sim_trace_both_up, NULL));
+    for (long i = 1; i <= 4; i++) { /* RTT samples, everything acknowledged */
+        sim_trace_send(s, *id, 100);
+        CHECK(sim_run(s, s->now + 1000000, sim_trace_delivered, &i));
         sim_run(s, s->now + 100000, NULL, NULL);
     }
-    struct sctpn_assoc_stats st = astats(s, *id);
+    struct sctpn_assoc_stats st = sim_trace_stats(s, *id);
     CHECK(st.paths[0].srtt_us > 0 && st.paths[0].flight_bytes == 0);
     CHECK(st.t3_timeouts == 0 && st.tlp_probes == 0);
-    delivered = 0;
-    armed = 1;
+    trace.delivered = 0;
+    trace.armed = 1;
 }
 
 static uint64_t expected_pto(const struct sctpn_path_stats *p, int one_packet)
@@ -134,27 +66,27 @@ static void lost_tail_repaired_by_probe(void)
     struct sim s;
     sctpn_assoc_id id;
     setup(&s, &id, 1);
-    uint32_t cwnd0 = astats(&s, id).paths[0].cwnd;
-    drop_mask = 1 << 2; /* the third packet */
+    uint32_t cwnd0 = sim_trace_stats(&s, id).paths[0].cwnd;
+    trace.drop_mask = 1 << 2; /* the third packet */
     uint64_t t0 = s.now;
-    send_msg(&s, id, MSG_LEN);
-    int want = 1;
-    CHECK(sim_run(&s, t0 + 5000000, delivered_n, &want));
+    sim_trace_send(&s, id, MSG_LEN);
+    long want = 1;
+    CHECK(sim_run(&s, t0 + 5000000, sim_trace_delivered, &want));
     sim_run(&s, s.now + 100000, NULL, NULL); /* the final SACK comes back */
-    struct sctpn_assoc_stats st = astats(&s, id);
-    CHECK(ndata == 4 && t_data[0] == t0 && t_data[1] == t0 && t_data[2] == t0);
-    CHECK(nsack >= 2);
-    uint64_t t_s = t_sack[0] + DELAY_US; /* the SACK of the first two reaches the sender */
+    struct sctpn_assoc_stats st = sim_trace_stats(&s, id);
+    CHECK(trace.ndata == 4 && trace.t_data[0] == t0 && trace.t_data[1] == t0 && trace.t_data[2] == t0);
+    CHECK(trace.nsack >= 2);
+    uint64_t t_s = trace.t_sack[0] + DELAY_US; /* the SACK of the first two reaches the sender */
     uint64_t pto = expected_pto(&st.paths[0], 1);
     printf("probe trace: SACK in at t0+%llu, probe at t0+%llu (srtt %llu, PTO %llu, rto %llu),"
-           " delivered at t0+%llu\n", (unsigned long long)(t_s - t0),
-           (unsigned long long)(t_data[3] - t0), (unsigned long long)st.paths[0].srtt_us,
+           " trace.delivered at t0+%llu\n", (unsigned long long)(t_s - t0),
+           (unsigned long long)(trace.t_data[3] - t0), (unsigned long long)st.paths[0].srtt_us,
            (unsigned long long)pto, (unsigned long long)st.paths[0].rto_us,
-           (unsigned long long)(t_delivered - t0));
+           (unsigned long long)(trace.t_delivered - t0));
     CHECK(t_s == t0 + 2 * DELAY_US);
-    CHECK(t_data[3] == t_s + pto);                      /* the probe, on time */
-    CHECK(t_delivered == t_data[3] + DELAY_US);         /* it filled the hole */
-    CHECK(t_data[3] < t_s + st.paths[0].rto_us);        /* well before T3 */
+    CHECK(trace.t_data[3] == t_s + pto);                      /* the probe, on time */
+    CHECK(trace.t_delivered == trace.t_data[3] + DELAY_US);         /* it filled the hole */
+    CHECK(trace.t_data[3] < t_s + st.paths[0].rto_us);        /* well before T3 */
     CHECK(st.t3_timeouts == 0 && st.fast_retransmits == 0);
     CHECK(st.tlp_probes == 1 && st.tlp_repairs == 1);
     CHECK(st.retransmitted_chunks == 1);
@@ -169,23 +101,23 @@ static void lost_tail_and_probe_repaired_by_t3(void)
     struct sim s;
     sctpn_assoc_id id;
     setup(&s, &id, 1);
-    drop_mask = 1 << 2 | 1 << 3; /* the third packet and the probe */
+    trace.drop_mask = 1 << 2 | 1 << 3; /* the third packet and the probe */
     uint64_t t0 = s.now;
-    send_msg(&s, id, MSG_LEN);
-    int want = 1;
-    CHECK(sim_run(&s, t0 + 5000000, delivered_n, &want));
+    sim_trace_send(&s, id, MSG_LEN);
+    long want = 1;
+    CHECK(sim_run(&s, t0 + 5000000, sim_trace_delivered, &want));
     sim_run(&s, s.now + 100000, NULL, NULL);
-    struct sctpn_assoc_stats st = astats(&s, id);
-    uint64_t t_s = t_sack[0] + DELAY_US;
+    struct sctpn_assoc_stats st = sim_trace_stats(&s, id);
+    uint64_t t_s = trace.t_sack[0] + DELAY_US;
     /* the RTO that re-armed T3 with the probe is the one before the expiry doubled it */
     uint64_t rto = st.paths[0].rto_us / 2;
     printf("probe lost trace: probe at t0+%llu, T3 retransmission at t0+%llu (rto %llu)\n",
-           (unsigned long long)(t_data[3] - t0), (unsigned long long)(t_data[4] - t0),
+           (unsigned long long)(trace.t_data[3] - t0), (unsigned long long)(trace.t_data[4] - t0),
            (unsigned long long)rto);
-    CHECK(ndata == 5);
-    CHECK(t_data[3] == t_s + expected_pto(&st.paths[0], 1));
-    CHECK(t_data[4] == t_data[3] + rto);                /* T3, re-armed by the probe */
-    CHECK(t_delivered == t_data[4] + DELAY_US);
+    CHECK(trace.ndata == 5);
+    CHECK(trace.t_data[3] == t_s + expected_pto(&st.paths[0], 1));
+    CHECK(trace.t_data[4] == trace.t_data[3] + rto);                /* T3, re-armed by the probe */
+    CHECK(trace.t_delivered == trace.t_data[4] + DELAY_US);
     CHECK(st.t3_timeouts == 1 && st.tlp_probes == 1 && st.tlp_repairs == 0);
     CHECK(st.paths[0].flight_bytes == 0 && st.cum_tsn_acked == st.next_tsn - 1);
     sim_free(&s);
@@ -196,20 +128,20 @@ static uint64_t lost_tail_without_tlp(void)
     struct sim s;
     sctpn_assoc_id id;
     setup(&s, &id, 0);
-    drop_mask = 1 << 2;
+    trace.drop_mask = 1 << 2;
     uint64_t t0 = s.now;
-    uint64_t rto = astats(&s, id).paths[0].rto_us;
-    send_msg(&s, id, MSG_LEN);
-    int want = 1;
-    CHECK(sim_run(&s, t0 + 5000000, delivered_n, &want));
-    struct sctpn_assoc_stats st = astats(&s, id);
-    uint64_t t_s = t_sack[0] + DELAY_US;
-    printf("tlp off trace: T3 retransmission at t0+%llu, delivered at t0+%llu\n",
-           (unsigned long long)(t_data[3] - t0), (unsigned long long)(t_delivered - t0));
-    CHECK(ndata == 4 && t_data[3] == t_s + rto);
+    uint64_t rto = sim_trace_stats(&s, id).paths[0].rto_us;
+    sim_trace_send(&s, id, MSG_LEN);
+    long want = 1;
+    CHECK(sim_run(&s, t0 + 5000000, sim_trace_delivered, &want));
+    struct sctpn_assoc_stats st = sim_trace_stats(&s, id);
+    uint64_t t_s = trace.t_sack[0] + DELAY_US;
+    printf("tlp off trace: T3 retransmission at t0+%llu, trace.delivered at t0+%llu\n",
+           (unsigned long long)(trace.t_data[3] - t0), (unsigned long long)(trace.t_delivered - t0));
+    CHECK(trace.ndata == 4 && trace.t_data[3] == t_s + rto);
     CHECK(st.t3_timeouts == 1 && st.tlp_probes == 0 && st.tlp_repairs == 0);
     sim_free(&s);
-    return t_delivered - t0;
+    return trace.t_delivered - t0;
 }
 
 static void lost_middle_early_retransmit(void)
@@ -217,19 +149,19 @@ static void lost_middle_early_retransmit(void)
     struct sim s;
     sctpn_assoc_id id;
     setup(&s, &id, 1);
-    drop_mask = 1 << 1; /* the second packet */
+    trace.drop_mask = 1 << 1; /* the second packet */
     uint64_t t0 = s.now;
-    send_msg(&s, id, MSG_LEN);
-    int want = 1;
-    CHECK(sim_run(&s, t0 + 5000000, delivered_n, &want));
+    sim_trace_send(&s, id, MSG_LEN);
+    long want = 1;
+    CHECK(sim_run(&s, t0 + 5000000, sim_trace_delivered, &want));
     sim_run(&s, s.now + 100000, NULL, NULL);
-    struct sctpn_assoc_stats st = astats(&s, id);
+    struct sctpn_assoc_stats st = sim_trace_stats(&s, id);
     /* packets 1 and 3 arrive together; the out-of-order one is SACKed at once */
-    uint64_t t_s = t_sack[0] + DELAY_US;
+    uint64_t t_s = trace.t_sack[0] + DELAY_US;
     printf("early retransmit trace: SACK in at t0+%llu, retransmission at t0+%llu\n",
-           (unsigned long long)(t_s - t0), (unsigned long long)(t_data[3] - t0));
-    CHECK(ndata == 4 && t_s == t0 + 2 * DELAY_US && t_data[3] == t_s);
-    CHECK(t_delivered == t_data[3] + DELAY_US);
+           (unsigned long long)(t_s - t0), (unsigned long long)(trace.t_data[3] - t0));
+    CHECK(trace.ndata == 4 && t_s == t0 + 2 * DELAY_US && trace.t_data[3] == t_s);
+    CHECK(trace.t_delivered == trace.t_data[3] + DELAY_US);
     CHECK(st.fast_retransmits == 1 && st.t3_timeouts == 0 && st.tlp_probes == 0);
     sim_free(&s);
 }
