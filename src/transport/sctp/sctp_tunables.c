@@ -57,7 +57,8 @@ void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
     tu->sack_immediately_max =
         (size_t)env_long("SCTPMPI_SCTP_SACK_IMMEDIATELY_MAX", 16 << 10, 0, 1 << 30);
     tu->sack_delay_ms = (int)env_long("SCTPMPI_SCTP_SACK_DELAY", -1, 0, 500);
-    tu->crc32c = env_bool("SCTPMPI_SCTP_CRC32C", 1);
+    const char *crc = getenv("SCTPMPI_SCTP_CRC32C"); /* "auto" (native's default): on here */
+    tu->crc32c = crc && !strcmp(crc, "auto") ? 1 : env_bool("SCTPMPI_SCTP_CRC32C", 1);
     tu->crc32c_hw = env_bool("SCTPMPI_SCTP_CRC32C_HW", 1);
     /* failover presets (docs/transport-sctp.md, "Failover"): defaults the variables below
      * override one by one.  wan = RFC 4960's values; lan = Penoff's thesis, Table 6.1 */

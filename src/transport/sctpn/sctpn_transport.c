@@ -71,7 +71,12 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
      * ask for an immediate SACK, since their send completes only then */
     tu->sack_immediately = sm_env_bool("SCTPMPI_SCTP_SACK_IMMEDIATELY", 0);
     tu->sack_imm_max = (size_t)sm_env_size("SCTPMPI_SCTP_SACK_IMMEDIATELY_MAX", 16 << 10);
-    tu->zero_checksum = !sm_env_bool("SCTPMPI_SCTP_CRC32C", 1);
+    /* CRC32c: on, off (zero checksum, RFC 9653, where both ends agree) or auto = off exactly
+     * when every local address is a loopback one (decided in nt_init once they are known:
+     * such packets never leave the host's memory) */
+    const char *crc = getenv("SCTPMPI_SCTP_CRC32C");
+    tu->zero_checksum = !crc || !*crc || !strcmp(crc, "auto") ? -1
+                                                              : !sm_env_bool("SCTPMPI_SCTP_CRC32C", 1);
     tu->linger_ms = (int)sm_env_int("SCTPMPI_SCTP_LINGER_MS", 2000);
     tu->watchdog_us = (int)sm_env_int("SCTPMPI_SCTP_WATCHDOG_US", 2000);
     tu->gso = sm_offload_mode_env("SCTPMPI_SCTP_GSO");
@@ -195,6 +200,12 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     if (nlocal < 1 || nt_udp_open(t, lp, nlocal)) {
         destroy(t);
         return -1;
+    }
+    if (t->tu.zero_checksum < 0) {
+        t->tu.zero_checksum = 1;
+        for (int i = 0; i < t->nudp; i++)
+            if ((ntohl(t->udp[i].addr.sin_addr.s_addr) >> 24) != 127)
+                t->tu.zero_checksum = 0;
     }
     t->nrails = 1;
     if (t->tu.stripe) {
@@ -417,7 +428,7 @@ static void print_stats(struct sm_transport *t, FILE *f)
             continue;
         struct nt_peer *p = &t->peers[a->rank];
         fprintf(f, "[rank %d] sctpn: rank %d assoc %u%s: frames out %llu (%llu zero-copy, %llu waited) in %llu, "
-                "chunks out %llu in %llu, retransmitted %llu, fast retransmits %llu (spurious %llu), T3 timeouts %llu, dup TSNs %llu, idata %u cmt %u dac %u, tail-loss probes %llu (repaired %llu), RACK losses %llu\n",
+                "chunks out %llu in %llu, retransmitted %llu, fast retransmits %llu (spurious %llu), T3 timeouts %llu, dup TSNs %llu, idata %u cmt %u dac %u, tail-loss probes %llu (repaired %llu), RACK losses %llu, zero checksum %u\n",
                 t->rank, a->rank, a->id, nt_is_tx(p, a->id) ? " (ours)" : "",
                 (unsigned long long)p->tx_frames, (unsigned long long)p->zcopy_frames,
                 (unsigned long long)p->eagain, (unsigned long long)p->rx_frames,
@@ -426,7 +437,8 @@ static void print_stats(struct sm_transport *t, FILE *f)
                 (unsigned long long)st.spurious_fast_retransmits,
                 (unsigned long long)st.t3_timeouts, (unsigned long long)st.dup_tsns_received,
                 st.idata, st.cmt, st.cmt_dac, (unsigned long long)st.tlp_probes,
-                (unsigned long long)st.tlp_repairs, (unsigned long long)st.rack_losses);
+                (unsigned long long)st.tlp_repairs, (unsigned long long)st.rack_losses,
+                st.zero_checksum);
         for (int k = 0; k < st.npaths; k++) {
             const struct sctpn_path_stats *ps = &st.paths[k];
             char ip[INET_ADDRSTRLEN];
