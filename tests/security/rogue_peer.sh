@@ -22,10 +22,10 @@ import socket, struct, sys, time
 tmp, transport = sys.argv[1], sys.argv[2]
 for r in range(3):
     card = open(f"{tmp}/card.{r}").read().strip()
+    # "tcp:IP:PORT[;IP:PORT...]" or "sctpn:IP[,IP...]:PORT[:flags]": the first address and port
     kind, rest = card.split(":", 1)
-    host, port = rest.rsplit(":", 1)
-    host = host.split(",")[0]
-    port = int(port)
+    fields = rest.split(";")[0].split(":")
+    host, port = fields[0].split(",")[0], int(fields[1])
     if transport == "tcp":
         attacks = [b"\xde\xad\xbe\xef" * 64,
                    b"SMPITCP1" + struct.pack("<ii", 0, 3) + b"0" * 48,
