@@ -83,7 +83,7 @@ mh_supported() {
   sctpstripe)
     # the library reads every SCTPMPI_* variable by name: a build that never names this one
     # would silently run sctpmh under another label
-    grep -aq SCTPMPI_SCTP_STRIPE "$B/bench/p2p/bw" ||
+    grep -aqs SCTPMPI_SCTP_STRIPE "$B/bench/p2p/bw" "$B"/src/libsctpmpi.so* ||
       { echo "not supported by this build (the library does not read SCTPMPI_SCTP_STRIPE)"; return 1; } ;;
   ompi2) command -v mpirun.openmpi >/dev/null && command -v mpicc.openmpi >/dev/null ||
       { echo "Open MPI (mpirun.openmpi, mpicc.openmpi) not installed"; return 1; } ;;
