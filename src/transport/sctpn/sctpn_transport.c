@@ -242,6 +242,9 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     cfg.zero_checksum = (uint8_t)t->tu.zero_checksum;
     cfg.tlp = (uint8_t)sm_env_bool("SCTPMPI_SCTP_TLP", 1); /* tail-loss probe (sctp-native.md) */
     cfg.rack = (uint8_t)sm_env_bool("SCTPMPI_SCTP_RACK", 1); /* time-based loss marking */
+    /* first RTT sample from the handshake: a loss in the first flight of a lazily set up
+     * association is repaired after ~3 RTT, not RTO.initial (1 s) */
+    cfg.handshake_rtt = (uint8_t)sm_env_bool("SCTPMPI_SCTP_HANDSHAKE_RTT", 1);
     /* initial window in packets (0: RFC 9260's 3-4); 10 as Linux TCP's (RFC 6928) */
     long long iw = sm_env_int("SCTPMPI_SCTP_INIT_CWND", 10);
     cfg.init_cwnd_packets = (uint16_t)(iw < 0 ? 0 : iw > 1000 ? 1000 : iw);
