@@ -268,6 +268,8 @@ struct sctpn_assoc_stats {
     uint64_t tlp_repairs;        /* retransmission probes whose TSN the peer had not got (the
                                   * SACK acking it reported no duplicate of it) */
     uint64_t rack_losses;        /* chunks RACK declared lost (also in fast_retransmits) */
+    uint64_t handshake_retransmits; /* INITs and COOKIE-ECHOs we sent again (T1 expiries, a
+                                  * new INIT after a Stale Cookie error); 0 on the server side */
     uint32_t idata, zero_checksum, cmt; /* negotiated features */
     uint32_t cmt_dac;            /* delayed ack for CMT in use (cmt and cfg.cmt_dac) */
     int npaths;

@@ -129,6 +129,7 @@ static uint64_t first_data_lost(int handshake_rtt)
            (unsigned long long)st.t3_timeouts, (unsigned long long)st.tlp_probes);
     CHECK(trace.t_delivered == trace.t_data[1] + DELAY_US);
     CHECK(st.retransmitted_chunks == 1 && st.paths[0].flight_bytes == 0);
+    CHECK(st.handshake_retransmits == 0);
     if (handshake_rtt)
         CHECK(repair <= c.rto_us); /* within the measured RTO */
     else
@@ -154,6 +155,7 @@ static void cookie_echo_lost(void)
            (unsigned long long)v.rto_us);
     CHECK(c.srtt_us == RTT_US && c.last_rtt_us == RTT_US); /* the INIT's only (Karn) */
     CHECK(c.rto_us == 3 * RTT_US);
+    CHECK(sim_trace_stats(&s, id).handshake_retransmits == 1);
     /* the server timed its INIT-ACK to the resent COOKIE-ECHO: an overestimate, larger RTO */
     CHECK(v.srtt_us == t_ctl_sent[2] - t_ctl_sent[0]); /* both arrived DELAY_US after */
     CHECK(v.rto_us > c.rto_us && v.rto_us < RTO_INITIAL_US);
@@ -180,6 +182,7 @@ static void init_lost(void)
     /* one sample only (the COOKIE-ECHO's): a first sample has RTTVAR = R/2 */
     CHECK(c.srtt_us == RTT_US && c.rttvar_us == RTT_US / 2);
     CHECK(v.srtt_us == RTT_US); /* the server's cookie was made for the INIT that arrived */
+    CHECK(sim_trace_stats(&s, id).handshake_retransmits == 1);
     long want = 1;
     trace.armed = 1;
     sim_trace_send(&s, id, 4 * PKT_PAYLOAD);
