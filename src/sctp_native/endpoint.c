@@ -604,6 +604,8 @@ int sctpn_get_stats(sctpn_endpoint *ep, sctpn_assoc_id id, struct sctpn_assoc_st
     st->tlp_probes = a->tlp_probes;
     st->tlp_repairs = a->tlp_repairs;
     st->rack_losses = a->rack_losses;
+    st->handshake_retransmits = (uint64_t)(a->hs_init_sends > 1 ? a->hs_init_sends - 1 : 0) +
+                                (uint64_t)(a->hs_echo_sends > 1 ? a->hs_echo_sends - 1 : 0);
     st->idata = (uint32_t)a->idata;
     st->zero_checksum = (uint32_t)a->zero_cksum;
     st->cmt = (uint32_t)a->cmt;

@@ -3,7 +3,8 @@
  * with a creation time and lifetime), COOKIE-ECHO / COOKIE-ACK, T1-init/T1-cookie, and the
  * collision cases of 5.2.1-5.2.4 (simultaneous INITs, peer restart, stale and duplicate
  * cookies).  Feature negotiation: I-DATA (RFC 8260 via Supported Extensions) and zero
- * checksum (RFC 9653). */
+ * checksum (RFC 9653).  With cfg.handshake_rtt, the handshake gives each side its first RTT
+ * sample (docs/sctp-native.md, "RTT from the handshake"). */
 #include <stdlib.h>
 
 #include "sctpn_internal.h"
@@ -208,6 +209,42 @@ int hs_input_init(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct
     return raw_enqueue(ep, to, from, b, off);
 }
 
+/* ---- RTT samples from the handshake (cfg.handshake_rtt) ---- */
+void hs_note_sent(struct sctpn_assoc *a, int pi, uint64_t now, uint16_t *sends)
+{
+    a->hs_sent_us = now;
+    a->hs_sent_path = pi;
+    if (*sends < UINT16_MAX)
+        (*sends)++;
+}
+
+/* client: the answer to our INIT / COOKIE-ECHO; only when that chunk went out exactly once
+ * (Karn: the answer to a retransmission cannot be told from the answer to the original) */
+static void hs_client_sample(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint16_t sends,
+                             uint64_t now)
+{
+    if (!ep->cfg.handshake_rtt || sends != 1 || a->hs_sent_us > now ||
+        a->hs_sent_path < 0 || a->hs_sent_path >= a->npaths)
+        return;
+    path_rtt_sample(ep, &a->paths[a->hs_sent_path], now - a->hs_sent_us);
+}
+
+/* server: a valid COOKIE-ECHO from `from`, its cookie made (and the INIT-ACK sent) at
+ * `created`.  The server cannot know whether the client resent the COOKIE-ECHO (or the INIT):
+ * then the sample is too large, which only makes the RTO larger (safe, never a spurious
+ * retransmission); one above RTO.initial (the client's T1 fired at least once) is ignored, so
+ * the RTO is never worse than without the sample.  Only a path's first sample. */
+static void hs_server_sample(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
+                             const struct sctpn_addr *from, uint64_t created, uint64_t now)
+{
+    if (!ep->cfg.handshake_rtt || created > now || now - created > ep->cfg.rto_initial_us)
+        return;
+    int pi = assoc_path_of(a, from);
+    if (pi < 0 || a->paths[pi].have_rtt)
+        return;
+    path_rtt_sample(ep, &a->paths[pi], now - created);
+}
+
 /* the negotiated state both sides share once established */
 static int establish(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t peer_vtag,
                      uint32_t peer_itsn, uint32_t peer_rwnd, uint16_t os, uint16_t is,
@@ -264,6 +301,10 @@ int hs_input_init_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
     a->ctrl = CTL_COOKIE_ECHO;
     a->init_retries = 0;
     a->rto_t1 = ep->cfg.rto_initial_us;
+    hs_client_sample(ep, a, a->hs_init_sends, now);
+    int cp = a->ctl_path < a->npaths ? a->ctl_path : 0; /* where the COOKIE-ECHO goes */
+    if (ep->cfg.handshake_rtt && a->paths[cp].have_rtt)
+        a->rto_t1 = a->paths[cp].rto; /* T1-cookie from the measured RTO, not RTO.initial */
     a->t1 = now + a->rto_t1;
     return 0;
 }
@@ -349,6 +390,7 @@ int hs_input_cookie_echo(struct sctpn_endpoint *ep, struct sctpn_assoc **ap,
             free(a->cookie);
             a->cookie = NULL;
             a->ctrl &= ~(uint32_t)(CTL_INIT | CTL_COOKIE_ECHO);
+            hs_server_sample(ep, a, from, created, now);
             ev_assoc_up(ep, a);
         } else if (a->peer_vtag != peer_vtag) {
             a->peer_vtag = peer_vtag; /* case B on a live association */
@@ -394,6 +436,7 @@ int hs_input_cookie_echo(struct sctpn_endpoint *ep, struct sctpn_assoc **ap,
         return SCTPN_ENOMEM;
     }
     a->state = SCTPN_ESTABLISHED;
+    hs_server_sample(ep, a, from, created, now);
     int pi = assoc_path_of(a, from);
     a->ctl_path = pi >= 0 ? pi : 0;
     a->ctrl |= CTL_COOKIE_ACK;
@@ -404,9 +447,9 @@ int hs_input_cookie_echo(struct sctpn_endpoint *ep, struct sctpn_assoc **ap,
 
 void hs_input_cookie_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now)
 {
-    (void)now;
     if (a->state != SCTPN_COOKIE_ECHOED)
         return;
+    hs_client_sample(ep, a, a->hs_echo_sends, now);
     a->state = SCTPN_ESTABLISHED;
     a->t1 = NEVER;
     a->ctrl &= ~(uint32_t)CTL_COOKIE_ECHO;

@@ -207,6 +207,7 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
             return 0;
         n += k;
         a->ctrl &= ~(uint32_t)CTL_INIT;
+        hs_note_sent(a, pi, now, &a->hs_init_sends);
         sctpn_packet_set_crc(buf, n);
         *from = a->paths[pi].local;
         *to = a->paths[pi].remote;
@@ -230,6 +231,7 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
                 memcpy(buf + n + 4, a->cookie, a->cookie_len);
                 n += k;
                 cookie_echo = 1;
+                hs_note_sent(a, pi, now, &a->hs_echo_sends);
             }
         }
         a->ctrl &= ~(uint32_t)CTL_COOKIE_ECHO;

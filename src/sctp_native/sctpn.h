@@ -157,6 +157,13 @@ struct sctpn_config {
                                   * chunk sent more than RTT + reordering window before a
                                   * newly acknowledged one is retransmitted at once (1 = on,
                                   * the default) */
+    uint8_t handshake_rtt;       /* first RTT sample of a path from the handshake, as Linux
+                                  * TCP takes it from SYN / SYN-ACK (0 = off, the default:
+                                  * RTO.initial until the first DATA is acknowledged): the
+                                  * client times INIT -> INIT-ACK and COOKIE-ECHO -> COOKIE-ACK
+                                  * (each only if sent once, Karn) and arms T1-cookie with the
+                                  * path's RTO; the server times the cookie's creation (INIT-ACK
+                                  * sent) -> COOKIE-ECHO (ignored above RTO.initial) */
     uint8_t cookie_secret[32];   /* MAC key of the state cookie; all zero: random */
     uint64_t seed;               /* PRNG seed (vtags, TSNs, secret); 0: from getrandom() */
     /* local addresses (for the INIT/INIT-ACK address list and the path pairing of incoming
@@ -261,6 +268,8 @@ struct sctpn_assoc_stats {
     uint64_t tlp_repairs;        /* retransmission probes whose TSN the peer had not got (the
                                   * SACK acking it reported no duplicate of it) */
     uint64_t rack_losses;        /* chunks RACK declared lost (also in fast_retransmits) */
+    uint64_t handshake_retransmits; /* INITs and COOKIE-ECHOs we sent again (T1 expiries, a
+                                  * new INIT after a Stale Cookie error); 0 on the server side */
     uint32_t idata, zero_checksum, cmt; /* negotiated features */
     uint32_t cmt_dac;            /* delayed ack for CMT in use (cmt and cfg.cmt_dac) */
     int npaths;

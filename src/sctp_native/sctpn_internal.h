@@ -170,6 +170,11 @@ struct sctpn_assoc {
     int shutdown_from;      /* path the peer's SHUTDOWN arrived on (-1: none / unknown) */
     uint64_t rto_t1;
     int init_retries;
+    /* handshake RTT samples (cfg.handshake_rtt): when and on which path the latest INIT /
+     * COOKIE-ECHO left, and how often each was sent (Karn: a sample only after one send) */
+    uint64_t hs_sent_us;
+    int hs_sent_path;
+    uint16_t hs_init_sends, hs_echo_sends;
     uint32_t error_count;
     uint8_t err_buf[64];    /* pending ERROR chunk body (causes) */
     uint16_t err_len;
@@ -286,6 +291,8 @@ int hs_input_cookie_echo(struct sctpn_endpoint *ep, struct sctpn_assoc **ap,
 void hs_input_cookie_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now);
 size_t hs_build_init(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint8_t *p, size_t room);
 void hs_t1_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now);
+/* an INIT / COOKIE-ECHO left on path pi (sends: its transmission counter) */
+void hs_note_sent(struct sctpn_assoc *a, int pi, uint64_t now, uint16_t *sends);
 
 /* ---- receive side (recv.c, tsnmap.c) ---- */
 int rx_data(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn_chunk *c,

@@ -242,6 +242,9 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     cfg.zero_checksum = (uint8_t)t->tu.zero_checksum;
     cfg.tlp = (uint8_t)sm_env_bool("SCTPMPI_SCTP_TLP", 1); /* tail-loss probe (sctp-native.md) */
     cfg.rack = (uint8_t)sm_env_bool("SCTPMPI_SCTP_RACK", 1); /* time-based loss marking */
+    /* first RTT sample from the handshake: a loss in the first flight of a lazily set up
+     * association is repaired after ~3 RTT, not RTO.initial (1 s) */
+    cfg.handshake_rtt = (uint8_t)sm_env_bool("SCTPMPI_SCTP_HANDSHAKE_RTT", 1);
     /* initial window in packets (0: RFC 9260's 3-4); 10 as Linux TCP's (RFC 6928) */
     long long iw = sm_env_int("SCTPMPI_SCTP_INIT_CWND", 10);
     cfg.init_cwnd_packets = (uint16_t)(iw < 0 ? 0 : iw > 1000 ? 1000 : iw);
@@ -428,7 +431,7 @@ static void print_stats(struct sm_transport *t, FILE *f)
             continue;
         struct nt_peer *p = &t->peers[a->rank];
         fprintf(f, "[rank %d] sctpn: rank %d assoc %u%s: frames out %llu (%llu zero-copy, %llu waited) in %llu, "
-                "chunks out %llu in %llu, retransmitted %llu, fast retransmits %llu (spurious %llu), T3 timeouts %llu, dup TSNs %llu, idata %u cmt %u dac %u, tail-loss probes %llu (repaired %llu), RACK losses %llu, zero checksum %u\n",
+                "chunks out %llu in %llu, retransmitted %llu, fast retransmits %llu (spurious %llu), T3 timeouts %llu, dup TSNs %llu, idata %u cmt %u dac %u, tail-loss probes %llu (repaired %llu), RACK losses %llu, zero checksum %u, handshake retransmits %llu\n",
                 t->rank, a->rank, a->id, nt_is_tx(p, a->id) ? " (ours)" : "",
                 (unsigned long long)p->tx_frames, (unsigned long long)p->zcopy_frames,
                 (unsigned long long)p->eagain, (unsigned long long)p->rx_frames,
@@ -438,7 +441,7 @@ static void print_stats(struct sm_transport *t, FILE *f)
                 (unsigned long long)st.t3_timeouts, (unsigned long long)st.dup_tsns_received,
                 st.idata, st.cmt, st.cmt_dac, (unsigned long long)st.tlp_probes,
                 (unsigned long long)st.tlp_repairs, (unsigned long long)st.rack_losses,
-                st.zero_checksum);
+                st.zero_checksum, (unsigned long long)st.handshake_retransmits);
         for (int k = 0; k < st.npaths; k++) {
             const struct sctpn_path_stats *ps = &st.paths[k];
             char ip[INET_ADDRSTRLEN];
