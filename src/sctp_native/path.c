@@ -143,8 +143,11 @@ int path_alternate(struct sctpn_assoc *a, int orig)
     for (int k = 1; k < a->npaths; k++) {
         int i = (orig + k) % a->npaths;
         if (a->paths[i].state == SCTPN_PATH_ACTIVE && a->paths[i].confirmed &&
-            a->paths[i].data_fail < a->paths[orig].data_fail)
-            return i;
+            (a->paths[i].data_fail < a->paths[orig].data_fail ||
+             a->paths[orig].state != SCTPN_PATH_ACTIVE))
+            return i; /* an active path beats a failed or potentially failed one, whatever
+                       * their data failure counts (interop n2u.failover: the hole stayed on
+                       * the dead path while the live one had T3s of its own) */
     }
     return orig;
 }
