@@ -196,7 +196,12 @@ void path_hb_timer(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uin
     }
     int idle = p->flight == 0;
     int probe = p->state != SCTPN_PATH_ACTIVE || p->data_fail > 0 || !p->confirmed;
-    if (a->state >= SCTPN_ESTABLISHED && (probe || (idle && ep->cfg.hb_interval_us)))
+    /* no heartbeats once our SHUTDOWN or SHUTDOWN-ACK is out (T2 runs): a peer that already
+     * finished answers one with an ABORT, where a retransmitted SHUTDOWN-ACK would have
+     * brought the SHUTDOWN-COMPLETE it needs (interop u2n.idata_loss: the last
+     * SHUTDOWN-COMPLETE lost, then a heartbeat, then ABORT instead of a graceful close) */
+    int shutting = a->state == SCTPN_SHUTDOWN_SENT || a->state == SCTPN_SHUTDOWN_ACK_SENT;
+    if (a->state >= SCTPN_ESTABLISHED && !shutting && (probe || (idle && ep->cfg.hb_interval_us)))
         p->hb_send_pending = 1;
     uint64_t gap = probe ? p->rto : p->rto + ep->cfg.hb_interval_us;
     p->hb_due = (probe || ep->cfg.hb_interval_us) ? now + gap : NEVER;
