@@ -323,21 +323,6 @@ static void send_stale_cookie(struct sctpn_endpoint *ep, const struct sctpn_pkt 
     raw_enqueue(ep, to, from, b, sizeof b);
 }
 
-
-/* We were in COOKIE-ECHOED, and the peer's own cookie establishes the association: its INIT
- * crossed ours, so it was in COOKIE-WAIT when our COOKIE-ECHO arrived and discarded it with the
- * DATA bundled behind it (5.2.4 case C: our cookie's tag is not its TCB's).  Send that DATA again
- * now instead of after RTO.Initial (1 s: no RTT sample yet); if the peer did take it, the copies
- * come back as duplicate TSNs and cost nothing else. */
-static void resend_bundled_data(struct sctpn_assoc *a)
-{
-    for (uint32_t t = a->cum_ack + 1; t != a->next_tsn; t++) {
-        struct txc *c = tx_chunk(a, t);
-        if (c->state == TXC_OUT)
-            tx_mark_rtx(a, t, c);
-    }
-}
-
 int hs_input_cookie_echo(struct sctpn_endpoint *ep, struct sctpn_assoc **ap,
                          const struct sctpn_pkt *pk, const struct sctpn_chunk *c,
                          const struct sctpn_addr *from, const struct sctpn_addr *to,
@@ -383,8 +368,12 @@ int hs_input_cookie_echo(struct sctpn_endpoint *ep, struct sctpn_assoc **ap,
             int crossed = a->state == SCTPN_COOKIE_ECHOED;
             if (establish(ep, a, peer_vtag, peer_itsn, rwnd, os, is, feat) < 0)
                 return SCTPN_ENOMEM;
+            /* crossed: our INIT met the peer's, so the peer was in COOKIE-WAIT when our
+             * COOKIE-ECHO arrived and discarded it with the DATA bundled behind it (5.2.4
+             * case C).  Send that DATA again now instead of after RTO.Initial (1 s, no RTT
+             * sample yet); if the peer did take it, the copies come back as duplicates */
             if (crossed)
-                resend_bundled_data(a);
+                tx_mark_outstanding_rtx(a, -1);
             a->state = SCTPN_ESTABLISHED;
             a->t1 = NEVER;
             free(a->cookie);

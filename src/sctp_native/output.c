@@ -6,12 +6,6 @@
 
 #include "sctpn_internal.h"
 
-static int data_allowed(const struct sctpn_assoc *a)
-{
-    return a->state == SCTPN_ESTABLISHED || a->state == SCTPN_SHUTDOWN_PENDING ||
-           a->state == SCTPN_SHUTDOWN_RECEIVED;
-}
-
 /* first chunk marked for retransmission (its path in *pi) */
 static int next_rtx(struct sctpn_assoc *a, uint32_t *tsn)
 {
@@ -148,7 +142,7 @@ static int choose_path(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
         if (a->paths[i].hb_echo_pending || a->paths[i].hb_send_pending)
             return i;
     *have_rtx = 0;
-    if (data_allowed(a)) {
+    if (assoc_data_allowed(a)) {
         if (next_rtx(a, rtx_tsn)) {
             *have_rtx = 1;
             struct txc *c = tx_chunk(a, *rtx_tsn);
@@ -290,7 +284,7 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
         }
     }
     /* data: retransmissions first (RFC 9260 6.1 C), then new data */
-    if (data_allowed(a) || cookie_echo) {
+    if (assoc_data_allowed(a) || cookie_echo) {
         size_t hdr = a->idata ? IDATA_HDR : DATA_HDR;
         cwnd_after_idle(ep, p, now);
         int ignore_cwnd = p->fast_rtx_pending;

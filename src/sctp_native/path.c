@@ -175,12 +175,7 @@ void path_t3_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, u
      * Without this a path with random loss left CMT for good after its first T3. */
     p->data_retry_at = now + (p->rto << (p->data_fail < 6 ? p->data_fail - 1 : 5));
     a->burst_left = ep->cfg.max_burst;
-    /* E2: every chunk outstanding on this path is to be retransmitted */
-    for (uint32_t t = a->cum_ack + 1; t != a->next_tsn; t++) {
-        struct txc *c = tx_chunk(a, t);
-        if (c->state == TXC_OUT && c->in_flight && c->path == pi)
-            tx_mark_rtx(a, t, c);
-    }
+    tx_mark_outstanding_rtx(a, pi); /* E2: every chunk outstanding on this path */
     path_error(ep, a, pi, now);
 }
 

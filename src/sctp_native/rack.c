@@ -20,12 +20,6 @@
 #define REO_RESET_AFTER 16 /* RFC 8985 6.2: the window resets after 16 recoveries */
 #define REO_MULT_MAX 64
 
-static int data_state(const struct sctpn_assoc *a)
-{
-    return a->state == SCTPN_ESTABLISHED || a->state == SCTPN_SHUTDOWN_PENDING ||
-           a->state == SCTPN_SHUTDOWN_RECEIVED;
-}
-
 static uint64_t reo_wnd(const struct path *p)
 {
     uint64_t base = p->rack_min_rtt_us ? p->rack_min_rtt_us : p->rack_rtt_us;
@@ -63,7 +57,7 @@ void rack_detect(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now)
 {
     for (int i = 0; i < a->npaths; i++)
         a->paths[i].rack_timer = NEVER;
-    if (!ep->cfg.rack || !data_state(a))
+    if (!ep->cfg.rack || !assoc_data_allowed(a))
         return;
     for (int i = 0; i < a->npaths; i++) {
         struct path *p = &a->paths[i];

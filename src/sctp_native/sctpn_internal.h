@@ -318,6 +318,15 @@ int tx_ring_reserve(struct sctpn_assoc *a);
 struct txmsg *sq_peek(struct sctpn_endpoint *ep, struct sctpn_assoc *a);
 void sq_pop(struct sctpn_assoc *a, struct txmsg *m);
 void tx_mark_rtx(struct sctpn_assoc *a, uint32_t tsn, struct txc *c);
+/* mark every chunk outstanding on path pi (pi < 0: on any path) for retransmission */
+void tx_mark_outstanding_rtx(struct sctpn_assoc *a, int pi);
+/* the states in which DATA may be sent (and lost tails probed or marked lost): RFC 9260 9.2
+ * stops new data once a SHUTDOWN is sent or acknowledged */
+static inline int assoc_data_allowed(const struct sctpn_assoc *a)
+{
+    return a->state == SCTPN_ESTABLISHED || a->state == SCTPN_SHUTDOWN_PENDING ||
+           a->state == SCTPN_SHUTDOWN_RECEIVED;
+}
 
 /* ---- paths and timers (path.c) ---- */
 void path_init(struct sctpn_endpoint *ep, struct path *p, uint64_t now);

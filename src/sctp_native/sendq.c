@@ -186,6 +186,15 @@ void tx_mark_rtx(struct sctpn_assoc *a, uint32_t tsn, struct txc *c)
     c->path = (uint8_t)path_alternate(a, c->path);
 }
 
+void tx_mark_outstanding_rtx(struct sctpn_assoc *a, int pi)
+{
+    for (uint32_t t = a->cum_ack + 1; t != a->next_tsn; t++) {
+        struct txc *c = tx_chunk(a, t);
+        if (c->state == TXC_OUT && c->in_flight && (pi < 0 || c->path == pi))
+            tx_mark_rtx(a, t, c);
+    }
+}
+
 int tx_all_acked(const struct sctpn_assoc *a)
 {
     return !a->nqueued && a->cum_ack + 1 == a->next_tsn;

@@ -15,12 +15,6 @@
 
 #define TLP_MIN_PTO_US 10000 /* RFC 8985 7.2: PTO at least 10 ms */
 
-static int data_state(const struct sctpn_assoc *a)
-{
-    return a->state == SCTPN_ESTABLISHED || a->state == SCTPN_SHUTDOWN_PENDING ||
-           a->state == SCTPN_SHUTDOWN_RECEIVED;
-}
-
 /* the highest TSN in flight on path pi (0 in *found if none) */
 static uint32_t highest_in_flight(struct sctpn_assoc *a, int pi, int *found)
 {
@@ -39,7 +33,7 @@ void tlp_arm(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t 
 {
     struct path *p = &a->paths[pi];
     p->pto = NEVER;
-    if (!ep->cfg.tlp || !p->flight || !p->have_rtt || p->tlp_done || !data_state(a))
+    if (!ep->cfg.tlp || !p->flight || !p->have_rtt || p->tlp_done || !assoc_data_allowed(a))
         return;
     uint64_t pto = 2 * p->srtt;
     if (pto < TLP_MIN_PTO_US)
@@ -66,7 +60,7 @@ void tlp_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint6
 {
     struct path *p = &a->paths[pi];
     p->pto = NEVER;
-    if (!ep->cfg.tlp || !p->flight || p->tlp_done || !data_state(a))
+    if (!ep->cfg.tlp || !p->flight || p->tlp_done || !assoc_data_allowed(a))
         return;
     uint32_t lim = a->idata ? ep->cfg.max_out_chunks_idata : ep->cfg.max_out_chunks;
     int span_ok = !lim || a->next_tsn - a->cum_ack - 1 < lim;
