@@ -45,6 +45,22 @@ int sim_trace_filter(struct sim *s, int dir, uint8_t *pkt, size_t len, void *arg
     return 1;
 }
 
+void sim_trace_hook(struct sim *s, struct sctpn_config *c)
+{
+    c->on_event = sim_trace_on_event;
+    c->on_data = sim_trace_on_data;
+    c->user = s;
+}
+
+void sim_trace_connect(struct sim *s, const struct sctpn_config *c0,
+                       const struct sctpn_config *c1, sctpn_assoc_id *id)
+{
+    sim_trace_reset();
+    CHECK(sim_start(s, c0, c1) == 0);
+    CHECK(sim_connect(s, id) == 0);
+    CHECK(sim_run(s, s->now + 10000000, sim_trace_both_up, NULL));
+}
+
 int sim_trace_delivered(struct sim *s, void *arg)
 {
     (void)s;

@@ -29,6 +29,12 @@ void sim_trace_reset(void);
 void sim_trace_on_event(void *user, const struct sctpn_event *ev);
 void sim_trace_on_data(void *user, const struct sctpn_data *d);
 int sim_trace_filter(struct sim *s, int dir, uint8_t *pkt, size_t len, void *arg);
+/* cfg.on_event / on_data / user set to the recorder's hooks for node's config */
+void sim_trace_hook(struct sim *s, struct sctpn_config *c);
+/* reset the recorder, start both nodes, connect node 0 to node 1 (*id) and run until both
+ * ends are up; s->filter is the caller's (sim_trace_filter or a wrapper of it) */
+void sim_trace_connect(struct sim *s, const struct sctpn_config *c0,
+                       const struct sctpn_config *c1, sctpn_assoc_id *id);
 /* sim_run stop conditions: trace.delivered >= *(long *)arg; both ends up */
 int sim_trace_delivered(struct sim *s, void *arg);
 int sim_trace_both_up(struct sim *s, void *arg);

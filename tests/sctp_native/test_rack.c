@@ -41,18 +41,13 @@ static void setup(struct sim *s, sctpn_assoc_id *id, int tlp, int rack, uint64_t
         c->sack_delay_us = SACK_DELAY_US;
         c->max_burst = 0;
         c->idle_decay_min_us = 200000;
-        c->on_event = sim_trace_on_event;
-        c->on_data = sim_trace_on_data;
-        c->user = s;
+        sim_trace_hook(s, c);
     }
     c0.tlp = (uint8_t)tlp;
     c0.rack = (uint8_t)rack;
     s->link[0][0].delay_us = s->link[1][0].delay_us = DELAY_US;
     s->filter = sim_trace_filter;
-    sim_trace_reset();
-    CHECK(sim_start(s, &c0, &c1) == 0);
-    CHECK(sim_connect(s, id) == 0);
-    CHECK(sim_run(s, s->now + 10000000, sim_trace_both_up, NULL));
+    sim_trace_connect(s, &c0, &c1, id);
     for (long i = 1; i <= 4; i++) { /* RTT samples and cwnd growth, everything acknowledged */
         sim_trace_send(s, *id, 8 * PKT_PAYLOAD);
         CHECK(sim_run(s, s->now + 2000000, sim_trace_delivered, &i));
