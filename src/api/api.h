@@ -21,6 +21,7 @@ struct sctpmpi_datatype {
     const char *name;
     /* derived types only (dtype.c); zero for predefined ones */
     int refcount;        /* user handle + pending receives + containing types */
+    int handles;         /* user handles: the constructor's + one per get_contents answer */
     int committed;
     MPI_Aint true_lb, true_extent;
     size_t psize;        /* packed bytes of one element (predefined leaves travel as extent) */

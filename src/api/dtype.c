@@ -118,6 +118,7 @@ static MPI_Datatype finish(struct builder *B, int combiner, int ni, const int *i
     struct sctpmpi_datatype *d = sm_xcalloc(1, sizeof *d);
     d->valid = 1;
     d->refcount = 1;
+    d->handles = 1;
     d->size = B->size;
     d->psize = B->psize;
     d->blocks = B->b;
@@ -596,7 +597,9 @@ int MPI_Type_free(MPI_Datatype *dt)
     SM_TRY(sm_check_dt(MPI_COMM_WORLD, *dt, fn));
     if ((*dt)->basic)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "%s is predefined", (*dt)->name);
-    (*dt)->valid = 0;
+    /* get_contents hands out the same object again: the last user handle invalidates it */
+    if (--(*dt)->handles <= 0)
+        (*dt)->valid = 0;
     sm_dt_release(*dt);
     *dt = MPI_DATATYPE_NULL;
     return MPI_SUCCESS;
@@ -683,7 +686,15 @@ int MPI_Type_get_contents(MPI_Datatype dt, int maxi, int maxa, int maxt, int int
         aints[i] = dt->aints[i];
     for (int i = 0; i < dt->nt; i++) {
         types[i] = dt->types[i];
-        sm_dt_retain(types[i]); /* the caller frees derived ones */
+        if (types[i]->basic)
+            continue;
+        /* a new user handle the caller frees; the constituent may have been freed already */
+        if (!types[i]->valid) {
+            types[i]->valid = 1;
+            types[i]->handles = 0;
+        }
+        types[i]->handles++;
+        sm_dt_retain(types[i]);
     }
     return MPI_SUCCESS;
 }
