@@ -23,13 +23,15 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
 int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
     static int tag_ub = SM_TAG_UB, host = MPI_PROC_NULL, io, wtime_global = 0, appnum = 0,
-               universe;
+               universe, lastused;
+    int sm_last_used_code(void); /* misc.c */
     SM_TRY(sm_check_comm(comm, "MPI_Comm_get_attr"));
     if (!attribute_val || !flag)
         return sm_error(comm, MPI_ERR_ARG, "MPI_Comm_get_attr", "NULL output pointer");
     int *v = NULL;
     io = sm_eng.rank;
     universe = sm_eng.size;
+    lastused = sm_last_used_code();
     switch (keyval) {
     case MPI_TAG_UB: v = &tag_ub; break;
     case MPI_HOST: v = &host; break;
@@ -37,6 +39,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
     case MPI_WTIME_IS_GLOBAL: v = &wtime_global; break;
     case MPI_APPNUM: v = &appnum; break;
     case MPI_UNIVERSE_SIZE: v = &universe; break;
+    case MPI_LASTUSEDCODE: v = &lastused; break;
     default: {
         int sm_comm_attr_get(MPI_Comm comm, int keyval, void *out, int *flag); /* attr.c */
         return sm_comm_attr_get(comm, keyval, attribute_val, flag);
