@@ -770,6 +770,16 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
 int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
 int MPI_Win_complete(MPI_Win win);
 int MPI_Win_wait(MPI_Win win);
+int MPI_Win_flush_all(MPI_Win win);
+int MPI_Win_flush_local(int rank, MPI_Win win);
+int MPI_Win_sync(MPI_Win win);
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+/* window attributes and error handlers: the keyvals are real (attr.c); no window exists */
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
             int target_rank, MPI_Aint target_disp, int target_count,
             MPI_Datatype target_datatype, MPI_Win win);

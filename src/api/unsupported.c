@@ -188,6 +188,60 @@ int MPI_Win_wait(MPI_Win win)
                        "one-sided communication (RMA) is not supported yet");
 }
 
+int MPI_Win_flush_all(MPI_Win win)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_flush_all",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_flush_local(int rank, MPI_Win win)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_flush_local",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_sync(MPI_Win win)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_sync",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_get_group",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_set_attr",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_get_attr",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_delete_attr",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_set_errhandler",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_get_errhandler",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
 int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
             int target_rank, MPI_Aint target_disp, int target_count,
             MPI_Datatype target_datatype, MPI_Win win)
