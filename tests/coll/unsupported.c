@@ -26,6 +26,9 @@ int main(int argc, char **argv)
     EXPECT(MPI_Win_create(&a, sizeof a, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w));
     EXPECT(MPI_Win_fence(0, w));
     EXPECT(MPI_Put(&a, 1, MPI_INT, 0, 0, 1, MPI_INT, w));
+    EXPECT(MPI_Win_set_attr(w, 1, &a));
+    EXPECT(MPI_Win_flush_all(w));
+    EXPECT(MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN));
     EXPECT(MPI_Win_free(&w));
     EXPECT(MPI_File_open(MPI_COMM_WORLD, "x", 0, MPI_INFO_NULL, &f));
     EXPECT(MPI_File_read(f, &a, 1, MPI_INT, MPI_STATUS_IGNORE));
