@@ -1,5 +1,6 @@
 /* comm_groups.c — communicators and groups: dup/split/create/create_group/free churn (1,000
- * communicators), compare, group set operations and translate_ranks, names, split_type,
+ * communicators), compare, group set operations and translate_ranks, Group_incl in a chosen
+ * order with Comm_create over that subset, names, split_type,
  * intercommunicator round trip (create, p2p both ways, remote size/group, merge), and that
  * traffic on a dup'd communicator never matches the parent's. */
 #include "coll_test.h"
@@ -142,6 +143,74 @@ static void groups(void)
     MPI_Group_free(&diff);
 }
 
+/* Group_incl in a chosen order, Comm_create over a subset in that order (the others get
+ * MPI_COMM_NULL), range_incl with a negative stride, the union's order, empty groups */
+static void groups_more(void)
+{
+    MPI_Group w, rev, sub, ranged, u, e;
+    MPI_Comm_group(MPI_COMM_WORLD, &w);
+    int ranks[64], out[64], n, res;
+    for (int i = 0; i < size_; i++)
+        ranks[i] = size_ - 1 - i;
+    MPI_Group_incl(w, size_, ranks, &rev);
+    MPI_Group_rank(rev, &n);
+    CHECK(n == size_ - 1 - rank_, "Group_incl reversed: my rank %d", n);
+    MPI_Group_compare(rev, w, &res);
+    CHECK(res == (size_ == 1 ? MPI_IDENT : MPI_SIMILAR), "reversed group compare %d", res);
+    /* every third rank from the top, as Group_incl and as range_incl (first, last, -3) */
+    int k = 0;
+    for (int i = size_ - 1; i >= 0; i -= 3)
+        ranks[k++] = i;
+    MPI_Group_incl(w, k, ranks, &sub);
+    int range[1][3] = {{size_ - 1, 0, -3}};
+    MPI_Group_range_incl(w, 1, range, &ranged);
+    MPI_Group_compare(sub, ranged, &res);
+    CHECK(res == MPI_IDENT, "range_incl with a negative stride == incl (%d)", res);
+    MPI_Group_translate_ranks(sub, k, (int[]){0, 1, 2, 3, 4, 5, 6, 7}, w, out);
+    for (int i = 0; i < k; i++)
+        CHECK(out[i] == ranks[i], "translate sub %d -> %d", i, out[i]);
+    MPI_Comm c;
+    MPI_Comm_create(MPI_COMM_WORLD, sub, &c);
+    int member = (size_ - 1 - rank_) % 3 == 0;
+    CHECK(member == (c != MPI_COMM_NULL), "Comm_create membership");
+    if (c != MPI_COMM_NULL) {
+        int r, s, v = rank_, *all = xmalloc(sizeof(int) * (size_t)k);
+        MPI_Comm_rank(c, &r);
+        MPI_Comm_size(c, &s);
+        CHECK(s == k && r == (size_ - 1 - rank_) / 3, "Comm_create rank %d of %d", r, s);
+        MPI_Allgather(&v, 1, MPI_INT, all, 1, MPI_INT, c);
+        for (int i = 0; i < k; i++)
+            CHECK(all[i] == ranks[i], "Comm_create keeps the group's order");
+        free(all);
+        MPI_Comm_free(&c);
+    }
+    /* the union lists the first group's members, then the second's that are new */
+    MPI_Group_union(sub, w, &u);
+    MPI_Group_translate_ranks(u, k, (int[]){0, 1, 2, 3, 4, 5, 6, 7}, w, out);
+    for (int i = 0; i < k; i++)
+        CHECK(out[i] == ranks[i], "union order %d", i);
+    MPI_Group_size(u, &n);
+    CHECK(n == size_, "union size %d", n);
+    /* empty results */
+    MPI_Group_difference(sub, w, &e);
+    MPI_Group_size(e, &n);
+    MPI_Group_compare(e, MPI_GROUP_EMPTY, &res);
+    CHECK(n == 0 && res == MPI_IDENT, "empty difference");
+    MPI_Group_rank(e, &n);
+    CHECK(n == MPI_UNDEFINED, "rank in an empty group");
+    MPI_Group_free(&e);
+    MPI_Group_incl(w, 0, ranks, &e);
+    MPI_Group_size(e, &n);
+    CHECK(n == 0, "Group_incl of nobody");
+    MPI_Group_free(&e);
+    MPI_Group_free(&u);
+    MPI_Group_free(&ranged);
+    MPI_Group_free(&sub);
+    MPI_Group_free(&rev);
+    MPI_Group_free(&w);
+    CHECK(w == MPI_GROUP_NULL, "Group_free sets MPI_GROUP_NULL");
+}
+
 static void intercomm(void)
 {
     if (size_ < 2)
@@ -194,6 +263,7 @@ int main(int argc, char **argv)
     start(&argc, &argv);
     split_checks();
     groups();
+    groups_more();
     intercomm();
     churn();
     return finish();
