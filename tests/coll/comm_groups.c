@@ -2,7 +2,8 @@
  * communicators), compare, group set operations and translate_ranks, Group_incl in a chosen
  * order with Comm_create over that subset, names, split_type,
  * intercommunicator round trip (create, p2p both ways, remote size/group, merge), and that
- * traffic on a dup'd communicator never matches the parent's. */
+ * traffic on a dup'd communicator never matches the parent's, nor a communicator's
+ * point-to-point traffic its collective traffic. */
 #include "coll_test.h"
 
 static void churn(void)
@@ -211,6 +212,41 @@ static void groups_more(void)
     CHECK(w == MPI_GROUP_NULL, "Group_free sets MPI_GROUP_NULL");
 }
 
+/* point-to-point and collective traffic of one communicator never match each other: a
+ * wildcard receive posted before a round of collectives still gets the later send */
+static void p2p_vs_coll(void)
+{
+    if (size_ < 2)
+        return;
+    MPI_Comm c;
+    MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    int got = -1, v = 77, x = rank_, sum = 0, all[64];
+    MPI_Request rq = MPI_REQUEST_NULL;
+    if (rank_ == 1)
+        MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, c, &rq);
+    MPI_Bcast(&x, 1, MPI_INT, 0, c);
+    MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, c);
+    MPI_Allgather(&v, 1, MPI_INT, all, 1, MPI_INT, c);
+    MPI_Barrier(c);
+    if (rank_ == 1) {
+        int flag;
+        MPI_Status st;
+        MPI_Test(&rq, &flag, &st);
+        CHECK(!flag, "a wildcard receive matched collective traffic: %d from %d tag %d", got,
+              st.MPI_SOURCE, st.MPI_TAG);
+    }
+    MPI_Barrier(c); /* rank 1 has tested before rank 0 sends */
+    if (rank_ == 0)
+        MPI_Send(&v, 1, MPI_INT, 1, 0, c);
+    if (rank_ == 1) {
+        MPI_Status st;
+        MPI_Wait(&rq, &st);
+        CHECK(got == 77 && st.MPI_SOURCE == 0 && st.MPI_TAG == 0, "the send reached the receive");
+    }
+    CHECK(x == 0 && sum == 77 * size_, "collectives around a pending wildcard receive");
+    MPI_Comm_free(&c);
+}
+
 static void intercomm(void)
 {
     if (size_ < 2)
@@ -264,6 +300,7 @@ int main(int argc, char **argv)
     split_checks();
     groups();
     groups_more();
+    p2p_vs_coll();
     intercomm();
     churn();
     return finish();
