@@ -117,7 +117,15 @@ static int out_check(MPI_Comm comm, void *p, const char *fn)
     return MPI_SUCCESS;
 }
 
-static void apply_info(MPI_Comm c, MPI_Info info)
+/* Record info hints on c.  The assertions also decide how the engine matches arrivals on c's
+ * point-to-point context: with mpi_assert_allow_overtaking, or with mpi_assert_no_any_tag
+ * (messages of one tag travel one ordered lane, so without MPI_ANY_TAG receives no two
+ * messages that could match the same receive can overtake each other), the ordering rule's
+ * per-sender sequence bookkeeping is skipped.  That switch is made only when the communicator
+ * is created (fresh): turning it on or off while messages are in flight would strand messages
+ * the rule holds.  MPI_Comm_set_info records the assertions (and the wildcard checks follow
+ * them) but leaves the matching as it was. */
+static void apply_info(MPI_Comm c, MPI_Info info, int fresh)
 {
     if (!info)
         return;
@@ -126,14 +134,14 @@ static void apply_info(MPI_Comm c, MPI_Info info)
     x->info = sm_info_dup(info);
     sm_info_free(old);
     const char *v;
-    if ((v = sm_info_lookup(info, "mpi_assert_allow_overtaking"))) {
+    if ((v = sm_info_lookup(info, "mpi_assert_allow_overtaking")))
         x->assert_overtaking = strcmp(v, "true") == 0;
-        sm_ctx_set_relaxed(c->ctx, x->assert_overtaking);
-    }
     if ((v = sm_info_lookup(info, "mpi_assert_no_any_tag")))
         x->assert_no_any_tag = strcmp(v, "true") == 0;
     if ((v = sm_info_lookup(info, "mpi_assert_no_any_source")))
         x->assert_no_any_source = strcmp(v, "true") == 0;
+    if (fresh)
+        sm_ctx_set_relaxed(c->ctx, x->assert_overtaking || x->assert_no_any_tag);
 }
 
 static MPI_Comm local_clone(MPI_Comm inter, uint32_t ctx)
@@ -162,8 +170,8 @@ static int dup_common(MPI_Comm comm, MPI_Info info, int copy_info, MPI_Comm *new
     if (comm->x && comm->x->topo)
         sm_comm_x(c)->topo = sm_topo_dup(comm->x->topo);
     if (copy_info && comm->x)
-        apply_info(c, comm->x->info);
-    apply_info(c, info);
+        apply_info(c, comm->x->info, 1);
+    apply_info(c, info, 1);
     int rc = sm_attr_copy_all(comm, c);
     if (rc) {
         comm_destroy(c);
@@ -491,7 +499,7 @@ int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_set_info"));
-    apply_info(comm, info);
+    apply_info(comm, info, 0);
     return MPI_SUCCESS;
 }
 
