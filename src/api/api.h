@@ -198,4 +198,8 @@ extern int sm_nbc_active;
 void sm_nbc_progress(void);
 int sm_nbc_is_request(MPI_Request r); /* MPI_Cancel must refuse these */
 
+/* attr.c: a communicator attribute of a user keyval; misc.c: MPI_LASTUSEDCODE's value */
+int sm_comm_attr_get(MPI_Comm comm, int keyval, void *out, int *flag);
+int sm_last_used_code(void);
+
 #endif

@@ -24,7 +24,6 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
     static int tag_ub = SM_TAG_UB, host = MPI_PROC_NULL, io, wtime_global = 0, appnum = 0,
                universe, lastused;
-    int sm_last_used_code(void); /* misc.c */
     SM_TRY(sm_check_comm(comm, "MPI_Comm_get_attr"));
     if (!attribute_val || !flag)
         return sm_error(comm, MPI_ERR_ARG, "MPI_Comm_get_attr", "NULL output pointer");
@@ -40,10 +39,8 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
     case MPI_APPNUM: v = &appnum; break;
     case MPI_UNIVERSE_SIZE: v = &universe; break;
     case MPI_LASTUSEDCODE: v = &lastused; break;
-    default: {
-        int sm_comm_attr_get(MPI_Comm comm, int keyval, void *out, int *flag); /* attr.c */
+    default:
         return sm_comm_attr_get(comm, keyval, attribute_val, flag);
-    }
     }
     *(int **)attribute_val = v;
     *flag = 1;
