@@ -32,7 +32,13 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
     /* without a preset: RTO.min 30 ms, not usrsctp's 200: a lost tail of a message has no
      * later packets to trigger fast retransmit, so it waits for the T3 timer; srtt + 4 rttvar
      * still sets the RTO on long paths (docs/sctp-native.md, "The MPI transport") */
-    int rto_i = 1000, rto_lo = 30, rto_hi = 5000, hb = 30000, pmr = 5;
+    /* RTO.initial 300 ms, not RFC 9260's 1 s: until a path has an RTT sample (the handshake
+     * gives the first), a lost INIT, INIT-ACK or first DATA waits RTO.initial, and connections
+     * are set up lazily, inside the program's run.  On netlab at 1-2 % loss one such event in
+     * the setup of 8 ranks turned a 0.15 s farm run into 1.0 s.  300 ms still covers round trips
+     * up to about 250 ms without a spurious INIT, and a spurious INIT costs two packets (the
+     * cookie makes the handshake idempotent); the timer doubles per retransmission as before. */
+    int rto_i = 300, rto_lo = 30, rto_hi = 5000, hb = 30000, pmr = 5;
     const char *fo = sm_env_str("SCTPMPI_SCTP_FAILOVER", NULL);
     if (fo && !strcasecmp(fo, "wan"))
         rto_i = 3000, rto_lo = 1000, rto_hi = 60000, hb = 30000, pmr = 5;
