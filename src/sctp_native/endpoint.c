@@ -26,6 +26,7 @@ void sctpn_config_defaults(struct sctpn_config *cfg)
     cfg->cookie_life_us = 60000000;
     cfg->sack_freq = 2;
     cfg->max_burst = 4;
+    cfg->abc_l = 1;
     cfg->path_max_retrans = 5;
     cfg->assoc_max_retrans = 10;
     cfg->pf_threshold = 2;

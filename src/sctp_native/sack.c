@@ -180,8 +180,9 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
          * cumulative point is held back by another path's loss */
         int advanced = cum_advanced || a->cmt;
         if (p->cwnd <= p->ssthresh) {
+            uint32_t cap = mtu * (ep->cfg.abc_l ? ep->cfg.abc_l : 1u);
             if (advanced && !p->in_fast_recovery && flight_before[i] + mtu > p->cwnd)
-                p->cwnd += bytes_acked[i] < mtu ? bytes_acked[i] : mtu;
+                p->cwnd += bytes_acked[i] < cap ? bytes_acked[i] : cap;
         } else {
             p->pba += bytes_acked[i];
             if (p->pba >= p->cwnd && flight_before[i] + mtu > p->cwnd && !p->in_fast_recovery) {

@@ -130,6 +130,11 @@ struct sctpn_config {
     uint16_t init_cwnd_packets;  /* initial (and after-idle floor) cwnd in packets of mtu;
                                   * 0 = RFC 9260 7.2.1: min(4 MTU, max(2 MTU, 4404)).  Like
                                   * TCP's IW10 (RFC 6928) this deviates from the RFC's MUST */
+    uint16_t abc_l;              /* slow start: a SACK grows cwnd by at most abc_l MTU (the
+                                  * bytes it newly acknowledges, capped).  RFC 9260 7.2.1: 1;
+                                  * TCP's Appropriate Byte Counting (RFC 3465) allows 2, so a
+                                  * receiver that SACKs every other packet still doubles the
+                                  * window per round trip (usrsctp: sctp_L2_abc_variable) */
     uint64_t idle_decay_min_us;  /* an idle path halves its cwnd (to >= 4 MTU) per
                                   * max(RTO, this) without data (RFC 9260 7.2.1: per RTO, 0
                                   * here); keeps an RTO.min far below RFC's 1 s from also

@@ -3,7 +3,8 @@
  *     t0+15s, t0+31s (RTO 1 s doubling per T3 expiry, RFC 9260 6.3.3 E1); the retransmission
  *     that gets through yields no RTT sample (Karn), the next new chunk does and resets the
  *     RTO to SRTT + 4 RTTVAR clamped to RTO.min (RFC 6298).
- *  2. slow start: one SACK acknowledging 1000 new bytes with cwnd fully used adds 1000.
+ *  2. slow start: one SACK acknowledging 1000 new bytes with cwnd fully used adds 1000; one
+ *     acknowledging two full packets adds 1 MTU (RFC 9260, L = 1) or both (cfg.abc_l = 2).
  *  3. fast retransmit: a lost chunk is retransmitted after exactly the third SACK reporting
  *     it missing (HTNA), once; ssthresh = max(cwnd/2, 4 MTU), cwnd = ssthresh (7.2.3/7.2.4).
  *  4. T3 after that: cwnd = 1 MTU, ssthresh = max(cwnd/2, 4 MTU).
@@ -77,7 +78,7 @@ static void send_msg(struct sim *s, sctpn_assoc_id id, size_t len)
     CHECK(sctpn_send(s->ep[0], id, 0, 0, 0, &iov, 1, NULL) == 0);
 }
 
-static int span_override;
+static int span_override, abc_override;
 static void setup(struct sim *s, sctpn_assoc_id *id, int max_burst)
 {
     sim_init(s, 1, 7);
@@ -101,6 +102,8 @@ static void setup(struct sim *s, sctpn_assoc_id *id, int max_burst)
     c0.max_burst = (uint16_t)max_burst; /* 0: the cwnd alone decides */
     if (span_override)
         c0.max_out_chunks = (uint32_t)span_override;
+    if (abc_override)
+        c0.abc_l = (uint16_t)abc_override;
     ups = delivered = nsend = 0;
     CHECK(sim_start(s, &c0, &c1) == 0);
     CHECK(sim_connect(s, id) == 0);
@@ -331,8 +334,41 @@ static void trace_span(void)
     sim_free(&s);
 }
 
+/* slow start byte counting: 3 one-packet messages of 1400 bytes fill the initial cwnd (4404);
+ * one SACK for the first two (2800 new bytes) adds min(2800, L MTU): 1452 with the RFC's L = 1,
+ * 2800 with L = 2 */
+static uint32_t abc_growth(int l)
+{
+    struct sim s;
+    sctpn_assoc_id id;
+    abc_override = l;
+    setup(&s, &id, 0);
+    abc_override = 0;
+    uint64_t now = s.now;
+    struct sim_cap a[8], b[8];
+    CHECK(path0(&s, id).cwnd == 4404);
+    for (int i = 0; i < 3; i++)
+        send_msg(&s, id, 1400);
+    CHECK(sim_pull(s.ep[0], now, a, 8) == 3);
+    CHECK(sim_push(s.ep[1], &a[0], now) == 0 && sim_push(s.ep[1], &a[1], now) == 0);
+    int nb = sim_pull(s.ep[1], now, b, 8);
+    CHECK(nb == 1 && sim_has_chunk(b[0].data, b[0].len, 3)); /* one SACK for both */
+    CHECK(sim_push(s.ep[0], &b[0], now + 2000) == 0);
+    uint32_t grown = path0(&s, id).cwnd - 4404;
+    printf("abc trace: L = %d, one SACK for 2800 bytes grows cwnd by %u\n", l, grown);
+    sim_free(&s);
+    return grown;
+}
+
+static void trace_abc(void)
+{
+    CHECK(abc_growth(1) == 1452);
+    CHECK(abc_growth(2) == 2800);
+}
+
 int main(void)
 {
+    trace_abc();
     trace_span();
     trace_idle();
     trace_rto();
