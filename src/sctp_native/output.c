@@ -93,7 +93,11 @@ static struct txc *new_chunk(struct sctpn_endpoint *ep, struct sctpn_assoc *a, s
 
 /* RFC 9260 7.2.1: a path that sent no data for a while halves its cwnd per idle RTO (to no
  * less than 4 MTU, or the configured initial window if larger) before sending again; the step
- * is at least cfg.idle_decay_min_us */
+ * is at least cfg.idle_decay_min_us.  And "after a sufficiently long idle period" (one such
+ * step, as Linux TCP's cwnd restart) the cwnd is at least the initial window again: a window
+ * that a loss or T3 left below it would otherwise stay there in request/response traffic,
+ * where each idle gap ends with a message that fits the initial window but not the reduced one
+ * (the farm of issue 6: a 12 KB reply took 2 round trips for the rest of the run) */
 static void cwnd_after_idle(struct sctpn_endpoint *ep, struct path *p, uint64_t now)
 {
     uint64_t step = p->rto > ep->cfg.idle_decay_min_us ? p->rto : ep->cfg.idle_decay_min_us;
@@ -104,6 +108,8 @@ static void cwnd_after_idle(struct sctpn_endpoint *ep, struct path *p, uint64_t 
         floor = iw;
     for (uint64_t k = (now - p->last_data_us) / step; k > 0 && p->cwnd > floor; k--)
         p->cwnd = p->cwnd / 2 > floor ? p->cwnd / 2 : floor;
+    if (p->cwnd < iw)
+        p->cwnd = iw;
     p->last_data_us = now;
 }
 

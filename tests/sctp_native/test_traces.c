@@ -10,7 +10,8 @@
  *  4. T3 after that: cwnd = 1 MTU, ssthresh = max(cwnd/2, 4 MTU).
  *  5. max burst 4: the initial cwnd would allow 5 one-chunk packets, only 4 leave; the next
  *     SACK clocks out what the cwnd allows again.
- *  6. cwnd validation: after 3.5 idle RTOs the cwnd is halved three times (not below 4 MTU).
+ *  6. cwnd validation: after 3.5 idle RTOs the cwnd is halved three times (not below 4 MTU);
+ *     a cwnd a T3 left at 1 MTU is back at the initial window after an idle RTO.
  *  7. max_out_chunks 8: 20 small messages that fit one packet leave as 8 chunks; the next
  *     8 follow once the cumulative ack advances. */
 #include <string.h>
@@ -310,6 +311,33 @@ static void trace_idle(void)
     sim_free(&s);
 }
 
+/* cwnd restart: a T3 leaves the cwnd at 1 MTU; after an idle RTO the next send starts from the
+ * initial window again (RFC 9260 7.2.1, "after a sufficiently long idle period"), not 1 MTU */
+static void trace_restart(void)
+{
+    struct sim s;
+    sctpn_assoc_id id;
+    setup(&s, &id, 0);
+    s.link[0][0].down = 1;
+    uint64_t t0 = s.now;
+    send_msg(&s, id, 100);
+    sim_run(&s, t0 + 1500000, NULL, NULL); /* T3 at t0 + 1 s */
+    CHECK(astats(&s, id).t3_timeouts == 1);
+    s.link[0][0].down = 0;
+    int want = 1;
+    CHECK(sim_run(&s, t0 + 10000000, one_delivered, &want));
+    sim_run(&s, s.now + 5000, NULL, NULL); /* the SACK comes back */
+    struct sctpn_path_stats p = path0(&s, id);
+    CHECK(p.flight_bytes == 0 && p.cwnd < 4404);
+    uint64_t now = s.now + 2 * p.rto_us + 1000; /* idle for more than an RTO */
+    struct sim_cap a[4];
+    send_msg(&s, id, 100);
+    CHECK(sim_pull(s.ep[0], now, a, 4) == 1);
+    printf("restart trace: cwnd %u after the T3, %u after an idle RTO\n", p.cwnd, path0(&s, id).cwnd);
+    CHECK(path0(&s, id).cwnd == 4404);
+    sim_free(&s);
+}
+
 static void trace_span(void)
 {
     struct sim s;
@@ -371,6 +399,7 @@ int main(void)
     trace_abc();
     trace_span();
     trace_idle();
+    trace_restart();
     trace_rto();
     trace_fast_retransmit();
     trace_max_burst();
