@@ -133,6 +133,8 @@ static void sent_chunk(struct sctpn_assoc *a, struct path *p, int pi, uint32_t t
     c->state = TXC_OUT;
     c->in_flight = 1;
     p->flight += c->len;
+    if (p->flight > p->flight_peak)
+        p->flight_peak = p->flight;
     a->total_flight += c->len;
     a->peer_rwnd = a->peer_rwnd > c->len ? a->peer_rwnd - c->len : 0;
     a->data_out++;

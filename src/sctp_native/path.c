@@ -167,6 +167,7 @@ void path_t3_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, u
     p->ssthresh = p->cwnd / 2 > 4 * mtu ? p->cwnd / 2 : 4 * mtu; /* 7.2.3 */
     p->cwnd = mtu;
     p->pba = 0;
+    p->flight_peak = 0; /* slow start from 1 MTU counts only what is sent from now on */
     p->rtt_pending = 0;
     p->in_fast_recovery = 0;
     p->data_fail++;

@@ -181,7 +181,13 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
         int advanced = cum_advanced || a->cmt;
         if (p->cwnd <= p->ssthresh) {
             uint32_t cap = mtu * (ep->cfg.abc_l ? ep->cfg.abc_l : 1u);
-            if (advanced && !p->in_fast_recovery && flight_before[i] + mtu > p->cwnd)
+            /* the window counts as used when the flight filled it (RFC 9260), or, with
+             * cfg.ss_peak, while it is below twice this burst's largest flight (Linux's
+             * tcp_is_cwnd_limited in slow start): a message shorter than the window still
+             * grows it, so the next one of that size goes in one round trip */
+            int used = flight_before[i] + mtu > p->cwnd ||
+                       (ep->cfg.ss_peak && p->cwnd < 2u * p->flight_peak);
+            if (advanced && !p->in_fast_recovery && used)
                 p->cwnd += bytes_acked[i] < cap ? bytes_acked[i] : cap;
         } else {
             p->pba += bytes_acked[i];
@@ -190,8 +196,10 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
                 p->cwnd += mtu;
             }
         }
-        if (p->flight == 0)
+        if (p->flight == 0) {
             p->pba = 0;
+            p->flight_peak = 0;
+        }
     }
     /* T3-rtx: stop when nothing is outstanding on a path, restart when its data advanced */
     for (int i = 0; i < a->npaths; i++) {

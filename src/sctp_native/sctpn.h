@@ -135,6 +135,10 @@ struct sctpn_config {
                                   * TCP's Appropriate Byte Counting (RFC 3465) allows 2, so a
                                   * receiver that SACKs every other packet still doubles the
                                   * window per round trip (usrsctp: sctp_L2_abc_variable) */
+    uint8_t ss_peak;             /* slow start: the window also counts as used while it is
+                                  * below twice the largest flight since the path was last
+                                  * empty (Linux's tcp_is_cwnd_limited); 0 = RFC 9260: only when
+                                  * the flight filled it */
     uint64_t idle_decay_min_us;  /* an idle path halves its cwnd (to >= 4 MTU) per
                                   * max(RTO, this) without data (RFC 9260 7.2.1: per RTO, 0
                                   * here); keeps an RTO.min far below RFC's 1 s from also

@@ -77,6 +77,7 @@ struct path {
     int data_fail;              /* consecutive T3s without data acked on this path */
     uint64_t data_retry_at;     /* CMT: new data may probe a path with data_fail again from then */
     uint32_t cwnd, ssthresh, pba, flight;
+    uint32_t flight_peak;       /* largest flight since the path last had none (cfg.ss_peak) */
     uint64_t srtt, rttvar, rto, last_rtt;
     int have_rtt;
     int rtt_pending;

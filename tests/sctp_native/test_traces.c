@@ -4,7 +4,8 @@
  *     that gets through yields no RTT sample (Karn), the next new chunk does and resets the
  *     RTO to SRTT + 4 RTTVAR clamped to RTO.min (RFC 6298).
  *  2. slow start: one SACK acknowledging 1000 new bytes with cwnd fully used adds 1000; one
- *     acknowledging two full packets adds 1 MTU (RFC 9260, L = 1) or both (cfg.abc_l = 2).
+ *     acknowledging two full packets adds 1 MTU (RFC 9260, L = 1) or both (cfg.abc_l = 2);
+ *     a window the flight did not fill grows only with cfg.ss_peak (below twice the peak flight).
  *  3. fast retransmit: a lost chunk is retransmitted after exactly the third SACK reporting
  *     it missing (HTNA), once; ssthresh = max(cwnd/2, 4 MTU), cwnd = ssthresh (7.2.3/7.2.4).
  *  4. T3 after that: cwnd = 1 MTU, ssthresh = max(cwnd/2, 4 MTU).
@@ -79,7 +80,7 @@ static void send_msg(struct sim *s, sctpn_assoc_id id, size_t len)
     CHECK(sctpn_send(s->ep[0], id, 0, 0, 0, &iov, 1, NULL) == 0);
 }
 
-static int span_override, abc_override;
+static int span_override, abc_override, peak_override;
 static void setup(struct sim *s, sctpn_assoc_id *id, int max_burst)
 {
     sim_init(s, 1, 7);
@@ -105,6 +106,7 @@ static void setup(struct sim *s, sctpn_assoc_id *id, int max_burst)
         c0.max_out_chunks = (uint32_t)span_override;
     if (abc_override)
         c0.abc_l = (uint16_t)abc_override;
+    c0.ss_peak = (uint8_t)peak_override;
     ups = delivered = nsend = 0;
     CHECK(sim_start(s, &c0, &c1) == 0);
     CHECK(sim_connect(s, id) == 0);
@@ -388,8 +390,35 @@ static uint32_t abc_growth(int l)
     return grown;
 }
 
+/* a window the flight did not fill: 2 packets of 1400 bytes in a cwnd of 4404, one SACK for
+ * both.  RFC 9260 (ss_peak 0): no growth; with ss_peak the cwnd (4404) is below twice the
+ * burst's largest flight (5600), so it grows by min(2800, L MTU) */
+static uint32_t peak_growth(int peak)
+{
+    struct sim s;
+    sctpn_assoc_id id;
+    peak_override = peak;
+    setup(&s, &id, 0);
+    peak_override = 0;
+    uint64_t now = s.now;
+    struct sim_cap a[8], b[8];
+    for (int i = 0; i < 2; i++)
+        send_msg(&s, id, 1400);
+    CHECK(sim_pull(s.ep[0], now, a, 8) == 2);
+    CHECK(sim_push(s.ep[1], &a[0], now) == 0 && sim_push(s.ep[1], &a[1], now) == 0);
+    CHECK(sim_pull(s.ep[1], now, b, 8) == 1);
+    CHECK(sim_push(s.ep[0], &b[0], now + 2000) == 0);
+    uint32_t grown = path0(&s, id).cwnd - 4404;
+    printf("slow-start peak trace: ss_peak %d, 2800 bytes acknowledged in a window of 4404: +%u\n",
+           peak, grown);
+    sim_free(&s);
+    return grown;
+}
+
 static void trace_abc(void)
 {
+    CHECK(peak_growth(0) == 0);
+    CHECK(peak_growth(1) == 1452);
     CHECK(abc_growth(1) == 1452);
     CHECK(abc_growth(2) == 2800);
 }
