@@ -364,63 +364,44 @@ static void trace_span(void)
     sim_free(&s);
 }
 
-/* slow start byte counting: 3 one-packet messages of 1400 bytes fill the initial cwnd (4404);
- * one SACK for the first two (2800 new bytes) adds min(2800, L MTU): 1452 with the RFC's L = 1,
- * 2800 with L = 2 */
-static uint32_t abc_growth(int l)
+/* slow start: npkt one-packet messages of 1400 bytes leave in the initial cwnd (4404), then one
+ * SACK acknowledges the first two (2800 new bytes); returns what it added to the cwnd.
+ * - Byte counting (npkt 3, the window filled): min(2800, L MTU), 1452 with the RFC's L = 1,
+ *   2800 with L = 2.
+ * - A window the flight did not fill (npkt 2): RFC 9260 (ss_peak 0) adds nothing; with ss_peak
+ *   the cwnd (4404) is below twice the burst's largest flight (5600), so it grows by
+ *   min(2800, L MTU). */
+static uint32_t growth_after_one_sack(int l, int peak, int npkt)
 {
     struct sim s;
     sctpn_assoc_id id;
     abc_override = l;
+    peak_override = peak;
     setup(&s, &id, 0);
-    abc_override = 0;
+    abc_override = peak_override = 0;
     uint64_t now = s.now;
     struct sim_cap a[8], b[8];
     CHECK(path0(&s, id).cwnd == 4404);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < npkt; i++)
         send_msg(&s, id, 1400);
-    CHECK(sim_pull(s.ep[0], now, a, 8) == 3);
+    CHECK(sim_pull(s.ep[0], now, a, 8) == npkt);
     CHECK(sim_push(s.ep[1], &a[0], now) == 0 && sim_push(s.ep[1], &a[1], now) == 0);
     int nb = sim_pull(s.ep[1], now, b, 8);
     CHECK(nb == 1 && sim_has_chunk(b[0].data, b[0].len, 3)); /* one SACK for both */
     CHECK(sim_push(s.ep[0], &b[0], now + 2000) == 0);
     uint32_t grown = path0(&s, id).cwnd - 4404;
-    printf("abc trace: L = %d, one SACK for 2800 bytes grows cwnd by %u\n", l, grown);
-    sim_free(&s);
-    return grown;
-}
-
-/* a window the flight did not fill: 2 packets of 1400 bytes in a cwnd of 4404, one SACK for
- * both.  RFC 9260 (ss_peak 0): no growth; with ss_peak the cwnd (4404) is below twice the
- * burst's largest flight (5600), so it grows by min(2800, L MTU) */
-static uint32_t peak_growth(int peak)
-{
-    struct sim s;
-    sctpn_assoc_id id;
-    peak_override = peak;
-    setup(&s, &id, 0);
-    peak_override = 0;
-    uint64_t now = s.now;
-    struct sim_cap a[8], b[8];
-    for (int i = 0; i < 2; i++)
-        send_msg(&s, id, 1400);
-    CHECK(sim_pull(s.ep[0], now, a, 8) == 2);
-    CHECK(sim_push(s.ep[1], &a[0], now) == 0 && sim_push(s.ep[1], &a[1], now) == 0);
-    CHECK(sim_pull(s.ep[1], now, b, 8) == 1);
-    CHECK(sim_push(s.ep[0], &b[0], now + 2000) == 0);
-    uint32_t grown = path0(&s, id).cwnd - 4404;
-    printf("slow-start peak trace: ss_peak %d, 2800 bytes acknowledged in a window of 4404: +%u\n",
-           peak, grown);
+    printf("slow-start trace: L = %d, ss_peak %d, %d packets out, one SACK for 2800 bytes: +%u\n",
+           l, peak, npkt, grown);
     sim_free(&s);
     return grown;
 }
 
 static void trace_abc(void)
 {
-    CHECK(peak_growth(0) == 0);
-    CHECK(peak_growth(1) == 1452);
-    CHECK(abc_growth(1) == 1452);
-    CHECK(abc_growth(2) == 2800);
+    CHECK(growth_after_one_sack(1, 0, 2) == 0);    /* not filled, RFC: no growth */
+    CHECK(growth_after_one_sack(1, 1, 2) == 1452); /* not filled, ss_peak */
+    CHECK(growth_after_one_sack(1, 0, 3) == 1452); /* filled, L = 1 */
+    CHECK(growth_after_one_sack(2, 0, 3) == 2800); /* filled, L = 2 */
 }
 
 int main(void)
