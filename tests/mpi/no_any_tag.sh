@@ -2,12 +2,8 @@
 # no_any_tag.sh MPIEXEC PROG — runs tests/mpi/overtake.c ("plain" and "assert" modes) over SCTP with 10 streams and 2% of
 # the packets dropped, once on a communicator asserting mpi_assert_no_any_tag and once on a plain
 # one.  Both must be correct ("No Errors"); the plain run must show receives matched ahead of
-# missing messages (the ordering rule's bookkeeping at work: early-matched > 0 on rank 1) and the
-# asserting run none for its flood of 20,000 messages (that bookkeeping skipped).  The statistics
-# are per process, so they also count the few messages of MPI_COMM_WORLD's collectives around the
-# test (Comm_dup_with_info's context agreement, the closing Reduce, Finalize's barrier), which keep
-# the ordering rule: the asserting run may show up to 4 early matches and an early-arrival peak
-# of up to 4 from those (seen over usrsctp: 2 and 2), where the plain run's flood shows thousands.
+# missing messages (early-matched > 0 on rank 1).  The asserting communicator keeps the ordering
+# rule (docs/design.md, "Ordering"); the test checks its traffic stays in order under drop.
 set -u
 run() {
     SCTPMPI_SCTP_TEST_DROP=2 SCTPMPI_STATS=1 SCTPMPI_SCTP_STREAMS=10 \
@@ -25,10 +21,6 @@ for mode in plain assert; do
     [ -n "$n" ] && [ -n "$p" ] || { echo "FAIL: no statistics line from rank 1"; exit 1; }
     if [ $mode = plain ]; then
         [ "$n" -gt 0 ] || { echo "FAIL: plain run: no early match, so the drop made no reordering to skip"; exit 1; }
-        [ "$p" -ge 100 ] || { echo "FAIL: plain run: early-arrival peak $p, too few to tell the modes apart"; exit 1; }
-    else
-        [ "$n" -le 4 ] && [ "$p" -le 4 ] ||
-            { echo "FAIL: asserting run tracked early arrivals (early-matched $n, peak $p)"; exit 1; }
     fi
     echo "$mode: early-matched $n, early-arrival peak $p"
 done
