@@ -117,13 +117,16 @@ static int out_check(MPI_Comm comm, void *p, const char *fn)
     return MPI_SUCCESS;
 }
 
-/* Record info hints on c.  mpi_assert_allow_overtaking also switches off the ordering rule's
- * per-sender sequence bookkeeping for c's point-to-point context; that switch is made only
- * when the communicator is created (fresh): turning it on or off while messages are in flight
- * would strand messages the rule holds.  MPI_Comm_set_info records the assertions (and the
- * wildcard checks follow them) but leaves the matching as it was.  mpi_assert_no_any_tag does
- * not relax the matching: over the usrsctp backend, messages of one tag were seen out of order
- * without the rule (tests/mpi/no_any_tag.sh, "assert" mode, 1 run in 4 with packet drop). */
+/* Record info hints on c.  The assertions also decide how the engine matches arrivals on c's
+ * point-to-point context: with mpi_assert_allow_overtaking, or with mpi_assert_no_any_tag
+ * (messages of one tag travel one ordered lane, so without MPI_ANY_TAG receives no two
+ * messages that could match the same receive can overtake each other), the ordering rule's
+ * per-sender sequence bookkeeping is skipped.  The sender marks those messages (SM_FL_RELAXED)
+ * and the receiver goes by the mark, so messages that arrive before this rank has finished
+ * creating c are matched like the rest.  The switch is made only when the communicator is
+ * created (fresh): turning it on or off while messages are in flight would strand messages the
+ * rule holds.  MPI_Comm_set_info records the assertions (and the wildcard checks follow them)
+ * but leaves the matching as it was. */
 static void apply_info(MPI_Comm c, MPI_Info info, int fresh)
 {
     if (!info)
@@ -140,7 +143,7 @@ static void apply_info(MPI_Comm c, MPI_Info info, int fresh)
     if ((v = sm_info_lookup(info, "mpi_assert_no_any_source")))
         x->assert_no_any_source = strcmp(v, "true") == 0;
     if (fresh)
-        sm_ctx_set_relaxed(c->ctx, x->assert_overtaking);
+        sm_ctx_set_relaxed(c->ctx, x->assert_overtaking || x->assert_no_any_tag);
 }
 
 static MPI_Comm local_clone(MPI_Comm inter, uint32_t ctx)

@@ -111,6 +111,7 @@ struct sm_msg {
     uint32_t ctx, seq;
     int is_rts;
     int sync;                 /* EAGER with SM_FL_SYNC */
+    int relaxed;              /* SM_FL_RELAXED: matched as it arrives, no ordering rule */
     size_t size;
     uint64_t sreq;
     uint32_t credit;          /* eager credit to return when consumed */
@@ -146,7 +147,7 @@ struct sm_engine {
     struct sm_list unexpected;/* in-order arrivals without a receive */
     struct sm_map send_seq;   /* (dst, ctx) -> next seq (stored as pointer-sized integer) */
     struct sm_map order;      /* (src, ctx) -> struct sm_order */
-    struct sm_map relaxed;    /* ctx + 1 -> non-NULL: mpi_assert_allow_overtaking, no ordering */
+    struct sm_map relaxed;    /* ctx + 1 -> non-NULL: its sends carry SM_FL_RELAXED (no ordering) */
     struct sm_list self_q;    /* frames to self, delivered in progress */
     struct sm_list waiting_sends; /* sends that need an answer from their peer */
     int in_progress;

@@ -10,6 +10,22 @@
 #include "engine/engine.h"
 
 /* ---- sender side ------------------------------------------------------------------------- */
+/* the communicators that match without the ordering rule (mpi_assert_allow_overtaking,
+ * mpi_assert_no_any_tag), set when one is created: their EAGER and RTS frames carry
+ * SM_FL_RELAXED, and the receiver goes by the flag, so a message that reaches a rank before
+ * that rank has finished creating the communicator is matched the same way as the rest */
+void sm_ctx_set_relaxed(uint32_t ctx, int relaxed)
+{
+    if (relaxed || sm_map_get(&sm_eng.relaxed, (uint64_t)ctx + 1))
+        if (sm_map_put(&sm_eng.relaxed, (uint64_t)ctx + 1, relaxed ? (void *)1 : NULL))
+            sm_die("out of memory in the context table");
+}
+
+static int is_relaxed(uint32_t ctx)
+{
+    return sm_eng.relaxed.used && sm_map_get(&sm_eng.relaxed, (uint64_t)ctx + 1);
+}
+
 static uint32_t next_send_seq(int wpeer, uint32_t ctx)
 {
     uint64_t k = sm_key(wpeer, ctx);
@@ -67,6 +83,8 @@ int sm_send_start(struct sctpmpi_request *r)
         h.sreq = r->id;
         if (!self)
             h.flags |= SM_FL_CREDITED;
+        if (is_relaxed(r->ctx))
+            h.flags |= SM_FL_RELAXED;
         if (r->mode == SM_MODE_SYNC) {
             h.flags |= SM_FL_SYNC;
             r->await_sync = 1;
@@ -81,6 +99,8 @@ int sm_send_start(struct sctpmpi_request *r)
         h.seq = r->seq;
         h.size = r->bytes;
         h.sreq = r->id;
+        if (is_relaxed(r->ctx))
+            h.flags |= SM_FL_RELAXED;
         r->await_cts = 1;
         sm_list_push_back(&sm_eng.waiting_sends, &r->waiting);
         sm_eng.stats_rndv++;
@@ -392,6 +412,7 @@ static struct sm_msg *msg_from_header(int peer, const struct sm_frame_hdr *h)
     m->seq = h->seq;
     m->is_rts = h->type == SM_F_RTS;
     m->sync = !!(h->flags & SM_FL_SYNC);
+    m->relaxed = !!(h->flags & SM_FL_RELAXED);
     m->size = m->is_rts ? h->size : h->payload_len;
     m->sreq = h->sreq;
     m->credit = (h->flags & SM_FL_CREDITED) ? sm_credit_cost(h->payload_len) : 0;
@@ -429,22 +450,10 @@ static void arrived_in_order(struct sm_order *o, struct sm_msg *m, struct sctpmp
     }
 }
 
-void sm_ctx_set_relaxed(uint32_t ctx, int relaxed)
-{
-    if (relaxed || sm_map_get(&sm_eng.relaxed, (uint64_t)ctx + 1))
-        if (sm_map_put(&sm_eng.relaxed, (uint64_t)ctx + 1, relaxed ? (void *)1 : NULL))
-            sm_die("out of memory in the context table");
-}
-
-static int is_relaxed(uint32_t ctx)
-{
-    return sm_eng.relaxed.used && sm_map_get(&sm_eng.relaxed, (uint64_t)ctx + 1);
-}
-
 /* the receive an arriving message goes to now, if any: in order, or early by the rule */
 static struct sctpmpi_request *match_arrival(struct sm_order *o, const struct sm_msg *m)
 {
-    if (m->seq == sm_order_next(o) || is_relaxed(m->ctx))
+    if (m->seq == sm_order_next(o) || m->relaxed)
         return sm_match_in_order(o, m);
     struct sctpmpi_request *r = sm_order_take_reservation(o, m->seq);
     return r ? r : sm_match_early(o, m);
@@ -535,7 +544,7 @@ static void on_eager_end(int peer, struct sm_peer *p, void *payload)
         return; /* invalid frame, dropped in frame_begin */
     (void)payload;
     struct sm_order *o = sm_order_get(peer, m->ctx);
-    if (is_relaxed(m->ctx)) { /* no ordering on this communicator */
+    if (m->relaxed) { /* no ordering on this communicator */
         if (r && !m->data)
             complete_in_place(peer, r, m);
         else if (r) {
@@ -579,7 +588,7 @@ static void on_rts(int peer, const struct sm_frame_hdr *h)
     struct sm_msg *m = msg_from_header(peer, h);
     sm_unexpected_charge(sizeof *m);
     struct sm_order *o = sm_order_get(peer, h->context);
-    if (is_relaxed(h->context)) {
+    if (m->relaxed) {
         struct sctpmpi_request *r = match_arrival(o, m);
         if (r)
             deliver_matched(r, m);

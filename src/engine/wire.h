@@ -28,6 +28,8 @@ enum sm_frame_flags {
     SM_FL_SYNC = 1,       /* EAGER: sender wants SYNC_ACK when matched */
     SM_FL_CANCELLED = 2,  /* CANCEL_ACK: message removed */
     SM_FL_CREDITED = 4,   /* EAGER: counted against the receiver's eager credit */
+    SM_FL_RELAXED = 8,    /* EAGER, RTS: match without the ordering rule (the sender's
+                           * communicator asserted allow_overtaking or no_any_tag) */
 };
 
 struct sm_frame_hdr {

@@ -44,8 +44,11 @@ static int pairs(MPI_Comm c, int rank, int n)
         } else {
             MPI_Recv(&small, 1, MPI_INT, 0, 2, c, MPI_STATUS_IGNORE);
             MPI_Recv(big, BIG, MPI_BYTE, 0, 1, c, MPI_STATUS_IGNORE);
-            if (small != i || big[0] != (unsigned char)i || big[BIG - 1] != (unsigned char)i)
-                errors++;
+            if (small != i || big[0] != (unsigned char)i || big[BIG - 1] != (unsigned char)i) {
+                if (errors++ < 5)
+                    printf("rank 1: pair %d: small %d, big starts %d ends %d\n", i, small, big[0],
+                           big[BIG - 1]);
+            }
         }
     }
     return errors;
