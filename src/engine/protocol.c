@@ -73,18 +73,19 @@ int sm_send_start(struct sctpmpi_request *r)
     struct sm_frame_hdr h;
     int self = r->wpeer == sm_eng.rank;
     int lane = sm_lane_for(r->wpeer, r->ctx, r->tag);
-    if (r->bytes <= sm_eng.eager_limit &&
-        (self || sm_credit_take(r->wpeer, sm_credit_cost(r->bytes)))) {
-        sm_frame_init(&h, SM_F_EAGER);
-        h.tag = r->tag;
-        h.context = r->ctx;
-        h.seq = r->seq;
-        h.size = r->bytes;
-        h.sreq = r->id;
+    int eager = r->bytes <= sm_eng.eager_limit &&
+                (self || sm_credit_take(r->wpeer, sm_credit_cost(r->bytes)));
+    sm_frame_init(&h, eager ? SM_F_EAGER : SM_F_RTS);
+    h.tag = r->tag;
+    h.context = r->ctx;
+    h.seq = r->seq;
+    h.size = r->bytes;
+    h.sreq = r->id;
+    if (is_relaxed(r->ctx))
+        h.flags |= SM_FL_RELAXED;
+    if (eager) {
         if (!self)
             h.flags |= SM_FL_CREDITED;
-        if (is_relaxed(r->ctx))
-            h.flags |= SM_FL_RELAXED;
         if (r->mode == SM_MODE_SYNC) {
             h.flags |= SM_FL_SYNC;
             r->await_sync = 1;
@@ -93,14 +94,6 @@ int sm_send_start(struct sctpmpi_request *r)
         sm_eng.stats_eager++;
         track(sm_frame_send(r->wpeer, lane, &h, r->buf, r->bytes, r), r);
     } else {
-        sm_frame_init(&h, SM_F_RTS);
-        h.tag = r->tag;
-        h.context = r->ctx;
-        h.seq = r->seq;
-        h.size = r->bytes;
-        h.sreq = r->id;
-        if (is_relaxed(r->ctx))
-            h.flags |= SM_FL_RELAXED;
         r->await_cts = 1;
         sm_list_push_back(&sm_eng.waiting_sends, &r->waiting);
         sm_eng.stats_rndv++;
