@@ -171,16 +171,36 @@ int sm_rdma_post_send(sm_rdma_qp *qp, const sm_rdma_send_wr *wr) {
   if (wr->nsge) memcpy(w->sge, wr->sgl, (size_t)wr->nsge * sizeof *wr->sgl);
   w->remote_stag = wr->remote_stag;
   w->remote_to = wr->remote_to;
+  w->inv_stag = wr->invalidate_stag;
+  w->add_or_swap = wr->add_or_swap;
+  w->compare = wr->compare;
   w->byte_len = (uint32_t)total;
   w->seq = qp->next_seq++;
+  w->pending = 1;
   qp->sq_count++;
-  rc = sm_rdma_emit_wr(qp, w, wr);
-  if (rc) { /* nothing was emitted: withdraw the request */
-    qp->sq_count--;
-    return rc;
-  }
+  sm_rdma_sq_release(qp);
   sm_rdma_sq_drain(qp);
   return 0;
+}
+
+static bool is_response_wr(uint8_t op) {
+  return op == SM_RDMA_WR_READ || op == SM_RDMA_WR_FETCH_ADD || op == SM_RDMA_WR_CMP_SWAP;
+}
+
+/* Emit pending requests in posting order; a fenced one waits until no earlier Read or atomic
+ * is outstanding, and everything posted after it waits with it. */
+void sm_rdma_sq_release(sm_rdma_qp *qp) {
+  bool waiting = false; /* an earlier Read/atomic is emitted but not complete */
+  for (uint32_t i = 0; i < qp->sq_count && qp->state == SM_RDMA_QPS_RTS; i++) {
+    sm_rdma_swr *w = sm_rdma_sq_at(qp, i);
+    if (!w->pending) {
+      if (!w->done && is_response_wr(w->opcode)) waiting = true;
+      continue;
+    }
+    if ((w->flags & SM_RDMA_WR_FENCE) && waiting) return;
+    sm_rdma_emit_wr(qp, w);
+    if (is_response_wr(w->opcode)) waiting = true;
+  }
 }
 
 int sm_rdma_qp_input(sm_rdma_qp *qp, const uint8_t *seg, size_t len) {

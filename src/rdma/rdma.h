@@ -115,7 +115,10 @@ enum sm_rdma_wr_opcode {
   SM_RDMA_WR_SEND, SM_RDMA_WR_SEND_INV, SM_RDMA_WR_WRITE, SM_RDMA_WR_READ,
   SM_RDMA_WR_FETCH_ADD, SM_RDMA_WR_CMP_SWAP
 };
-enum sm_rdma_wr_flags { SM_RDMA_WR_SOLICITED = 1u << 0 };
+enum sm_rdma_wr_flags {
+  SM_RDMA_WR_SOLICITED = 1u << 0, /* Send: the peer's completion carries SM_RDMA_WC_SOLICITED */
+  SM_RDMA_WR_FENCE = 1u << 1      /* emit only after every earlier Read and atomic completed */
+};
 
 typedef struct sm_rdma_send_wr {
   uint64_t wr_id;

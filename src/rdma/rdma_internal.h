@@ -118,6 +118,7 @@ void sm_rdma_msgtab_pop(sm_rdma_msgtab *t);
 typedef struct sm_rdma_swr {
   uint64_t wr_id;
   uint8_t opcode, flags, done, status;
+  uint8_t pending;         /* held back by a fence, not emitted yet */
   uint32_t byte_len;
   uint32_t mn;             /* message number of the request on the wire */
   uint32_t seq;            /* atomic request identifier */
@@ -125,6 +126,8 @@ typedef struct sm_rdma_swr {
   int nsge;
   uint32_t remote_stag;
   uint64_t remote_to;
+  uint32_t inv_stag;
+  uint64_t add_or_swap, compare;
 } sm_rdma_swr;
 typedef struct sm_rdma_rwr {
   uint64_t wr_id;
@@ -152,10 +155,12 @@ struct sm_rdma_qp {
 };
 
 /* rdmap.c */
-int sm_rdma_emit_wr(sm_rdma_qp *qp, sm_rdma_swr *w, const sm_rdma_send_wr *wr);
+void sm_rdma_emit_wr(sm_rdma_qp *qp, sm_rdma_swr *w);
 int sm_rdma_input(sm_rdma_qp *qp, const uint8_t *seg, size_t len);
 /* qp.c */
 void sm_rdma_sq_drain(sm_rdma_qp *qp);
+/* Emit the work requests a fence held back, as far as the fence now allows. */
+void sm_rdma_sq_release(sm_rdma_qp *qp);
 void sm_rdma_qp_fail(sm_rdma_qp *qp, uint8_t layer, uint8_t etype, uint8_t ecode, int remote,
                      uint32_t bad_mn, bool have_mn);
 sm_rdma_rwr *sm_rdma_rq_at(sm_rdma_qp *qp, uint32_t idx);

@@ -62,16 +62,17 @@ static uint32_t emit_message(sm_rdma_qp *qp, sm_rdma_hdr *h, uint32_t total, fil
   return h->mn;
 }
 
-int sm_rdma_emit_wr(sm_rdma_qp *qp, sm_rdma_swr *w, const sm_rdma_send_wr *wr) {
+void sm_rdma_emit_wr(sm_rdma_qp *qp, sm_rdma_swr *w) {
   sm_rdma_hdr h = {0};
   src_sgl src = {qp, w->sge, w->nsge};
-  bool se = (wr->flags & SM_RDMA_WR_SOLICITED) != 0;
-  switch (wr->opcode) {
+  bool se = (w->flags & SM_RDMA_WR_SOLICITED) != 0;
+  w->pending = 0;
+  switch (w->opcode) {
   case SM_RDMA_WR_SEND:
   case SM_RDMA_WR_SEND_INV:
-    if (wr->opcode == SM_RDMA_WR_SEND_INV) {
+    if (w->opcode == SM_RDMA_WR_SEND_INV) {
       h.opcode = se ? SM_RDMA_OP_SEND_SE_INV : SM_RDMA_OP_SEND_INV;
-      h.inv_stag = wr->invalidate_stag;
+      h.inv_stag = w->inv_stag;
     } else {
       h.opcode = se ? SM_RDMA_OP_SEND_SE : SM_RDMA_OP_SEND;
     }
@@ -79,50 +80,50 @@ int sm_rdma_emit_wr(sm_rdma_qp *qp, sm_rdma_swr *w, const sm_rdma_send_wr *wr) {
     h.msn = qp->msn_out[SM_RDMA_QN_SEND]++;
     w->mn = emit_message(qp, &h, w->byte_len, fill_sgl, &src);
     w->done = 1;
-    return 0;
+    return;
   case SM_RDMA_WR_WRITE:
     h.tagged = 1;
     h.opcode = SM_RDMA_OP_WRITE;
-    h.stag = wr->remote_stag;
-    h.to = wr->remote_to;
+    h.stag = w->remote_stag;
+    h.to = w->remote_to;
     w->mn = emit_message(qp, &h, w->byte_len, fill_sgl, &src);
     w->done = 1;
-    return 0;
+    return;
   case SM_RDMA_WR_READ: {
     uint8_t b[SM_RDMA_READREQ_LEN];
     sm_rdma_put32(b, w->sge[0].stag);
     sm_rdma_put64(b + 4, w->sge[0].to);
     sm_rdma_put32(b + 12, w->sge[0].len);
-    sm_rdma_put32(b + 16, wr->remote_stag);
-    sm_rdma_put64(b + 20, wr->remote_to);
+    sm_rdma_put32(b + 16, w->remote_stag);
+    sm_rdma_put64(b + 20, w->remote_to);
     h.opcode = SM_RDMA_OP_READ_REQ;
     h.qn = SM_RDMA_QN_READ;
     h.msn = qp->msn_out[SM_RDMA_QN_READ]++;
     w->mn = emit_message(qp, &h, sizeof b, fill_flat, b);
     w->byte_len = 0;
-    return 0;
+    return;
   }
   case SM_RDMA_WR_FETCH_ADD:
   case SM_RDMA_WR_CMP_SWAP: {
     uint8_t b[SM_RDMA_ATOMREQ_LEN];
-    bool cas = wr->opcode == SM_RDMA_WR_CMP_SWAP;
+    bool cas = w->opcode == SM_RDMA_WR_CMP_SWAP;
     sm_rdma_put32(b, cas ? SM_RDMA_ATOMIC_CMP_SWAP : SM_RDMA_ATOMIC_FETCH_ADD);
     sm_rdma_put32(b + 4, w->seq);
-    sm_rdma_put32(b + 8, wr->remote_stag);
-    sm_rdma_put64(b + 12, wr->remote_to);
-    sm_rdma_put64(b + 20, wr->add_or_swap);
+    sm_rdma_put32(b + 8, w->remote_stag);
+    sm_rdma_put64(b + 12, w->remote_to);
+    sm_rdma_put64(b + 20, w->add_or_swap);
     sm_rdma_put64(b + 28, UINT64_MAX);
-    sm_rdma_put64(b + 36, cas ? wr->compare : 0);
+    sm_rdma_put64(b + 36, cas ? w->compare : 0);
     sm_rdma_put64(b + 44, cas ? UINT64_MAX : 0);
     h.opcode = SM_RDMA_OP_ATOMIC_REQ;
     h.qn = SM_RDMA_QN_ATOMIC_REQ;
     h.msn = qp->msn_out[SM_RDMA_QN_ATOMIC_REQ]++;
     w->mn = emit_message(qp, &h, sizeof b, fill_flat, b);
     w->byte_len = 0;
-    return 0;
+    return;
   }
-  default:
-    return SM_RDMA_EINVAL;
+  default: /* refused by sm_rdma_post_send */
+    return;
   }
 }
 
@@ -192,7 +193,7 @@ static void on_terminate(sm_rdma_qp *qp, const uint8_t *pl, uint32_t plen) {
 static sm_rdma_swr *find_read(sm_rdma_qp *qp, uint32_t stag, uint64_t to, uint64_t n) {
   for (uint32_t i = 0; i < qp->sq_count; i++) {
     sm_rdma_swr *w = sm_rdma_sq_at(qp, i);
-    if (w->done || w->opcode != SM_RDMA_WR_READ) continue;
+    if (w->done || w->pending || w->opcode != SM_RDMA_WR_READ) continue;
     if (stag == UINT32_MAX) return w; /* any: the oldest */
     const sm_rdma_sge *s = &w->sge[0];
     if (s->stag == stag && to >= s->to && to - s->to <= s->len && n <= s->len - (to - s->to))
@@ -276,6 +277,7 @@ static int deliver_atomic_resp(sm_rdma_qp *qp, sm_rdma_msg *m) {
     w->done = 1;
     w->status = SM_RDMA_WC_SUCCESS;
     w->byte_len = 8;
+    sm_rdma_sq_release(qp);
     sm_rdma_sq_drain(qp);
     return 0;
   }
@@ -303,6 +305,7 @@ static int deliver_one(sm_rdma_qp *qp, sm_rdma_msg *m) {
     w->done = 1;
     w->status = SM_RDMA_WC_SUCCESS;
     w->byte_len = m->total;
+    sm_rdma_sq_release(qp);
     sm_rdma_sq_drain(qp);
     return 0;
   }

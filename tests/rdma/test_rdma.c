@@ -458,6 +458,8 @@ static void test_atomics(uint64_t seed) {
 
 /* ---------------------------------------------------------------- stress against a model */
 #define REG (256 * 1024)
+#define LOCAL (1024 * 1024) /* gather sources: never reused within a batch (a fenced request
+                               gathers its data later, when it is emitted) */
 typedef struct side {
   uint8_t *exposed, *model;  /* memory the peer writes/reads, and its model */
   uint8_t *local;            /* gather sources */
@@ -482,26 +484,27 @@ static void test_stress(uint64_t seed, int iters) {
   for (int i = 0; i < 2; i++) {
     sd[i].exposed = malloc(REG);
     sd[i].model = malloc(REG);
-    sd[i].local = malloc(REG);
+    sd[i].local = malloc(LOCAL);
     sd[i].sinks = malloc(REG);
     sd[i].recv = malloc(REG);
     fill_rand(&r, sd[i].exposed, REG);
     memcpy(sd[i].model, sd[i].exposed, REG);
     sd[i].s_exposed = reg(&p, i, sd[i].exposed, REG,
                           SM_RDMA_REMOTE_WRITE | SM_RDMA_REMOTE_READ | SM_RDMA_REMOTE_ATOMIC);
-    sd[i].s_local = reg(&p, i, sd[i].local, REG, SM_RDMA_LOCAL_READ);
+    sd[i].s_local = reg(&p, i, sd[i].local, LOCAL, SM_RDMA_LOCAL_READ);
     sd[i].s_sinks = reg(&p, i, sd[i].sinks, REG, SM_RDMA_LOCAL_WRITE);
     sd[i].s_recv = reg(&p, i, sd[i].recv, REG, SM_RDMA_LOCAL_WRITE);
   }
-  uint64_t ops = 0, bytes = 0;
+  uint64_t ops = 0, bytes = 0, nfenced = 0;
   for (int it = 0; it < iters; it++) {
     expect ex[2][64], rx[2][64];
     int nex[2] = {0, 0}, nrx[2] = {0, 0};
-    uint32_t sink_used[2] = {0, 0}, recv_used[2] = {0, 0};
+    uint32_t sink_used[2] = {0, 0}, recv_used[2] = {0, 0}, local_used[2] = {0, 0};
     /* remote ranges read, updated atomically or written in this batch, per initiator: the
      * placement order of a Write and an overlapping earlier Write, Read or atomic still in
      * flight is not defined (docs/rdma.md), so Writes avoid those ranges */
     uint64_t rlo[2][128], rhi[2][128];
+    int rkind[2][128];
     int nr[2] = {0, 0};
     int nops = 1 + (int)(rnd(&r) % 40);
     for (int k = 0; k < nops; k++) {
@@ -521,6 +524,7 @@ static void test_stress(uint64_t seed, int iters) {
         bool cas = rnd(&r) & 1;
         uint64_t v = rnd(&r), cmp = (rnd(&r) & 1) ? old : rnd(&r);
         uint64_t nv = cas ? (old == cmp ? v : old) : old + v;
+        rkind[s][nr[s]] = 1;
         rlo[s][nr[s]] = to;
         rhi[s][nr[s]++] = to + 8;
         memcpy(peer->model + to, &nv, 8);
@@ -540,6 +544,7 @@ static void test_stress(uint64_t seed, int iters) {
         e->check_at = me->sinks + sink_used[s];
         e->want = malloc(len + 1);
         memcpy(e->want, peer->model + to, len);
+        rkind[s][nr[s]] = 1;
         rlo[s][nr[s]] = to;
         rhi[s][nr[s]++] = to + len;
         e->len = len;
@@ -548,13 +553,19 @@ static void test_stress(uint64_t seed, int iters) {
                              .remote_stag = peer->s_exposed, .remote_to = to};
         CHECK(sm_rdma_post_send(p.qp[s], &w) == 0);
       } else if (kind == 0) {
-        bool clash = false;
+        bool clash = false, fence = false;
         for (int q = 0; q < nr[s]; q++)
-          if (to < rhi[s][q] && rlo[s][q] < to + len) clash = true;
-        if (clash) continue;
+          if (to < rhi[s][q] && rlo[s][q] < to + len) {
+            if (rkind[s][q]) fence = true; /* after a Read/atomic: a fence orders it */
+            else clash = true;             /* after a Write: no order, avoid */
+          }
+        if (clash || local_used[s] + len > LOCAL) continue;
+        rkind[s][nr[s]] = 0;
         rlo[s][nr[s]] = to;
         rhi[s][nr[s]++] = to + len;
-        uint64_t lo = rnd(&r) % (REG - len + 1);
+        nfenced += fence;
+        uint64_t lo = local_used[s];
+        local_used[s] += len;
         fill_rand(&r, me->local + lo, len);
         /* gather from up to three pieces of the local buffer */
         uint32_t a = len ? (uint32_t)(rnd(&r) % (len + 1)) : 0, b = len - a;
@@ -563,11 +574,13 @@ static void test_stress(uint64_t seed, int iters) {
         e->len = len;
         e->check_at = NULL;
         sm_rdma_send_wr w = {.wr_id = e->wr_id, .opcode = SM_RDMA_WR_WRITE, .sgl = sg, .nsge = 2,
-                             .remote_stag = peer->s_exposed, .remote_to = to};
+                             .remote_stag = peer->s_exposed, .remote_to = to,
+                             .flags = fence ? SM_RDMA_WR_FENCE : 0};
         CHECK(sm_rdma_post_send(p.qp[s], &w) == 0);
       } else {
-        if (recv_used[o] + len > REG) continue;
-        uint64_t lo = rnd(&r) % (REG - len + 1);
+        if (recv_used[o] + len > REG || local_used[s] + len > LOCAL) continue;
+        uint64_t lo = local_used[s];
+        local_used[s] += len;
         fill_rand(&r, me->local + lo, len);
         sm_rdma_sge rg = {peer->s_recv, recv_used[o], len + (uint32_t)(rnd(&r) % 50)};
         if (recv_used[o] + rg.len > REG) rg.len = len;
@@ -616,8 +629,9 @@ static void test_stress(uint64_t seed, int iters) {
   }
   CHECK(p.input_errors[0] == 0 && p.input_errors[1] == 0);
   CHECK(sm_rdma_cq_overflow(p.scq[0]) == 0 && sm_rdma_cq_overflow(p.rcq[1]) == 0);
-  printf("stress: %llu operations, %llu bytes, %llu segments\n", (unsigned long long)ops,
-         (unsigned long long)bytes, (unsigned long long)p.segs);
+  printf("stress: %llu operations (%llu fenced writes), %llu bytes, %llu segments\n",
+         (unsigned long long)ops, (unsigned long long)nfenced, (unsigned long long)bytes,
+         (unsigned long long)p.segs);
   for (int i = 0; i < 2; i++) {
     free(sd[i].exposed); free(sd[i].model); free(sd[i].local); free(sd[i].sinks); free(sd[i].recv);
   }
