@@ -10,6 +10,7 @@
 int sm_rdma_msgtab_init(sm_rdma_msgtab *t, uint32_t limit) {
   memset(t, 0, sizeof *t);
   t->limit = limit ? limit : 65536;
+  if (t->limit > (1u << 24)) t->limit = 1u << 24;
   t->cap = 16;
   t->slot = calloc(t->cap, sizeof *t->slot);
   return t->slot ? 0 : SM_RDMA_ENOMEM;

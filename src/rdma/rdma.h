@@ -12,8 +12,8 @@
  *  - Tagged offsets are zero-based: offset 0 is the first byte of the registered region.
  *  - The output callback runs synchronously inside sm_rdma_post_send() and sm_rdma_qp_input()
  *    (an RDMA Read Request is answered from inside input, without the application).  It must
- *    copy or send the bytes before returning; it must not call sm_rdma_qp_input() or
- *    sm_rdma_qp_free() on the same queue pair. */
+ *    copy or send the bytes before returning and must not call any sm_rdma_* function on the
+ *    same queue pair (its segment buffer is in use). */
 #ifndef SM_RDMA_H
 #define SM_RDMA_H
 

@@ -2,7 +2,7 @@
  * placement tracking, completion queues, RDMA Write / Read / Send / Send with Invalidate /
  * atomics between two queue pairs over a wire that reorders, duplicates and delays segments,
  * every Terminate error class, and a randomized stress test against a model of memory.
- * Usage: test_rdma <codec|write_read|send|errors|atomics|stress> [seed] [iterations] */
+ * Usage: test_rdma <codec|write_read|send|errors|atomics|queues|fuzz|stress> [seed] [iterations] */
 #include "rdma_internal.h"
 #include "wire.h"
 
@@ -638,6 +638,208 @@ static void test_stress(uint64_t seed, int iters) {
   pair_free(&p);
 }
 
+/* ---------------------------------------------------------------- queues, fences, wrap */
+static void test_queues(uint64_t seed) {
+  /* two queue pairs of side 0 (in two pairs) share one completion queue */
+  pair a, b;
+  pair_init(&a, seed, 200, 2, 1, 10);
+  pair_init(&b, seed + 1, 200, 2, 1, 10);
+  sm_rdma_cq *shared = sm_rdma_cq_new(64);
+  sm_rdma_qp *old[2] = {a.qp[0], b.qp[0]};
+  pair *ps[2] = {&a, &b};
+  for (int i = 0; i < 2; i++) { /* replace side 0's queue pair by one on the shared queue */
+    sm_rdma_qp_attr at = old[i]->a;
+    at.send_cq = at.recv_cq = shared;
+    at.qp_num = 10 + (uint32_t)i;
+    ps[i]->qp[0] = sm_rdma_qp_new(&at);
+    sm_rdma_qp_free(old[i]);
+  }
+  static uint8_t src[2][3000], dst[2][3000];
+  uint32_t rd0 = 0;
+  for (int i = 0; i < 2; i++) {
+    uint64_t r = seed + (uint64_t)i;
+    fill_rand(&r, src[i], sizeof src[i]);
+    uint32_t ls = reg(ps[i], 0, src[i], sizeof src[i], SM_RDMA_LOCAL_READ);
+    uint32_t rd = reg(ps[i], 1, dst[i], sizeof dst[i], SM_RDMA_REMOTE_WRITE | SM_RDMA_REMOTE_READ);
+    if (i == 0) rd0 = rd;
+    for (int k = 0; k < 5; k++) {
+      sm_rdma_sge sg = {ls, (uint64_t)k * 600, 600};
+      sm_rdma_send_wr w = {.wr_id = (uint64_t)(i * 100 + k), .opcode = SM_RDMA_WR_WRITE,
+                           .sgl = &sg, .nsge = 1, .remote_stag = rd, .remote_to = (uint64_t)k * 600};
+      CHECK(sm_rdma_post_send(ps[i]->qp[0], &w) == 0);
+    }
+  }
+  pair_pump(&a, 0);
+  pair_pump(&b, 0);
+  sm_rdma_wc wc[16];
+  int n = sm_rdma_cq_poll(shared, wc, 16);
+  CHECK(n == 10);
+  int seen[2] = {0, 0};
+  for (int k = 0; k < n; k++) {
+    int i = wc[k].qp_num == 10 ? 0 : 1;
+    CHECK(wc[k].qp_num == 10 || wc[k].qp_num == 11);
+    CHECK(wc[k].wr_id == (uint64_t)(i * 100 + seen[i])); /* in order per queue pair */
+    seen[i]++;
+  }
+  CHECK(memcmp(src[0], dst[0], 3000) == 0 && memcmp(src[1], dst[1], 3000) == 0);
+  /* overflow: 70 completions into the (now empty) queue of 64 */
+  for (int k = 0; k < 70; k++) {
+    sm_rdma_send_wr w = {.wr_id = 1000 + (uint64_t)k, .opcode = SM_RDMA_WR_WRITE, .nsge = 0,
+                         .remote_stag = rd0, .remote_to = 0}; /* zero-byte writes */
+    CHECK(sm_rdma_post_send(a.qp[0], &w) == 0);
+    if (k % 10 == 9) pair_pump(&a, 0);
+  }
+  CHECK(sm_rdma_cq_overflow(shared) == 70 - 64);
+  n = sm_rdma_cq_poll(shared, wc, 16);
+  CHECK(n == 16 && wc[0].wr_id == 1000);
+  sm_rdma_cq_free(shared);
+  /* the pairs' own queues are unused by side 0 now; free them with the pair */
+  pair_free(&a);
+  pair_free(&b);
+
+  /* a Terminate completes the named request with an error and flushes the rest, in order */
+  pair p;
+  pair_init(&p, seed, 128, 3, 1, 0);
+  static uint8_t sink[4096], tgt[4096];
+  uint32_t lk = reg(&p, 0, sink, sizeof sink, SM_RDMA_LOCAL_WRITE);
+  uint32_t rt = reg(&p, 1, tgt, sizeof tgt, SM_RDMA_REMOTE_READ);
+  for (int k = 0; k < 4; k++) {
+    sm_rdma_sge sg = {lk, (uint64_t)k * 1000, 1000};
+    sm_rdma_send_wr w = {.wr_id = (uint64_t)k, .opcode = SM_RDMA_WR_READ, .sgl = &sg, .nsge = 1,
+                         .remote_stag = rt, .remote_to = k == 1 ? 3500 : 0};
+    CHECK(sm_rdma_post_send(p.qp[0], &w) == 0);
+  }
+  pair_pump(&p, 0);
+  sm_rdma_wc one;
+  poll1(p.scq[0], &one);
+  CHECK(one.wr_id == 0 && one.status == SM_RDMA_WC_SUCCESS && one.byte_len == 1000);
+  poll1(p.scq[0], &one);
+  CHECK(one.wr_id == 1 && one.status == SM_RDMA_WC_REM_ACCESS_ERR);
+  poll1(p.scq[0], &one);
+  CHECK(one.wr_id == 2 && one.status == SM_RDMA_WC_FLUSH_ERR);
+  poll1(p.scq[0], &one);
+  CHECK(one.wr_id == 3 && one.status == SM_RDMA_WC_FLUSH_ERR);
+  CHECK(sm_rdma_cq_poll(p.scq[0], &one, 1) == 0);
+  pair_free(&p);
+
+  /* fence: a Read then a fenced Write of the same bytes; the Read must see the old bytes */
+  for (int k = 0; k < 50; k++) {
+    pair f;
+    pair_init(&f, seed + (uint64_t)k, 64, 4, 1, 20);
+    static uint8_t mem[2048], back[2048], neu[2048];
+    uint64_t r = seed * 3 + (uint64_t)k;
+    fill_rand(&r, mem, sizeof mem);
+    fill_rand(&r, neu, sizeof neu);
+    uint8_t orig[2048];
+    memcpy(orig, mem, sizeof mem);
+    uint32_t rm = reg(&f, 1, mem, sizeof mem, SM_RDMA_REMOTE_READ | SM_RDMA_REMOTE_WRITE);
+    uint32_t lb = reg(&f, 0, back, sizeof back, SM_RDMA_LOCAL_WRITE);
+    uint32_t ln = reg(&f, 0, neu, sizeof neu, SM_RDMA_LOCAL_READ);
+    sm_rdma_sge sb = {lb, 0, 2048}, sn = {ln, 0, 2048};
+    sm_rdma_send_wr rd = {.wr_id = 1, .opcode = SM_RDMA_WR_READ, .sgl = &sb, .nsge = 1, .remote_stag = rm};
+    sm_rdma_send_wr wr = {.wr_id = 2, .opcode = SM_RDMA_WR_WRITE, .sgl = &sn, .nsge = 1,
+                          .remote_stag = rm, .flags = SM_RDMA_WR_FENCE};
+    CHECK(sm_rdma_post_send(f.qp[0], &rd) == 0);
+    size_t before = f.dir[0].n;
+    CHECK(sm_rdma_post_send(f.qp[0], &wr) == 0);
+    CHECK(f.dir[0].n == before); /* held back */
+    CHECK(sm_rdma_cq_poll(f.scq[0], &one, 1) == 0);
+    pair_pump(&f, 0);
+    CHECK(memcmp(back, orig, sizeof back) == 0);
+    CHECK(memcmp(mem, neu, sizeof mem) == 0);
+    poll1(f.scq[0], &one);
+    CHECK(one.wr_id == 1 && one.status == SM_RDMA_WC_SUCCESS);
+    poll1(f.scq[0], &one);
+    CHECK(one.wr_id == 2 && one.status == SM_RDMA_WC_SUCCESS);
+    pair_free(&f);
+  }
+
+  /* message numbers and MSNs across the 32-bit wrap */
+  pair w;
+  pair_init(&w, seed, 100, 3, 1, 10);
+  w.qp[0]->next_mn = 0xffffffc0u;
+  w.qp[1]->mt.base = 0xffffffc0u;
+  w.qp[0]->msn_out[SM_RDMA_QN_SEND] = 0xffffffe0u;
+  w.qp[1]->msn_in[SM_RDMA_QN_SEND] = 0xffffffe0u;
+  static uint8_t ws[64][300], wd[64][300];
+  uint32_t lws = reg(&w, 0, ws, sizeof ws, SM_RDMA_LOCAL_READ);
+  uint32_t lwd = reg(&w, 1, wd, sizeof wd, SM_RDMA_LOCAL_WRITE);
+  uint64_t r = seed;
+  fill_rand(&r, &ws[0][0], sizeof ws);
+  for (int k = 0; k < 64; k++) {
+    sm_rdma_sge rg = {lwd, (uint64_t)k * 300, 300};
+    CHECK(sm_rdma_post_recv(w.qp[1], (uint64_t)k, &rg, 1) == 0);
+    sm_rdma_sge sg = {lws, (uint64_t)k * 300, 300};
+    sm_rdma_send_wr sw = {.wr_id = (uint64_t)k, .opcode = SM_RDMA_WR_SEND, .sgl = &sg, .nsge = 1};
+    CHECK(sm_rdma_post_send(w.qp[0], &sw) == 0);
+  }
+  pair_pump(&w, 0);
+  for (int k = 0; k < 64; k++) {
+    poll1(w.rcq[1], &one);
+    CHECK(one.wr_id == (uint64_t)k && one.status == SM_RDMA_WC_SUCCESS && one.byte_len == 300);
+  }
+  CHECK(memcmp(ws, wd, sizeof ws) == 0);
+  CHECK(w.input_errors[1] == 0 && w.qp[1]->mt.base == 0x0u);
+  pair_free(&w);
+}
+
+/* ---------------------------------------------------------------- malformed segments */
+static void test_fuzz(uint64_t seed, int iters) {
+  /* record a normal exchange, then feed mutated copies of its segments to fresh receivers */
+  uint64_t r = seed;
+  long refused = 0, accepted = 0;
+  for (int it = 0; it < iters; it++) {
+    pair p;
+    pair_init(&p, seed + (uint64_t)it, 80 + (uint32_t)(rnd(&r) % 300), 2, 1, 0);
+    static uint8_t src[4096], area[4096 + 2 * GUARD], rbuf[2048 + 2 * GUARD], sink[1024 + 2 * GUARD];
+    fill_rand(&r, src, sizeof src);
+    memset(area, CANARY, sizeof area);
+    memset(rbuf, CANARY, sizeof rbuf);
+    memset(sink, CANARY, sizeof sink);
+    uint32_t ls = reg(&p, 0, src, sizeof src, SM_RDMA_LOCAL_READ);
+    uint32_t lk = reg(&p, 0, sink + GUARD, 1024, SM_RDMA_LOCAL_WRITE);
+    uint32_t ra = reg(&p, 1, area + GUARD, 4096,
+                      SM_RDMA_REMOTE_WRITE | SM_RDMA_REMOTE_READ | SM_RDMA_REMOTE_ATOMIC |
+                          SM_RDMA_REMOTE_INVALIDATE);
+    uint32_t rr = reg(&p, 1, rbuf + GUARD, 2048, SM_RDMA_LOCAL_WRITE);
+    for (int k = 0; k < 3; k++) {
+      sm_rdma_sge rg = {rr, (uint64_t)k * 600, 600};
+      sm_rdma_post_recv(p.qp[1], (uint64_t)k, &rg, 1);
+    }
+    sm_rdma_sge s1 = {ls, 0, 1500}, s2 = {ls, 100, 500}, s3 = {lk, 0, 1000}, s4 = {lk, 1000, 8};
+    sm_rdma_send_wr ops[5] = {
+        {.opcode = SM_RDMA_WR_WRITE, .sgl = &s1, .nsge = 1, .remote_stag = ra, .remote_to = 1000},
+        {.opcode = SM_RDMA_WR_SEND, .sgl = &s2, .nsge = 1},
+        {.opcode = SM_RDMA_WR_READ, .sgl = &s3, .nsge = 1, .remote_stag = ra, .remote_to = 3000},
+        {.opcode = SM_RDMA_WR_FETCH_ADD, .sgl = &s4, .nsge = 1, .remote_stag = ra, .remote_to = 8, .add_or_swap = 5},
+        {.opcode = SM_RDMA_WR_SEND_INV, .sgl = &s2, .nsge = 1, .invalidate_stag = ra}};
+    for (int k = 0; k < 5; k++) sm_rdma_post_send(p.qp[0], &ops[k]);
+    /* mutate side 0's segments before side 1 sees them, and side 1's before side 0 */
+    for (int d = 0; d < 2; d++)
+      for (size_t k = 0; k < p.dir[d].n; k++) {
+        wseg *g = &p.dir[d].q[k];
+        int muts = (int)(rnd(&r) % 4);
+        for (int m = 0; m < muts && g->len; m++) {
+          size_t at = rnd(&r) % (rnd(&r) % 2 ? (g->len < SM_RDMA_HDR_LEN ? g->len : SM_RDMA_HDR_LEN) : g->len);
+          g->b[at] ^= (uint8_t)(1u << (rnd(&r) % 8));
+        }
+        if (rnd(&r) % 10 == 0) g->len = rnd(&r) % (g->len + 1); /* truncate */
+      }
+    p.reorder = 1;
+    p.dup_pct = 10;
+    pair_pump(&p, 0);
+    refused += p.input_errors[0] + p.input_errors[1];
+    accepted += (long)p.segs;
+    CHECK(all_eq(area, GUARD, CANARY) && all_eq(area + GUARD + 4096, GUARD, CANARY));
+    CHECK(all_eq(rbuf, GUARD, CANARY) && all_eq(rbuf + GUARD + 2048, GUARD, CANARY));
+    CHECK(all_eq(sink, GUARD, CANARY) && all_eq(sink + GUARD + 1024, GUARD, CANARY));
+    sm_rdma_wc wc[32];
+    while (sm_rdma_cq_poll(p.scq[0], wc, 32) > 0) {}
+    pair_free(&p);
+  }
+  printf("fuzz: %d exchanges, %ld segments fed, %ld refused\n", iters, accepted, refused);
+}
+
 int main(int argc, char **argv) {
   const char *what = argc > 1 ? argv[1] : "codec";
   uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 12345;
@@ -647,6 +849,8 @@ int main(int argc, char **argv) {
   else if (!strcmp(what, "send")) test_send(seed);
   else if (!strcmp(what, "errors")) test_errors(seed);
   else if (!strcmp(what, "atomics")) test_atomics(seed);
+  else if (!strcmp(what, "queues")) test_queues(seed);
+  else if (!strcmp(what, "fuzz")) test_fuzz(seed, iters);
   else if (!strcmp(what, "stress")) {
     for (int k = 0; k < 4; k++) test_stress(seed + (uint64_t)k * 1000003, iters);
   } else {
