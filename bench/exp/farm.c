@@ -5,8 +5,9 @@
  * buffered (program "farm"): the buffered farm of paper 001 (Kamal et al., "Using SCTP to hide
  *   latency in MPI programs").  Options --tasks N (5000) --size BYTES (12k) --k K (1) --maxreqs M
  *   (3) --tagpool P (1000) --task-ms MS (23.7, sleep; --spin burns CPU).  Every worker has
- *   M x K tasks outstanding (the paper's MAXREQS requests of k tasks each); tags are task ids
- *   modulo P.  Before the farm, the RTT is measured (median of 7 request/task-sized reply
+ *   M x K + 1 tasks outstanding: the paper's MAXREQS requests of k tasks each fill M x K posted
+ *   receives, and its worker asks for the next tasks as soon as it takes one, so it also holds the
+ *   task it is computing.  Tags are task ids modulo P.  Before the farm, the RTT is measured (median of 7 request/task-sized reply
  *   exchanges between ranks 0 and 1).  Output (rank 0): "farm,tasks,size,k,maxreqs,tagpool,
  *   workers,task_ms,seconds,rtt_ms,task_mean_ms,model_s,model_buffered_s", model_s from the
  *   paper's T = RTT + k T(task) + max((k-1)(RTT - T(task)), 0) with k = tasks per worker, and
@@ -274,7 +275,10 @@ int main(int argc, char **argv)
         return 2;
     }
     const int demo = o.mode == MODE_DEMO;
-    if (np < 2 || o.tasks < 1 || o.k < 1 || o.maxreqs < 1 || o.tagpool < o.k * o.maxreqs ||
+    /* tasks outstanding per worker: the paper's buffered worker asks for more as soon as it takes a
+       task, so besides its MAXREQS x k posted receives it holds the task it computes */
+    long slots = o.k * o.maxreqs + (o.mode == MODE_BUFFERED);
+    if (np < 2 || o.tasks < 1 || o.k < 1 || o.maxreqs < 1 || o.tagpool < slots ||
         o.maxreqs * o.k > 100000 || o.size < (demo ? 4u : 16u) || o.size > (1u << 28) ||
         (demo && (o.tasks > DEMO_MAX_TASKS || o.maxreqs > 1000)))
         exp_die("bad parameters (need >= 2 ranks, positive counts, a tag pool of at least the "
@@ -286,7 +290,7 @@ int main(int argc, char **argv)
 
     sctpmpi_farm_config c;
     sctpmpi_farm_config_init(&c);
-    c.k = (int)(o.k * o.maxreqs);
+    c.k = (int)slots;
     c.max_task_bytes = (int)o.size;
     c.max_result_bytes = demo ? 24 : (int)o.size;
     c.tag_space = (int)o.tagpool;
