@@ -10,6 +10,7 @@
  * farm can run on a communicator duplicated with the MPI-4 assertion mpi_assert_allow_overtaking.
  * See docs/farm.md for the model (T = RTT + k T(task) + ...) and an example.
  *
+ * The buffers the callbacks get are the farm's own, aligned for any type (max_align_t).
  * The implementation (src/farm/) uses only MPI_* calls, so it works over any MPI library.
  * Every function returns MPI_SUCCESS or an MPI error code. */
 #ifndef SCTPMPI_FARM_H

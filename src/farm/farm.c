@@ -19,10 +19,18 @@
 #include "sctpmpi_farm.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_SLOTS (1L << 24)
+
+/* Buffer strides are rounded up to this, so every slot's buffer is aligned for any type. */
+static size_t sm_farm_stride(long n)
+{
+    const size_t a = _Alignof(max_align_t);
+    return ((size_t)n + a - 1) / a * a;
+}
 
 void sctpmpi_farm_config_init(sctpmpi_farm_config *cfg)
 {
@@ -52,6 +60,7 @@ struct sm_farm {
     MPI_Comm comm;
     const sctpmpi_farm_config *cfg;
     int errlen;  /* length of an error message: max_result_bytes + sizeof(int) */
+    size_t tstride, rstride; /* slot strides of task and result (+ error) buffers */
     int stoptag; /* the reserved termination tag; task tags are 0..stoptag-1 */
     void *ctx;
 };
@@ -93,7 +102,7 @@ static int sm_mgr_complete(struct sm_mgr *m, int s, MPI_Status *st)
     int n = 0, rc = MPI_Get_count(st, MPI_BYTE, &n);
     if (rc != MPI_SUCCESS)
         return rc;
-    unsigned char *r = m->rbuf + (size_t)s * (size_t)m->f->errlen;
+    unsigned char *r = m->rbuf + (size_t)s * m->f->rstride;
     if (n == m->f->errlen) {
         int code;
         memcpy(&code, r + m->f->cfg->max_result_bytes, sizeof code);
@@ -116,7 +125,7 @@ static int sm_mgr_fill(struct sm_mgr *m, int s, long t, sctpmpi_farm_task_fn tas
 {
     struct sm_farm *f = m->f;
     int w = sm_mgr_worker(m, s), tag = (int)(t % f->stoptag), len = 0;
-    unsigned char *tb = m->tbuf + (size_t)s * (size_t)f->cfg->max_task_bytes;
+    unsigned char *tb = m->tbuf + (size_t)s * f->tstride;
     int rc = MPI_Wait(&m->sreq[s], MPI_STATUS_IGNORE); /* the slot's previous task */
     if (rc != MPI_SUCCESS)
         return rc;
@@ -128,7 +137,7 @@ static int sm_mgr_fill(struct sm_mgr *m, int s, long t, sctpmpi_farm_task_fn tas
         m->freeslot[m->nfree++] = s;
         return MPI_SUCCESS;
     }
-    rc = MPI_Irecv(m->rbuf + (size_t)s * (size_t)f->errlen, f->errlen, MPI_BYTE, w, tag, f->comm,
+    rc = MPI_Irecv(m->rbuf + (size_t)s * f->rstride, f->errlen, MPI_BYTE, w, tag, f->comm,
                    &m->rreq[s]);
     if (rc == MPI_SUCCESS)
         rc = MPI_Isend(tb, len, MPI_BYTE, w, tag, f->comm, &m->sreq[s]);
@@ -158,8 +167,8 @@ static int sm_mgr_run(struct sm_farm *f, int size, long ntasks, sctpmpi_farm_tas
     m.rreq = malloc(ns * sizeof *m.rreq);
     m.sreq = malloc(ns * sizeof *m.sreq);
     m.freeslot = malloc(ns * sizeof *m.freeslot);
-    m.tbuf = malloc(ns * (size_t)f->cfg->max_task_bytes + 1);
-    m.rbuf = malloc(ns * (size_t)f->errlen);
+    m.tbuf = malloc(ns * f->tstride + 1);
+    m.rbuf = malloc(ns * f->rstride);
     int rc = MPI_SUCCESS;
     if (!m.task_of || !m.tag_of || !m.rreq || !m.sreq || !m.freeslot || !m.tbuf || !m.rbuf) {
         m.err = MPI_ERR_NO_MEM;
@@ -253,8 +262,8 @@ static int sm_mgr_serial(struct sm_farm *f, long ntasks, sctpmpi_farm_task_fn ta
 static int sm_worker_run(struct sm_farm *f, sctpmpi_farm_work_fn work_fn, sctpmpi_farm_stats *st)
 {
     const int k = f->cfg->k, mt = f->cfg->max_task_bytes, mr = f->cfg->max_result_bytes;
-    unsigned char *in = malloc((size_t)k * (size_t)mt + 1);
-    unsigned char *out = malloc((size_t)k * (size_t)f->errlen);
+    unsigned char *in = malloc((size_t)k * f->tstride + 1);
+    unsigned char *out = malloc((size_t)k * f->rstride);
     MPI_Request *rreq = malloc((size_t)k * sizeof *rreq), *sreq = malloc((size_t)k * sizeof *sreq);
     int rc = MPI_SUCCESS, err = work_fn ? MPI_SUCCESS : MPI_ERR_ARG;
     if (!in || !out || !rreq || !sreq) {
@@ -270,7 +279,7 @@ static int sm_worker_run(struct sm_farm *f, sctpmpi_farm_work_fn work_fn, sctpmp
         rreq[j] = MPI_REQUEST_NULL;
     }
     for (int j = 0; j < k && rc == MPI_SUCCESS; j++)
-        rc = MPI_Irecv(in + (size_t)j * (size_t)mt, mt, MPI_BYTE, f->cfg->manager, MPI_ANY_TAG, f->comm,
+        rc = MPI_Irecv(in + (size_t)j * f->tstride, mt, MPI_BYTE, f->cfg->manager, MPI_ANY_TAG, f->comm,
                        &rreq[j]);
     for (int stops = 0; stops < k && rc == MPI_SUCCESS;) {
         int j = MPI_UNDEFINED, n = 0;
@@ -284,7 +293,7 @@ static int sm_worker_run(struct sm_farm *f, sctpmpi_farm_work_fn work_fn, sctpmp
             stops++; /* this receive is not re-posted */
             continue;
         }
-        unsigned char *ib = in + (size_t)j * (size_t)mt, *ob = out + (size_t)j * (size_t)f->errlen;
+        unsigned char *ib = in + (size_t)j * f->tstride, *ob = out + (size_t)j * f->rstride;
         rc = MPI_Get_count(&sst, MPI_BYTE, &n);
         if (rc == MPI_SUCCESS)
             rc = MPI_Wait(&sreq[j], MPI_STATUS_IGNORE); /* the slot's previous result */
@@ -338,6 +347,8 @@ int sctpmpi_farm_run(MPI_Comm comm, const sctpmpi_farm_config *cfg, long ntasks,
     f.cfg = cfg;
     f.ctx = ctx;
     f.errlen = cfg->max_result_bytes + (int)sizeof(int);
+    f.tstride = sm_farm_stride(cfg->max_task_bytes);
+    f.rstride = sm_farm_stride(f.errlen);
     rc = sctpmpi_farm_tag_space(comm, &f.stoptag);
     if (rc != MPI_SUCCESS)
         return rc;
