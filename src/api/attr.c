@@ -174,16 +174,19 @@ int sctpmpi_dup_fn(void *obj, int keyval, void *extra, void *in, void *out, int 
 }
 
 /* ---- communicators ----------------------------------------------------------------------- */
-int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
+#pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
                            MPI_Comm_delete_attr_function *delete_fn, int *keyval, void *extra)
 {
     return kv_create(K_COMM, (void *)copy_fn, (void *)delete_fn, keyval, extra,
                      "MPI_Comm_create_keyval");
 }
 
-int MPI_Comm_free_keyval(int *keyval) { return kv_free(K_COMM, keyval, "MPI_Comm_free_keyval"); }
+#pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
+int PMPI_Comm_free_keyval(int *keyval) { return kv_free(K_COMM, keyval, "MPI_Comm_free_keyval"); }
 
-int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void *val)
+#pragma weak MPI_Comm_set_attr = PMPI_Comm_set_attr
+int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *val)
 {
     const char *fn = "MPI_Comm_set_attr";
     SM_TRY(sm_check_comm(comm, fn));
@@ -203,7 +206,8 @@ int sm_comm_attr_get(MPI_Comm comm, int keyval, void *out, int *flag)
     return attr_get(comm->x ? comm->x->attrs : NULL, k, out, flag);
 }
 
-int MPI_Comm_delete_attr(MPI_Comm comm, int keyval)
+#pragma weak MPI_Comm_delete_attr = PMPI_Comm_delete_attr
+int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 {
     const char *fn = "MPI_Comm_delete_attr";
     SM_TRY(sm_check_comm(comm, fn));
@@ -225,32 +229,39 @@ int sm_attr_copy_all(MPI_Comm old, MPI_Comm newc)
 int sm_attr_delete_all(MPI_Comm c) { return c->x ? delete_all(&c->x->attrs, c) : MPI_SUCCESS; }
 
 /* MPI-1 names */
-int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+#pragma weak MPI_Keyval_create = PMPI_Keyval_create
+int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
                       void *extra)
 {
     return kv_create(K_COMM, (void *)copy_fn, (void *)delete_fn, keyval, extra,
                      "MPI_Keyval_create");
 }
-int MPI_Keyval_free(int *keyval) { return kv_free(K_COMM, keyval, "MPI_Keyval_free"); }
-int MPI_Attr_put(MPI_Comm comm, int keyval, void *val)
+#pragma weak MPI_Keyval_free = PMPI_Keyval_free
+int PMPI_Keyval_free(int *keyval) { return kv_free(K_COMM, keyval, "MPI_Keyval_free"); }
+#pragma weak MPI_Attr_put = PMPI_Attr_put
+int PMPI_Attr_put(MPI_Comm comm, int keyval, void *val)
 {
-    return MPI_Comm_set_attr(comm, keyval, val);
+    return PMPI_Comm_set_attr(comm, keyval, val);
 }
-int MPI_Attr_get(MPI_Comm comm, int keyval, void *val, int *flag)
+#pragma weak MPI_Attr_get = PMPI_Attr_get
+int PMPI_Attr_get(MPI_Comm comm, int keyval, void *val, int *flag)
 {
-    return MPI_Comm_get_attr(comm, keyval, val, flag);
+    return PMPI_Comm_get_attr(comm, keyval, val, flag);
 }
-int MPI_Attr_delete(MPI_Comm comm, int keyval) { return MPI_Comm_delete_attr(comm, keyval); }
+#pragma weak MPI_Attr_delete = PMPI_Attr_delete
+int PMPI_Attr_delete(MPI_Comm comm, int keyval) { return MPI_Comm_delete_attr(comm, keyval); }
 
 /* ---- datatypes --------------------------------------------------------------------------- */
-int MPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
+#pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
+int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
                            MPI_Type_delete_attr_function *delete_fn, int *keyval, void *extra)
 {
     return kv_create(K_TYPE, (void *)copy_fn, (void *)delete_fn, keyval, extra,
                      "MPI_Type_create_keyval");
 }
 
-int MPI_Type_free_keyval(int *keyval) { return kv_free(K_TYPE, keyval, "MPI_Type_free_keyval"); }
+#pragma weak MPI_Type_free_keyval = PMPI_Type_free_keyval
+int PMPI_Type_free_keyval(int *keyval) { return kv_free(K_TYPE, keyval, "MPI_Type_free_keyval"); }
 
 static int type_ok(MPI_Datatype t, int keyval, struct keyval **k, const char *fn)
 {
@@ -265,7 +276,8 @@ static int type_ok(MPI_Datatype t, int keyval, struct keyval **k, const char *fn
     return MPI_SUCCESS;
 }
 
-int MPI_Type_set_attr(MPI_Datatype t, int keyval, void *val)
+#pragma weak MPI_Type_set_attr = PMPI_Type_set_attr
+int PMPI_Type_set_attr(MPI_Datatype t, int keyval, void *val)
 {
     struct keyval *k;
     SM_TRY(type_ok(t, keyval, &k, "MPI_Type_set_attr"));
@@ -273,7 +285,8 @@ int MPI_Type_set_attr(MPI_Datatype t, int keyval, void *val)
     return rc ? sm_error(MPI_COMM_WORLD, rc, "MPI_Type_set_attr", NULL) : MPI_SUCCESS;
 }
 
-int MPI_Type_get_attr(MPI_Datatype t, int keyval, void *val, int *flag)
+#pragma weak MPI_Type_get_attr = PMPI_Type_get_attr
+int PMPI_Type_get_attr(MPI_Datatype t, int keyval, void *val, int *flag)
 {
     struct keyval *k;
     if (t && t->valid && t->basic && kv_find(keyval, K_TYPE)) {
@@ -284,7 +297,8 @@ int MPI_Type_get_attr(MPI_Datatype t, int keyval, void *val, int *flag)
     return attr_get(t->attrs, k, val, flag);
 }
 
-int MPI_Type_delete_attr(MPI_Datatype t, int keyval)
+#pragma weak MPI_Type_delete_attr = PMPI_Type_delete_attr
+int PMPI_Type_delete_attr(MPI_Datatype t, int keyval)
 {
     struct keyval *k;
     SM_TRY(type_ok(t, keyval, &k, "MPI_Type_delete_attr"));
@@ -300,13 +314,15 @@ int sm_type_attr_copy_all(MPI_Datatype old, MPI_Datatype newt)
 }
 
 /* ---- windows: keyvals only (windows themselves are not implemented) ---------------------- */
-int MPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
+#pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
                           MPI_Win_delete_attr_function *delete_fn, int *keyval, void *extra)
 {
     return kv_create(K_WIN, (void *)copy_fn, (void *)delete_fn, keyval, extra,
                      "MPI_Win_create_keyval");
 }
 
-int MPI_Win_free_keyval(int *keyval) { return kv_free(K_WIN, keyval, "MPI_Win_free_keyval"); }
+#pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
+int PMPI_Win_free_keyval(int *keyval) { return kv_free(K_WIN, keyval, "MPI_Win_free_keyval"); }
 
 int sm_keyval_exists(int id) { return kv_any(id) != NULL; }

@@ -11,7 +11,8 @@ static size_t attached_size, used;
 
 void sm_bsend_uncharge(size_t bytes) { used -= bytes; }
 
-int MPI_Buffer_attach(void *buffer, int size)
+#pragma weak MPI_Buffer_attach = PMPI_Buffer_attach
+int PMPI_Buffer_attach(void *buffer, int size)
 {
     SM_TRY(sm_check_init("MPI_Buffer_attach"));
     if (size < 0 || (!buffer && size > 0))
@@ -32,7 +33,8 @@ static int bsend_idle(void *a)
 
 void sm_bsend_drain(void) { sm_progress_until(bsend_idle, NULL); }
 
-int MPI_Buffer_detach(void *buffer_addr, int *size)
+#pragma weak MPI_Buffer_detach = PMPI_Buffer_detach
+int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
     SM_TRY(sm_check_init("MPI_Buffer_detach"));
     if (!buffer_addr || !size)

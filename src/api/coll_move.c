@@ -101,7 +101,8 @@ int sm_coll_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c)
     return err;
 }
 
-int MPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
+#pragma weak MPI_Bcast = PMPI_Bcast
+int PMPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Bcast";
     SM_TRY(sm_check_comm(comm, fn));
@@ -144,7 +145,8 @@ int sm_coll_gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, in
     return gatherv(sbuf, scount, st, rbuf, NULL, NULL, rcount, rt, root, c);
 }
 
-int MPI_Gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+#pragma weak MPI_Gather = PMPI_Gather
+int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                MPI_Datatype rt, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Gather";
@@ -157,7 +159,8 @@ int MPI_Gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rc
     return fail(comm, gatherv(sbuf, scount, st, rbuf, NULL, NULL, rcount, rt, root, comm), fn);
 }
 
-int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, const int rcounts[],
+#pragma weak MPI_Gatherv = PMPI_Gatherv
+int PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, const int rcounts[],
                 const int displs[], MPI_Datatype rt, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Gatherv";
@@ -195,7 +198,8 @@ static int scatterv(const void *sbuf, const int *scounts, const int *displs, int
     return err;
 }
 
-int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+#pragma weak MPI_Scatter = PMPI_Scatter
+int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                 MPI_Datatype rt, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Scatter";
@@ -208,7 +212,8 @@ int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int r
     return fail(comm, scatterv(sbuf, NULL, NULL, scount, st, rbuf, rcount, rt, root, comm), fn);
 }
 
-int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype st,
+#pragma weak MPI_Scatterv = PMPI_Scatterv
+int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype st,
                  void *rbuf, int rcount, MPI_Datatype rt, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Scatterv";
@@ -274,7 +279,8 @@ int sm_coll_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
     return err;
 }
 
-int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+#pragma weak MPI_Allgather = PMPI_Allgather
+int PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                   MPI_Datatype rt, MPI_Comm comm)
 {
     const char *fn = "MPI_Allgather";
@@ -287,7 +293,8 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int
     return fail(comm, sm_coll_allgather(sbuf, scount, st, rbuf, rcount, rt, comm), fn);
 }
 
-int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+#pragma weak MPI_Allgatherv = PMPI_Allgatherv
+int PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                    const int rcounts[], const int displs[], MPI_Datatype rt, MPI_Comm comm)
 {
     const char *fn = "MPI_Allgatherv";
@@ -382,7 +389,8 @@ static const void *in_place_copy(struct a2a *a, const void *rbuf, int n)
     return copy - lo;
 }
 
-int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+#pragma weak MPI_Alltoall = PMPI_Alltoall
+int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                  MPI_Datatype rt, MPI_Comm comm)
 {
     const char *fn = "MPI_Alltoall";
@@ -414,7 +422,8 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int 
     return fail(comm, err, fn);
 }
 
-int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype st,
+#pragma weak MPI_Alltoallv = PMPI_Alltoallv
+int PMPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype st,
                   void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rt,
                   MPI_Comm comm)
 {
@@ -449,7 +458,8 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MP
     return fail(comm, err, fn);
 }
 
-int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
+#pragma weak MPI_Alltoallw = PMPI_Alltoallw
+int PMPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
                   const MPI_Datatype sts[], void *rbuf, const int rcounts[], const int rdispls[],
                   const MPI_Datatype rts[], MPI_Comm comm)
 {

@@ -68,7 +68,8 @@ int sm_coll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI
     return err;
 }
 
-int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+#pragma weak MPI_Reduce = PMPI_Reduce
+int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
                MPI_Comm comm)
 {
     const char *fn = "MPI_Reduce";
@@ -119,7 +120,8 @@ int sm_coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, 
     return err;
 }
 
-int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+#pragma weak MPI_Allreduce = PMPI_Allreduce
+int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                   MPI_Comm comm)
 {
     const char *fn = "MPI_Allreduce";
@@ -153,7 +155,8 @@ static int reduce_scatter(const void *sbuf, void *rbuf, const int *counts, MPI_D
     return err;
 }
 
-int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
+#pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
+int PMPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
                        MPI_Op op, MPI_Comm comm)
 {
     const char *fn = "MPI_Reduce_scatter";
@@ -170,7 +173,8 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Da
     return fail(comm, reduce_scatter(sbuf, rbuf, rcounts, dt, op, comm), fn);
 }
 
-int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt,
+#pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
+int PMPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt,
                              MPI_Op op, MPI_Comm comm)
 {
     const char *fn = "MPI_Reduce_scatter_block";
@@ -224,7 +228,8 @@ static int scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op
     return err;
 }
 
-int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
+#pragma weak MPI_Scan = PMPI_Scan
+int PMPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
     const char *fn = "MPI_Scan";
     SM_TRY(sm_coll_check(comm, fn));
@@ -233,7 +238,8 @@ int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op
     return fail(comm, scan(sbuf, rbuf, count, dt, op, 1, comm), fn);
 }
 
-int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+#pragma weak MPI_Exscan = PMPI_Exscan
+int PMPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                MPI_Comm comm)
 {
     const char *fn = "MPI_Exscan";

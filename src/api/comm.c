@@ -2,7 +2,8 @@
  * attr.c) and MPI_Barrier (intercommunicators too). */
 #include "api/api.h"
 
-int MPI_Comm_rank(MPI_Comm comm, int *rank)
+#pragma weak MPI_Comm_rank = PMPI_Comm_rank
+int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_rank"));
     if (!rank)
@@ -11,7 +12,8 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_size(MPI_Comm comm, int *size)
+#pragma weak MPI_Comm_size = PMPI_Comm_size
+int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_size"));
     if (!size)
@@ -20,7 +22,8 @@ int MPI_Comm_size(MPI_Comm comm, int *size)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
+#pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
+int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
     static int tag_ub = SM_TAG_UB, host = MPI_PROC_NULL, io, wtime_global = 0, appnum = 0,
                universe, lastused;
@@ -66,7 +69,8 @@ int sm_barrier_ctx(MPI_Comm comm, uint32_t ctx)
     return err;
 }
 
-int MPI_Barrier(MPI_Comm comm)
+#pragma weak MPI_Barrier = PMPI_Barrier
+int PMPI_Barrier(MPI_Comm comm)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Barrier"));
     int err;

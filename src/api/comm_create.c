@@ -183,20 +183,23 @@ static int dup_common(MPI_Comm comm, MPI_Info info, int copy_info, MPI_Comm *new
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+#pragma weak MPI_Comm_dup = PMPI_Comm_dup
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     return dup_common(comm, MPI_INFO_NULL, 1, newcomm, "MPI_Comm_dup");
 }
 
-int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+#pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
     return dup_common(comm, info, 0, newcomm, "MPI_Comm_dup_with_info");
 }
 
-int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+#pragma weak MPI_Comm_idup = PMPI_Comm_idup
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
     /* completes at once: the agreement is a blocking allreduce */
-    SM_TRY(MPI_Comm_dup(comm, newcomm));
+    SM_TRY(PMPI_Comm_dup(comm, newcomm));
     struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
     r->complete = 1;
     r->comm = comm;
@@ -259,7 +262,8 @@ static int split_by(MPI_Comm comm, int color, int key, MPI_Comm *newcomm, const 
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+#pragma weak MPI_Comm_split = PMPI_Comm_split
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_split";
     SM_TRY(sm_check_comm(comm, fn));
@@ -270,7 +274,8 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     return split_by(comm, color, key, newcomm, fn);
 }
 
-int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
+#pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                         MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_split_type";
@@ -284,7 +289,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
     int n = comm->size, len;
     char *names = sm_xcalloc((size_t)n, MPI_MAX_PROCESSOR_NAME);
     char me[MPI_MAX_PROCESSOR_NAME] = "";
-    MPI_Get_processor_name(me, &len);
+    PMPI_Get_processor_name(me, &len);
     sm_coll_allgather(me, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME,
                       MPI_CHAR, comm);
     int color = 0;
@@ -303,7 +308,8 @@ static int member_of(MPI_Group g, int world)
     return -1;
 }
 
-int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+#pragma weak MPI_Comm_create = PMPI_Comm_create
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_create";
     SM_TRY(sm_check_comm(comm, fn));
@@ -326,7 +332,8 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+#pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_create_group";
     SM_TRY(sm_check_comm(comm, fn));
@@ -411,7 +418,8 @@ static void defer_destroy(MPI_Comm c)
     doomed[ndoomed++] = c;
 }
 
-int MPI_Comm_free(MPI_Comm *comm)
+#pragma weak MPI_Comm_free = PMPI_Comm_free
+int PMPI_Comm_free(MPI_Comm *comm)
 {
     const char *fn = "MPI_Comm_free";
     if (!comm)
@@ -427,14 +435,16 @@ int MPI_Comm_free(MPI_Comm *comm)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_disconnect(MPI_Comm *comm)
+#pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
+int PMPI_Comm_disconnect(MPI_Comm *comm)
 {
     if (comm && *comm && (*comm)->valid)
-        MPI_Barrier(*comm);
-    return MPI_Comm_free(comm);
+        PMPI_Barrier(*comm);
+    return PMPI_Comm_free(comm);
 }
 
-int MPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
+#pragma weak MPI_Comm_compare = PMPI_Comm_compare
+int PMPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
 {
     SM_TRY(sm_check_comm(a, "MPI_Comm_compare"));
     SM_TRY(sm_check_comm(b, "MPI_Comm_compare"));
@@ -449,13 +459,13 @@ int MPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
     }
     MPI_Group ga = sm_comm_local_group(a), gb = sm_comm_local_group(b);
     int r = sm_group_compare(ga, gb);
-    MPI_Group_free(&ga);
-    MPI_Group_free(&gb);
+    PMPI_Group_free(&ga);
+    PMPI_Group_free(&gb);
     if (sm_comm_is_inter(a) && r != MPI_UNEQUAL) {
         MPI_Group ra = sm_group_new(a->size, a->world_of), rb = sm_group_new(b->size, b->world_of);
         int r2 = sm_group_compare(ra, rb);
-        MPI_Group_free(&ra);
-        MPI_Group_free(&rb);
+        PMPI_Group_free(&ra);
+        PMPI_Group_free(&rb);
         if (r2 == MPI_UNEQUAL || (r2 == MPI_SIMILAR))
             r = r2;
     }
@@ -463,7 +473,8 @@ int MPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
+#pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
+int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_test_inter"));
     SM_TRY(out_check(comm, flag, "MPI_Comm_test_inter"));
@@ -471,7 +482,8 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_remote_size(MPI_Comm comm, int *size)
+#pragma weak MPI_Comm_remote_size = PMPI_Comm_remote_size
+int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_remote_size"));
     SM_TRY(out_check(comm, size, "MPI_Comm_remote_size"));
@@ -481,7 +493,8 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_set_name(MPI_Comm comm, const char *name)
+#pragma weak MPI_Comm_set_name = PMPI_Comm_set_name
+int PMPI_Comm_set_name(MPI_Comm comm, const char *name)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_set_name"));
     SM_TRY(out_check(comm, (void *)name, "MPI_Comm_set_name"));
@@ -489,7 +502,8 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *name)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
+#pragma weak MPI_Comm_get_name = PMPI_Comm_get_name
+int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_get_name"));
     if (!name || !resultlen)
@@ -498,14 +512,16 @@ int MPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+#pragma weak MPI_Comm_set_info = PMPI_Comm_set_info
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_set_info"));
     apply_info(comm, info, 0);
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info)
+#pragma weak MPI_Comm_get_info = PMPI_Comm_get_info
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_get_info"));
     SM_TRY(out_check(comm, info, "MPI_Comm_get_info"));
@@ -513,11 +529,12 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info)
         *info = sm_info_dup(comm->x->info);
         return MPI_SUCCESS;
     }
-    return MPI_Info_create(info);
+    return PMPI_Info_create(info);
 }
 
 /* ---- intercommunicators ------------------------------------------------------------------ */
-int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
+#pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                          int remote_leader, int tag, MPI_Comm *newintercomm)
 {
     const char *fn = "MPI_Intercomm_create";
@@ -569,7 +586,8 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
     return MPI_SUCCESS;
 }
 
-int MPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newintracomm)
+#pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
+int PMPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newintracomm)
 {
     const char *fn = "MPI_Intercomm_merge";
     SM_TRY(sm_check_comm(inter, fn));

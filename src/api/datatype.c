@@ -9,14 +9,16 @@ static int check_dt(MPI_Datatype dt, const char *fn)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_size(MPI_Datatype dt, int *size)
+#pragma weak MPI_Type_size = PMPI_Type_size
+int PMPI_Type_size(MPI_Datatype dt, int *size)
 {
     SM_TRY(check_dt(dt, "MPI_Type_size"));
     *size = (int)dt->size;
     return MPI_SUCCESS;
 }
 
-int MPI_Type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
+#pragma weak MPI_Type_get_extent = PMPI_Type_get_extent
+int PMPI_Type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
 {
     SM_TRY(check_dt(dt, "MPI_Type_get_extent"));
     *lb = dt->lb;
@@ -24,7 +26,8 @@ int MPI_Type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
     return MPI_SUCCESS;
 }
 
-int MPI_Get_count(const MPI_Status *status, MPI_Datatype dt, int *count)
+#pragma weak MPI_Get_count = PMPI_Get_count
+int PMPI_Get_count(const MPI_Status *status, MPI_Datatype dt, int *count)
 {
     SM_TRY(check_dt(dt, "MPI_Get_count"));
     if (!status || !count)
@@ -40,14 +43,15 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype dt, int *count)
 
 MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes); /* pack.c */
 
-int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype dt, MPI_Count *count)
+#pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
+int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype dt, MPI_Count *count)
 {
     SM_TRY(check_dt(dt, "MPI_Get_elements"));
     if (!status || !count)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_elements", "NULL argument");
     if (dt->basic) {
         int c;
-        SM_TRY(MPI_Get_count(status, dt, &c));
+        SM_TRY(PMPI_Get_count(status, dt, &c));
         *count = c;
         return MPI_SUCCESS;
     }
@@ -55,10 +59,11 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype dt, MPI_Count *cou
     return MPI_SUCCESS;
 }
 
-int MPI_Get_elements(const MPI_Status *status, MPI_Datatype dt, int *count)
+#pragma weak MPI_Get_elements = PMPI_Get_elements
+int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype dt, int *count)
 {
     MPI_Count c;
-    SM_TRY(MPI_Get_elements_x(status, dt, &c));
+    SM_TRY(PMPI_Get_elements_x(status, dt, &c));
     *count = (int)c;
     return MPI_SUCCESS;
 }

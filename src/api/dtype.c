@@ -206,7 +206,8 @@ static int check_count(int n, const char *fn)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
+#pragma weak MPI_Type_contiguous = PMPI_Type_contiguous
+int PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
 {
     const char *fn = "MPI_Type_contiguous";
     SM_TRY(check_old(old, fn));
@@ -236,7 +237,8 @@ static int hvector(int count, int bl, MPI_Aint stride_bytes, MPI_Datatype old, i
     return MPI_SUCCESS;
 }
 
-int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype old,
+#pragma weak MPI_Type_vector = PMPI_Type_vector
+int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype old,
                     MPI_Datatype *newtype)
 {
     if (!old || !old->valid)
@@ -245,7 +247,8 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype old,
                    stride, newtype, "MPI_Type_vector");
 }
 
-int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype old,
+#pragma weak MPI_Type_create_hvector = PMPI_Type_create_hvector
+int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype old,
                             MPI_Datatype *newtype)
 {
     return hvector(count, blocklength, stride, old, MPI_COMBINER_HVECTOR, stride, newtype,
@@ -285,28 +288,32 @@ static int indexed(int count, const int *bls, int bl, const int *idisp, const MP
     return MPI_SUCCESS;
 }
 
-int MPI_Type_indexed(int count, const int bls[], const int disps[], MPI_Datatype old,
+#pragma weak MPI_Type_indexed = PMPI_Type_indexed
+int PMPI_Type_indexed(int count, const int bls[], const int disps[], MPI_Datatype old,
                      MPI_Datatype *newtype)
 {
     return indexed(count, bls, 0, disps, NULL, old, MPI_COMBINER_INDEXED, newtype,
                    "MPI_Type_indexed");
 }
 
-int MPI_Type_create_hindexed(int count, const int bls[], const MPI_Aint disps[],
+#pragma weak MPI_Type_create_hindexed = PMPI_Type_create_hindexed
+int PMPI_Type_create_hindexed(int count, const int bls[], const MPI_Aint disps[],
                              MPI_Datatype old, MPI_Datatype *newtype)
 {
     return indexed(count, bls, 0, NULL, disps, old, MPI_COMBINER_HINDEXED, newtype,
                    "MPI_Type_create_hindexed");
 }
 
-int MPI_Type_create_indexed_block(int count, int bl, const int disps[], MPI_Datatype old,
+#pragma weak MPI_Type_create_indexed_block = PMPI_Type_create_indexed_block
+int PMPI_Type_create_indexed_block(int count, int bl, const int disps[], MPI_Datatype old,
                                   MPI_Datatype *newtype)
 {
     return indexed(count, NULL, bl, disps, NULL, old, MPI_COMBINER_INDEXED_BLOCK, newtype,
                    "MPI_Type_create_indexed_block");
 }
 
-int MPI_Type_create_hindexed_block(int count, int bl, const MPI_Aint disps[], MPI_Datatype old,
+#pragma weak MPI_Type_create_hindexed_block = PMPI_Type_create_hindexed_block
+int PMPI_Type_create_hindexed_block(int count, int bl, const MPI_Aint disps[], MPI_Datatype old,
                                    MPI_Datatype *newtype)
 {
     return indexed(count, NULL, bl, NULL, disps, old, MPI_COMBINER_HINDEXED_BLOCK, newtype,
@@ -342,7 +349,8 @@ static MPI_Aint type_align(MPI_Datatype t)
     return al;
 }
 
-int MPI_Type_create_struct(int count, const int bls[], const MPI_Aint disps[],
+#pragma weak MPI_Type_create_struct = PMPI_Type_create_struct
+int PMPI_Type_create_struct(int count, const int bls[], const MPI_Aint disps[],
                            const MPI_Datatype types[], MPI_Datatype *newtype)
 {
     const char *fn = "MPI_Type_create_struct";
@@ -380,7 +388,8 @@ int MPI_Type_create_struct(int count, const int bls[], const MPI_Aint disps[],
     return MPI_SUCCESS;
 }
 
-int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
+#pragma weak MPI_Type_create_resized = PMPI_Type_create_resized
+int PMPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
                             MPI_Datatype *newtype)
 {
     const char *fn = "MPI_Type_create_resized";
@@ -396,7 +405,8 @@ int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
     return MPI_SUCCESS;
 }
 
-int MPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
+#pragma weak MPI_Type_dup = PMPI_Type_dup
+int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
 {
     const char *fn = "MPI_Type_dup";
     SM_TRY(check_old(old, fn));
@@ -463,7 +473,8 @@ static MPI_Datatype array_finish(struct builder *B, int nd, const int *gsizes,
     return t;
 }
 
-int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
+#pragma weak MPI_Type_create_subarray = PMPI_Type_create_subarray
+int PMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
                              const int starts[], int order, MPI_Datatype old,
                              MPI_Datatype *newtype)
 {
@@ -499,7 +510,8 @@ int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
     return MPI_SUCCESS;
 }
 
-int MPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[],
+#pragma weak MPI_Type_create_darray = PMPI_Type_create_darray
+int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[],
                            const int distribs[], const int dargs[], const int psizes[],
                            int order, MPI_Datatype old, MPI_Datatype *newtype)
 {
@@ -563,22 +575,26 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[],
 }
 
 /* deprecated MPI-1 names still used by old programs */
-int MPI_Type_hvector(int count, int bl, MPI_Aint stride, MPI_Datatype old, MPI_Datatype *nt)
+#pragma weak MPI_Type_hvector = PMPI_Type_hvector
+int PMPI_Type_hvector(int count, int bl, MPI_Aint stride, MPI_Datatype old, MPI_Datatype *nt)
 {
-    return MPI_Type_create_hvector(count, bl, stride, old, nt);
+    return PMPI_Type_create_hvector(count, bl, stride, old, nt);
 }
-int MPI_Type_hindexed(int count, int bls[], MPI_Aint disps[], MPI_Datatype old,
+#pragma weak MPI_Type_hindexed = PMPI_Type_hindexed
+int PMPI_Type_hindexed(int count, int bls[], MPI_Aint disps[], MPI_Datatype old,
                       MPI_Datatype *nt)
 {
-    return MPI_Type_create_hindexed(count, bls, disps, old, nt);
+    return PMPI_Type_create_hindexed(count, bls, disps, old, nt);
 }
-int MPI_Type_struct(int count, int bls[], MPI_Aint disps[], MPI_Datatype types[],
+#pragma weak MPI_Type_struct = PMPI_Type_struct
+int PMPI_Type_struct(int count, int bls[], MPI_Aint disps[], MPI_Datatype types[],
                     MPI_Datatype *nt)
 {
-    return MPI_Type_create_struct(count, bls, disps, types, nt);
+    return PMPI_Type_create_struct(count, bls, disps, types, nt);
 }
 
-int MPI_Type_commit(MPI_Datatype *dt)
+#pragma weak MPI_Type_commit = PMPI_Type_commit
+int PMPI_Type_commit(MPI_Datatype *dt)
 {
     SM_TRY(sm_check_init("MPI_Type_commit"));
     if (!dt)
@@ -588,7 +604,8 @@ int MPI_Type_commit(MPI_Datatype *dt)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_free(MPI_Datatype *dt)
+#pragma weak MPI_Type_free = PMPI_Type_free
+int PMPI_Type_free(MPI_Datatype *dt)
 {
     const char *fn = "MPI_Type_free";
     SM_TRY(sm_check_init(fn));
@@ -605,7 +622,8 @@ int MPI_Type_free(MPI_Datatype *dt)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_get_true_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
+#pragma weak MPI_Type_get_true_extent = PMPI_Type_get_true_extent
+int PMPI_Type_get_true_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
 {
     SM_TRY(check_old(dt, "MPI_Type_get_true_extent"));
     SM_TRY(check_out(lb, "MPI_Type_get_true_extent"));
@@ -615,25 +633,28 @@ int MPI_Type_get_true_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_get_true_extent_x(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
+#pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
+int PMPI_Type_get_true_extent_x(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
 {
     MPI_Aint a, b;
-    SM_TRY(MPI_Type_get_true_extent(dt, &a, &b));
+    SM_TRY(PMPI_Type_get_true_extent(dt, &a, &b));
     *lb = a;
     *extent = b;
     return MPI_SUCCESS;
 }
 
-int MPI_Type_get_extent_x(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
+#pragma weak MPI_Type_get_extent_x = PMPI_Type_get_extent_x
+int PMPI_Type_get_extent_x(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
 {
     MPI_Aint a, b;
-    SM_TRY(MPI_Type_get_extent(dt, &a, &b));
+    SM_TRY(PMPI_Type_get_extent(dt, &a, &b));
     *lb = a;
     *extent = b;
     return MPI_SUCCESS;
 }
 
-int MPI_Type_size_x(MPI_Datatype dt, MPI_Count *size)
+#pragma weak MPI_Type_size_x = PMPI_Type_size_x
+int PMPI_Type_size_x(MPI_Datatype dt, MPI_Count *size)
 {
     SM_TRY(check_old(dt, "MPI_Type_size_x"));
     SM_TRY(check_out(size, "MPI_Type_size_x"));
@@ -641,25 +662,29 @@ int MPI_Type_size_x(MPI_Datatype dt, MPI_Count *size)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_lb(MPI_Datatype dt, MPI_Aint *lb)
+#pragma weak MPI_Type_lb = PMPI_Type_lb
+int PMPI_Type_lb(MPI_Datatype dt, MPI_Aint *lb)
 {
     MPI_Aint e;
-    return MPI_Type_get_extent(dt, lb, &e);
+    return PMPI_Type_get_extent(dt, lb, &e);
 }
-int MPI_Type_ub(MPI_Datatype dt, MPI_Aint *ub)
+#pragma weak MPI_Type_ub = PMPI_Type_ub
+int PMPI_Type_ub(MPI_Datatype dt, MPI_Aint *ub)
 {
     MPI_Aint lb, e;
-    SM_TRY(MPI_Type_get_extent(dt, &lb, &e));
+    SM_TRY(PMPI_Type_get_extent(dt, &lb, &e));
     *ub = lb + e;
     return MPI_SUCCESS;
 }
-int MPI_Type_extent(MPI_Datatype dt, MPI_Aint *extent)
+#pragma weak MPI_Type_extent = PMPI_Type_extent
+int PMPI_Type_extent(MPI_Datatype dt, MPI_Aint *extent)
 {
     MPI_Aint lb;
-    return MPI_Type_get_extent(dt, &lb, extent);
+    return PMPI_Type_get_extent(dt, &lb, extent);
 }
 
-int MPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nt, int *combiner)
+#pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
+int PMPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nt, int *combiner)
 {
     SM_TRY(check_old(dt, "MPI_Type_get_envelope"));
     if (!ni || !na || !nt || !combiner)
@@ -671,7 +696,8 @@ int MPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nt, int *combi
     return MPI_SUCCESS;
 }
 
-int MPI_Type_get_contents(MPI_Datatype dt, int maxi, int maxa, int maxt, int ints[],
+#pragma weak MPI_Type_get_contents = PMPI_Type_get_contents
+int PMPI_Type_get_contents(MPI_Datatype dt, int maxi, int maxa, int maxt, int ints[],
                           MPI_Aint aints[], MPI_Datatype types[])
 {
     const char *fn = "MPI_Type_get_contents";
@@ -699,7 +725,8 @@ int MPI_Type_get_contents(MPI_Datatype dt, int maxi, int maxa, int maxt, int int
     return MPI_SUCCESS;
 }
 
-int MPI_Type_set_name(MPI_Datatype dt, const char *name)
+#pragma weak MPI_Type_set_name = PMPI_Type_set_name
+int PMPI_Type_set_name(MPI_Datatype dt, const char *name)
 {
     SM_TRY(check_old(dt, "MPI_Type_set_name"));
     if (!name)
@@ -710,7 +737,8 @@ int MPI_Type_set_name(MPI_Datatype dt, const char *name)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_get_name(MPI_Datatype dt, char *name, int *resultlen)
+#pragma weak MPI_Type_get_name = PMPI_Type_get_name
+int PMPI_Type_get_name(MPI_Datatype dt, char *name, int *resultlen)
 {
     SM_TRY(check_old(dt, "MPI_Type_get_name"));
     if (!name || !resultlen)
@@ -726,7 +754,8 @@ int MPI_Type_get_name(MPI_Datatype dt, char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *dt)
+#pragma weak MPI_Type_match_size = PMPI_Type_match_size
+int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *dt)
 {
     SM_TRY(sm_check_init("MPI_Type_match_size"));
     MPI_Datatype r = MPI_DATATYPE_NULL;

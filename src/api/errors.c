@@ -78,7 +78,8 @@ static const char *text_of(int code)
 
 const char *sm_user_error_string(int code, int *klass); /* misc.c */
 
-int MPI_Error_string(int errorcode, char *string, int *resultlen)
+#pragma weak MPI_Error_string = PMPI_Error_string
+int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
     const char *t = text_of(errorcode);
     if (!t)
@@ -92,7 +93,8 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen)
     return MPI_SUCCESS;
 }
 
-int MPI_Error_class(int errorcode, int *errorclass)
+#pragma weak MPI_Error_class = PMPI_Error_class
+int PMPI_Error_class(int errorcode, int *errorclass)
 {
     int k = errorcode;
     if (!errorclass || (!text_of(errorcode) && !sm_user_error_string(errorcode, &k)))
@@ -122,7 +124,7 @@ int sm_error(MPI_Comm comm, int err, const char *fn, const char *fmt, ...)
     fprintf(stderr, "sctpmpi[%d]: %s: %s (error class %d)%s%s\n", sm_log_rank, fn,
             t ? t : "error", err, *detail ? ": " : "", detail);
     fflush(stderr);
-    MPI_Abort(c, err);
+    PMPI_Abort(c, err);
     return err;
 }
 
@@ -210,7 +212,8 @@ void sm_errh_release(MPI_Errhandler e)
         free(e);
 }
 
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
+#pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_set_errhandler"));
     if (!errhandler)
@@ -221,7 +224,8 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
+#pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_get_errhandler"));
     if (!errhandler)
@@ -231,7 +235,8 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
+#pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
     SM_TRY(sm_check_init("MPI_Comm_create_errhandler"));
     if (!fn || !errhandler)
@@ -244,7 +249,8 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler 
     return MPI_SUCCESS;
 }
 
-int MPI_Errhandler_free(MPI_Errhandler *errhandler)
+#pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
+int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
     if (!errhandler || !*errhandler)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Errhandler_free", NULL);
@@ -253,7 +259,8 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
+#pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_call_errhandler"));
     sm_error(comm, errorcode, "MPI_Comm_call_errhandler", NULL);

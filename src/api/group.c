@@ -44,7 +44,8 @@ static int rank_in(MPI_Group g, int world)
     return MPI_UNDEFINED;
 }
 
-int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
+#pragma weak MPI_Comm_group = PMPI_Comm_group
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_group"));
     if (!group)
@@ -53,7 +54,8 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+#pragma weak MPI_Comm_remote_group = PMPI_Comm_remote_group
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_remote_group"));
     if (!sm_comm_is_inter(comm))
@@ -64,7 +66,8 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
     return MPI_SUCCESS;
 }
 
-int MPI_Group_size(MPI_Group group, int *size)
+#pragma weak MPI_Group_size = PMPI_Group_size
+int PMPI_Group_size(MPI_Group group, int *size)
 {
     SM_TRY(check_group(group, "MPI_Group_size"));
     if (!size)
@@ -73,7 +76,8 @@ int MPI_Group_size(MPI_Group group, int *size)
     return MPI_SUCCESS;
 }
 
-int MPI_Group_rank(MPI_Group group, int *rank)
+#pragma weak MPI_Group_rank = PMPI_Group_rank
+int PMPI_Group_rank(MPI_Group group, int *rank)
 {
     SM_TRY(check_group(group, "MPI_Group_rank"));
     if (!rank)
@@ -82,7 +86,8 @@ int MPI_Group_rank(MPI_Group group, int *rank)
     return MPI_SUCCESS;
 }
 
-int MPI_Group_free(MPI_Group *group)
+#pragma weak MPI_Group_free = PMPI_Group_free
+int PMPI_Group_free(MPI_Group *group)
 {
     if (!group)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_GROUP, "MPI_Group_free", "NULL pointer");
@@ -113,7 +118,8 @@ static int check_ranks(MPI_Group g, int n, const int *ranks, int distinct, const
     return MPI_SUCCESS;
 }
 
-int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+#pragma weak MPI_Group_incl = PMPI_Group_incl
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
     const char *fn = "MPI_Group_incl";
     SM_TRY(check_group(group, fn));
@@ -126,7 +132,8 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
     return MPI_SUCCESS;
 }
 
-int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
+#pragma weak MPI_Group_excl = PMPI_Group_excl
+int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
     const char *fn = "MPI_Group_excl";
     SM_TRY(check_group(group, fn));
@@ -166,26 +173,28 @@ static int expand(MPI_Group g, int n, int ranges[][3], int **out, const char *fn
     return (int)k;
 }
 
-int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+#pragma weak MPI_Group_range_incl = PMPI_Group_range_incl
+int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
     const char *fn = "MPI_Group_range_incl";
     SM_TRY(check_group(group, fn));
     int *r, k = expand(group, n, ranges, &r, fn);
     if (k < 0)
         return MPI_ERR_ARG;
-    int rc = MPI_Group_incl(group, k, r, newgroup);
+    int rc = PMPI_Group_incl(group, k, r, newgroup);
     free(r);
     return rc;
 }
 
-int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
+#pragma weak MPI_Group_range_excl = PMPI_Group_range_excl
+int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
     const char *fn = "MPI_Group_range_excl";
     SM_TRY(check_group(group, fn));
     int *r, k = expand(group, n, ranges, &r, fn);
     if (k < 0)
         return MPI_ERR_ARG;
-    int rc = MPI_Group_excl(group, k, r, newgroup);
+    int rc = PMPI_Group_excl(group, k, r, newgroup);
     free(r);
     return rc;
 }
@@ -211,20 +220,24 @@ static int setop(MPI_Group a, MPI_Group b, int op, MPI_Group *out, const char *f
     return MPI_SUCCESS;
 }
 
-int MPI_Group_union(MPI_Group a, MPI_Group b, MPI_Group *out)
+#pragma weak MPI_Group_union = PMPI_Group_union
+int PMPI_Group_union(MPI_Group a, MPI_Group b, MPI_Group *out)
 {
     return setop(a, b, 0, out, "MPI_Group_union");
 }
-int MPI_Group_intersection(MPI_Group a, MPI_Group b, MPI_Group *out)
+#pragma weak MPI_Group_intersection = PMPI_Group_intersection
+int PMPI_Group_intersection(MPI_Group a, MPI_Group b, MPI_Group *out)
 {
     return setop(a, b, 1, out, "MPI_Group_intersection");
 }
-int MPI_Group_difference(MPI_Group a, MPI_Group b, MPI_Group *out)
+#pragma weak MPI_Group_difference = PMPI_Group_difference
+int PMPI_Group_difference(MPI_Group a, MPI_Group b, MPI_Group *out)
 {
     return setop(a, b, 2, out, "MPI_Group_difference");
 }
 
-int MPI_Group_translate_ranks(MPI_Group a, int n, const int ranks1[], MPI_Group b, int ranks2[])
+#pragma weak MPI_Group_translate_ranks = PMPI_Group_translate_ranks
+int PMPI_Group_translate_ranks(MPI_Group a, int n, const int ranks1[], MPI_Group b, int ranks2[])
 {
     const char *fn = "MPI_Group_translate_ranks";
     SM_TRY(check_group(a, fn));
@@ -257,7 +270,8 @@ int sm_group_compare(MPI_Group a, MPI_Group b)
     return same_order ? MPI_IDENT : MPI_SIMILAR;
 }
 
-int MPI_Group_compare(MPI_Group a, MPI_Group b, int *result)
+#pragma weak MPI_Group_compare = PMPI_Group_compare
+int PMPI_Group_compare(MPI_Group a, MPI_Group b, int *result)
 {
     SM_TRY(check_group(a, "MPI_Group_compare"));
     SM_TRY(check_group(b, "MPI_Group_compare"));

@@ -181,7 +181,8 @@ static void b_scan(struct sm_sched *s, const void *sbuf, void *rbuf, int count, 
 }
 
 /* ---- Ibarrier, Ibcast --------------------------------------------------------------------- */
-int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+#pragma weak MPI_Ibarrier = PMPI_Ibarrier
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     const char *fn = "MPI_Ibarrier";
     SM_TRY(check(comm, request, fn));
@@ -198,7 +199,8 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
     return sm_sched_start(s, request);
 }
 
-int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
+#pragma weak MPI_Ibcast = PMPI_Ibcast
+int PMPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
                MPI_Request *request)
 {
     const char *fn = "MPI_Ibcast";
@@ -213,7 +215,8 @@ int MPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
 }
 
 /* ---- reductions --------------------------------------------------------------------------- */
-int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+#pragma weak MPI_Ireduce = PMPI_Ireduce
+int PMPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
                 MPI_Comm comm, MPI_Request *request)
 {
     const char *fn = "MPI_Ireduce";
@@ -230,7 +233,8 @@ int MPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op
     return sm_sched_start(s, request);
 }
 
-int MPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+#pragma weak MPI_Iallreduce = PMPI_Iallreduce
+int PMPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                    MPI_Comm comm, MPI_Request *request)
 {
     const char *fn = "MPI_Iallreduce";
@@ -262,7 +266,8 @@ static int ireduce_scatter(const void *sbuf, void *rbuf, const int *counts, MPI_
     return sm_sched_start(s, request);
 }
 
-int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
+#pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
+int PMPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
                         MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     const char *fn = "MPI_Ireduce_scatter";
@@ -279,7 +284,8 @@ int MPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_D
     return ireduce_scatter(sbuf, rbuf, rcounts, dt, op, comm, request);
 }
 
-int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt,
+#pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
+int PMPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt,
                               MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     const char *fn = "MPI_Ireduce_scatter_block";
@@ -296,7 +302,8 @@ int MPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Data
     return err;
 }
 
-int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+#pragma weak MPI_Iscan = PMPI_Iscan
+int PMPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
               MPI_Comm comm, MPI_Request *request)
 {
     const char *fn = "MPI_Iscan";
@@ -309,7 +316,8 @@ int MPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op o
     return sm_sched_start(s, request);
 }
 
-int MPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+#pragma weak MPI_Iexscan = PMPI_Iexscan
+int PMPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                 MPI_Comm comm, MPI_Request *request)
 {
     const char *fn = "MPI_Iexscan";
@@ -363,7 +371,8 @@ void sm_sched_add_scatterv(struct sm_sched *s, const void *sbuf, const int *scou
     }
 }
 
-int MPI_Igather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+#pragma weak MPI_Igather = PMPI_Igather
+int PMPI_Igather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                 MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *request)
 {
     const char *fn = "MPI_Igather";
@@ -378,7 +387,8 @@ int MPI_Igather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int r
     return sm_sched_start(s, request);
 }
 
-int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+#pragma weak MPI_Igatherv = PMPI_Igatherv
+int PMPI_Igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                  const int rcounts[], const int displs[], MPI_Datatype rt, int root,
                  MPI_Comm comm, MPI_Request *request)
 {
@@ -394,7 +404,8 @@ int MPI_Igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
     return sm_sched_start(s, request);
 }
 
-int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+#pragma weak MPI_Iscatter = PMPI_Iscatter
+int PMPI_Iscatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                  MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *request)
 {
     const char *fn = "MPI_Iscatter";
@@ -409,7 +420,8 @@ int MPI_Iscatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int 
     return sm_sched_start(s, request);
 }
 
-int MPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype st,
+#pragma weak MPI_Iscatterv = PMPI_Iscatterv
+int PMPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype st,
                   void *rbuf, int rcount, MPI_Datatype rt, int root, MPI_Comm comm,
                   MPI_Request *request)
 {
@@ -449,7 +461,8 @@ static void b_allgatherv(struct sm_sched *s, const void *sbuf, int scount, MPI_D
 #undef RD
 }
 
-int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+#pragma weak MPI_Iallgather = PMPI_Iallgather
+int PMPI_Iallgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                    MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
     const char *fn = "MPI_Iallgather";
@@ -464,7 +477,8 @@ int MPI_Iallgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, in
     return sm_sched_start(s, request);
 }
 
-int MPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+#pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
+int PMPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                     const int rcounts[], const int displs[], MPI_Datatype rt, MPI_Comm comm,
                     MPI_Request *request)
 {
@@ -538,7 +552,8 @@ static void b_alltoallw(struct sm_sched *s, const void *sbuf, struct a2a *a, voi
            a->rc[me], a->rt[me]);
 }
 
-int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+#pragma weak MPI_Ialltoall = PMPI_Ialltoall
+int PMPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                   MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
     const char *fn = "MPI_Ialltoall";
@@ -566,7 +581,8 @@ int MPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int
     return sm_sched_start(s, request);
 }
 
-int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype st,
+#pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
+int PMPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype st,
                    void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rt,
                    MPI_Comm comm, MPI_Request *request)
 {
@@ -598,7 +614,8 @@ int MPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], M
     return sm_sched_start(s, request);
 }
 
-int MPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[],
+#pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
+int PMPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[],
                    const MPI_Datatype sts[], void *rbuf, const int rcounts[],
                    const int rdispls[], const MPI_Datatype rts[], MPI_Comm comm,
                    MPI_Request *request)

@@ -63,7 +63,8 @@ static void put(MPI_Info info, const char *key, const char *value)
     info->n++;
 }
 
-int MPI_Info_create(MPI_Info *info)
+#pragma weak MPI_Info_create = PMPI_Info_create
+int PMPI_Info_create(MPI_Info *info)
 {
     SM_TRY(sm_check_init("MPI_Info_create"));
     if (!info)
@@ -80,7 +81,8 @@ static int check_key(const char *key, const char *fn)
     return MPI_SUCCESS;
 }
 
-int MPI_Info_set(MPI_Info info, const char *key, const char *value)
+#pragma weak MPI_Info_set = PMPI_Info_set
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
     const char *fn = "MPI_Info_set";
     SM_TRY(check_info(info, fn));
@@ -91,7 +93,8 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value)
     return MPI_SUCCESS;
 }
 
-int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
+#pragma weak MPI_Info_get = PMPI_Info_get
+int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
     const char *fn = "MPI_Info_get";
     SM_TRY(check_info(info, fn));
@@ -110,7 +113,8 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int 
     return MPI_SUCCESS;
 }
 
-int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
+#pragma weak MPI_Info_get_valuelen = PMPI_Info_get_valuelen
+int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
     const char *fn = "MPI_Info_get_valuelen";
     SM_TRY(check_info(info, fn));
@@ -122,14 +126,16 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *fl
     return MPI_SUCCESS;
 }
 
-int MPI_Info_get_nkeys(MPI_Info info, int *nkeys)
+#pragma weak MPI_Info_get_nkeys = PMPI_Info_get_nkeys
+int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
     SM_TRY(check_info(info, "MPI_Info_get_nkeys"));
     *nkeys = info->n;
     return MPI_SUCCESS;
 }
 
-int MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
+#pragma weak MPI_Info_get_nthkey = PMPI_Info_get_nthkey
+int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
     const char *fn = "MPI_Info_get_nthkey";
     SM_TRY(check_info(info, fn));
@@ -139,7 +145,8 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key)
     return MPI_SUCCESS;
 }
 
-int MPI_Info_delete(MPI_Info info, const char *key)
+#pragma weak MPI_Info_delete = PMPI_Info_delete
+int PMPI_Info_delete(MPI_Info info, const char *key)
 {
     const char *fn = "MPI_Info_delete";
     SM_TRY(check_info(info, fn));
@@ -180,14 +187,16 @@ void sm_info_free(MPI_Info info)
     free(info);
 }
 
-int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
+#pragma weak MPI_Info_dup = PMPI_Info_dup
+int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
     SM_TRY(check_info(info, "MPI_Info_dup"));
     *newinfo = sm_info_dup(info);
     return MPI_SUCCESS;
 }
 
-int MPI_Info_free(MPI_Info *info)
+#pragma weak MPI_Info_free = PMPI_Info_free
+int PMPI_Info_free(MPI_Info *info)
 {
     if (!info)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_INFO, "MPI_Info_free", "NULL pointer");

@@ -37,7 +37,8 @@ int sm_comm_rank_of_world(const struct sctpmpi_comm *c, int world)
     return v ? (int)v - 1 : -1;
 }
 
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+#pragma weak MPI_Init_thread = PMPI_Init_thread
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     (void)argc;
     (void)argv;
@@ -60,13 +61,15 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return MPI_SUCCESS;
 }
 
-int MPI_Init(int *argc, char ***argv)
+#pragma weak MPI_Init = PMPI_Init
+int PMPI_Init(int *argc, char ***argv)
 {
     int provided;
-    return MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
+    return PMPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
 }
 
-int MPI_Initialized(int *flag)
+#pragma weak MPI_Initialized = PMPI_Initialized
+int PMPI_Initialized(int *flag)
 {
     if (!flag)
         return MPI_ERR_ARG;
@@ -74,7 +77,8 @@ int MPI_Initialized(int *flag)
     return MPI_SUCCESS;
 }
 
-int MPI_Finalized(int *flag)
+#pragma weak MPI_Finalized = PMPI_Finalized
+int PMPI_Finalized(int *flag)
 {
     if (!flag)
         return MPI_ERR_ARG;
@@ -82,21 +86,24 @@ int MPI_Finalized(int *flag)
     return MPI_SUCCESS;
 }
 
-int MPI_Query_thread(int *provided)
+#pragma weak MPI_Query_thread = PMPI_Query_thread
+int PMPI_Query_thread(int *provided)
 {
     SM_TRY(sm_check_init("MPI_Query_thread"));
     *provided = sm_thread_level;
     return MPI_SUCCESS;
 }
 
-int MPI_Is_thread_main(int *flag)
+#pragma weak MPI_Is_thread_main = PMPI_Is_thread_main
+int PMPI_Is_thread_main(int *flag)
 {
     SM_TRY(sm_check_init("MPI_Is_thread_main"));
     *flag = pthread_equal(pthread_self(), main_thread);
     return MPI_SUCCESS;
 }
 
-int MPI_Finalize(void)
+#pragma weak MPI_Finalize = PMPI_Finalize
+int PMPI_Finalize(void)
 {
     SM_TRY(sm_check_init("MPI_Finalize"));
     sm_bsend_drain();
@@ -110,7 +117,8 @@ int MPI_Finalize(void)
     return rc;
 }
 
-int MPI_Abort(MPI_Comm comm, int errorcode)
+#pragma weak MPI_Abort = PMPI_Abort
+int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
     (void)comm;
     fprintf(stderr, "sctpmpi[%d]: MPI_Abort called with error code %d\n", sm_log_rank,
@@ -124,7 +132,8 @@ int MPI_Abort(MPI_Comm comm, int errorcode)
     _exit(errorcode & 255 ? errorcode & 255 : 1);
 }
 
-int MPI_Get_processor_name(char *name, int *resultlen)
+#pragma weak MPI_Get_processor_name = PMPI_Get_processor_name
+int PMPI_Get_processor_name(char *name, int *resultlen)
 {
     if (!name || !resultlen)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_processor_name", NULL);
@@ -135,7 +144,8 @@ int MPI_Get_processor_name(char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-int MPI_Get_version(int *version, int *subversion)
+#pragma weak MPI_Get_version = PMPI_Get_version
+int PMPI_Get_version(int *version, int *subversion)
 {
     if (!version || !subversion)
         return MPI_ERR_ARG;
@@ -144,14 +154,16 @@ int MPI_Get_version(int *version, int *subversion)
     return MPI_SUCCESS;
 }
 
-int MPI_Get_library_version(char *version, int *resultlen)
+#pragma weak MPI_Get_library_version = PMPI_Get_library_version
+int PMPI_Get_library_version(char *version, int *resultlen)
 {
     if (!version || !resultlen)
         return MPI_ERR_ARG;
     int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
-                     "sctpmpi %s (transports: tcp%s)", SCTPMPI_VERSION_STRING,
+                     "sctpmpi %s (transports: tcp, sctp; SCTP backends: native%s)",
+                     SCTPMPI_VERSION_STRING,
 #ifdef SCTPMPI_HAVE_SCTP
-                     ", sctp/usrsctp"
+                     ", usrsctp"
 #else
                      ""
 #endif
@@ -160,11 +172,13 @@ int MPI_Get_library_version(char *version, int *resultlen)
     return MPI_SUCCESS;
 }
 
-double MPI_Wtime(void)
+#pragma weak MPI_Wtime = PMPI_Wtime
+double PMPI_Wtime(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-double MPI_Wtick(void) { return 1e-9; }
+#pragma weak MPI_Wtick = PMPI_Wtick
+double PMPI_Wtick(void) { return 1e-9; }

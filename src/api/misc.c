@@ -7,7 +7,8 @@
 
 #include "api/api.h"
 
-int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
+#pragma weak MPI_Alloc_mem = PMPI_Alloc_mem
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
     (void)info;
     SM_TRY(sm_check_init("MPI_Alloc_mem"));
@@ -20,7 +21,8 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     return MPI_SUCCESS;
 }
 
-int MPI_Free_mem(void *base)
+#pragma weak MPI_Free_mem = PMPI_Free_mem
+int PMPI_Free_mem(void *base)
 {
     SM_TRY(sm_check_init("MPI_Free_mem"));
     free(base);
@@ -61,14 +63,16 @@ const char *sm_user_error_string(int code, int *klass)
 
 int sm_last_used_code(void) { return MPI_ERR_LASTCODE + nuerr; }
 
-int MPI_Add_error_class(int *errorclass)
+#pragma weak MPI_Add_error_class = PMPI_Add_error_class
+int PMPI_Add_error_class(int *errorclass)
 {
     SM_TRY(sm_check_init("MPI_Add_error_class"));
     *errorclass = add(-1);
     return MPI_SUCCESS;
 }
 
-int MPI_Add_error_code(int errorclass, int *errorcode)
+#pragma weak MPI_Add_error_code = PMPI_Add_error_code
+int PMPI_Add_error_code(int errorclass, int *errorcode)
 {
     SM_TRY(sm_check_init("MPI_Add_error_code"));
     struct uerr *u = find(errorclass);
@@ -79,7 +83,8 @@ int MPI_Add_error_code(int errorclass, int *errorcode)
     return MPI_SUCCESS;
 }
 
-int MPI_Add_error_string(int errorcode, const char *string)
+#pragma weak MPI_Add_error_string = PMPI_Add_error_string
+int PMPI_Add_error_string(int errorcode, const char *string)
 {
     SM_TRY(sm_check_init("MPI_Add_error_string"));
     struct uerr *u = find(errorcode);
@@ -97,27 +102,32 @@ int MPI_Add_error_string(int errorcode, const char *string)
 }
 
 /* ---- MPI-1 error handler names ---------------------------------------------------------- */
-int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
+#pragma weak MPI_Errhandler_create = PMPI_Errhandler_create
+int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
 {
-    return MPI_Comm_create_errhandler(function, errhandler);
+    return PMPI_Comm_create_errhandler(function, errhandler);
 }
-int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
+#pragma weak MPI_Errhandler_set = PMPI_Errhandler_set
+int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
 {
-    return MPI_Comm_set_errhandler(comm, errhandler);
+    return PMPI_Comm_set_errhandler(comm, errhandler);
 }
-int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
+#pragma weak MPI_Errhandler_get = PMPI_Errhandler_get
+int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
-    return MPI_Comm_get_errhandler(comm, errhandler);
+    return PMPI_Comm_get_errhandler(comm, errhandler);
 }
 
-int MPI_Pcontrol(const int level, ...)
+#pragma weak MPI_Pcontrol = PMPI_Pcontrol
+int PMPI_Pcontrol(const int level, ...)
 {
     (void)level; /* no profiling library attached: nothing to control */
     return MPI_SUCCESS;
 }
 
 /* ---- statuses ----------------------------------------------------------------------------- */
-int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype dt, MPI_Count count)
+#pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
+int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype dt, MPI_Count count)
 {
     SM_TRY(sm_check_init("MPI_Status_set_elements"));
     SM_TRY(sm_check_dt(MPI_COMM_WORLD, dt, "MPI_Status_set_elements"));
@@ -142,12 +152,14 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype dt, MPI_Count cou
     return MPI_SUCCESS;
 }
 
-int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype dt, int count)
+#pragma weak MPI_Status_set_elements = PMPI_Status_set_elements
+int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype dt, int count)
 {
-    return MPI_Status_set_elements_x(status, dt, count);
+    return PMPI_Status_set_elements_x(status, dt, count);
 }
 
-int MPI_Status_set_cancelled(MPI_Status *status, int flag)
+#pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
 {
     if (!status)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_set_cancelled", "NULL status");
@@ -156,7 +168,8 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag)
 }
 
 /* ---- addresses ---------------------------------------------------------------------------- */
-int MPI_Get_address(const void *location, MPI_Aint *address)
+#pragma weak MPI_Get_address = PMPI_Get_address
+int PMPI_Get_address(const void *location, MPI_Aint *address)
 {
     if (!address)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_address", "NULL address");
@@ -164,11 +177,14 @@ int MPI_Get_address(const void *location, MPI_Aint *address)
     return MPI_SUCCESS;
 }
 
-int MPI_Address(void *location, MPI_Aint *address) { return MPI_Get_address(location, address); }
+#pragma weak MPI_Address = PMPI_Address
+int PMPI_Address(void *location, MPI_Aint *address) { return MPI_Get_address(location, address); }
 
-MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp)
+#pragma weak MPI_Aint_add = PMPI_Aint_add
+MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
 {
     return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
 }
 
-MPI_Aint MPI_Aint_diff(MPI_Aint a, MPI_Aint b) { return (MPI_Aint)((uintptr_t)a - (uintptr_t)b); }
+#pragma weak MPI_Aint_diff = PMPI_Aint_diff
+MPI_Aint PMPI_Aint_diff(MPI_Aint a, MPI_Aint b) { return (MPI_Aint)((uintptr_t)a - (uintptr_t)b); }

@@ -113,14 +113,16 @@ static int neighbor(int op, const void *sbuf, int scount, const int *scounts, co
     return err;
 }
 
-int MPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+#pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
+int PMPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                            int rcount, MPI_Datatype rt, MPI_Comm comm)
 {
     return neighbor(NB_ALLGATHER, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
                     NULL, &rt, comm, 0, NULL, "MPI_Neighbor_allgather");
 }
 
-int MPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+#pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
+int PMPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                             const int rcounts[], const int displs[], MPI_Datatype rt,
                             MPI_Comm comm)
 {
@@ -128,14 +130,16 @@ int MPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void 
                     NULL, &rt, comm, 0, NULL, "MPI_Neighbor_allgatherv");
 }
 
-int MPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+#pragma weak MPI_Neighbor_alltoall = PMPI_Neighbor_alltoall
+int PMPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                           MPI_Datatype rt, MPI_Comm comm)
 {
     return neighbor(NB_ALLTOALL, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
                     NULL, &rt, comm, 0, NULL, "MPI_Neighbor_alltoall");
 }
 
-int MPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
+#pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
+int PMPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                            MPI_Datatype st, void *rbuf, const int rcounts[], const int rdispls[],
                            MPI_Datatype rt, MPI_Comm comm)
 {
@@ -143,7 +147,8 @@ int MPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const int sdis
                     NULL, &rt, comm, 0, NULL, "MPI_Neighbor_alltoallv");
 }
 
-int MPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
+#pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
+int PMPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
                            const MPI_Datatype sts[], void *rbuf, const int rcounts[],
                            const MPI_Aint rdispls[], const MPI_Datatype rts[], MPI_Comm comm)
 {
@@ -151,14 +156,16 @@ int MPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint
                     rdispls, rts, comm, 0, NULL, "MPI_Neighbor_alltoallw");
 }
 
-int MPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+#pragma weak MPI_Ineighbor_allgather = PMPI_Ineighbor_allgather
+int PMPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                             int rcount, MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
     return neighbor(NB_ALLGATHER, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
                     NULL, &rt, comm, 1, request, "MPI_Ineighbor_allgather");
 }
 
-int MPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+#pragma weak MPI_Ineighbor_allgatherv = PMPI_Ineighbor_allgatherv
+int PMPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                              const int rcounts[], const int displs[], MPI_Datatype rt,
                              MPI_Comm comm, MPI_Request *request)
 {
@@ -166,14 +173,16 @@ int MPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void
                     NULL, &rt, comm, 1, request, "MPI_Ineighbor_allgatherv");
 }
 
-int MPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+#pragma weak MPI_Ineighbor_alltoall = PMPI_Ineighbor_alltoall
+int PMPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                            int rcount, MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
     return neighbor(NB_ALLTOALL, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
                     NULL, &rt, comm, 1, request, "MPI_Ineighbor_alltoall");
 }
 
-int MPI_Ineighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
+#pragma weak MPI_Ineighbor_alltoallv = PMPI_Ineighbor_alltoallv
+int PMPI_Ineighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                             MPI_Datatype st, void *rbuf, const int rcounts[],
                             const int rdispls[], MPI_Datatype rt, MPI_Comm comm,
                             MPI_Request *request)
@@ -182,7 +191,8 @@ int MPI_Ineighbor_alltoallv(const void *sbuf, const int scounts[], const int sdi
                     NULL, &rt, comm, 1, request, "MPI_Ineighbor_alltoallv");
 }
 
-int MPI_Ineighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
+#pragma weak MPI_Ineighbor_alltoallw = PMPI_Ineighbor_alltoallw
+int PMPI_Ineighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
                             const MPI_Datatype sts[], void *rbuf, const int rcounts[],
                             const MPI_Aint rdispls[], const MPI_Datatype rts[], MPI_Comm comm,
                             MPI_Request *request)

@@ -169,7 +169,8 @@ void sm_op_release(MPI_Op op)
         free(op);
 }
 
-int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+#pragma weak MPI_Op_create = PMPI_Op_create
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
     SM_TRY(sm_check_init("MPI_Op_create"));
     if (!user_fn || !op)
@@ -184,7 +185,8 @@ int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
     return MPI_SUCCESS;
 }
 
-int MPI_Op_free(MPI_Op *op)
+#pragma weak MPI_Op_free = PMPI_Op_free
+int PMPI_Op_free(MPI_Op *op)
 {
     SM_TRY(sm_check_init("MPI_Op_free"));
     if (!op || !*op || !(*op)->valid)
@@ -198,7 +200,8 @@ int MPI_Op_free(MPI_Op *op)
     return MPI_SUCCESS;
 }
 
-int MPI_Op_commutative(MPI_Op op, int *commute)
+#pragma weak MPI_Op_commutative = PMPI_Op_commutative
+int PMPI_Op_commutative(MPI_Op op, int *commute)
 {
     SM_TRY(sm_check_init("MPI_Op_commutative"));
     if (!op || !op->valid || !commute)
@@ -207,7 +210,8 @@ int MPI_Op_commutative(MPI_Op op, int *commute)
     return MPI_SUCCESS;
 }
 
-int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype dt, MPI_Op op)
+#pragma weak MPI_Reduce_local = PMPI_Reduce_local
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype dt, MPI_Op op)
 {
     const char *fn = "MPI_Reduce_local";
     SM_TRY(sm_check_init(fn));

@@ -249,13 +249,13 @@ static int blocking(int rc, MPI_Request *req, MPI_Status *status, MPI_Comm comm,
 }
 
 #define SEND_FAMILY(NAME, INAME, MODE)                                                           \
-    int NAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)      \
+    int P##NAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)   \
     {                                                                                            \
         MPI_Request r;                                                                           \
         return blocking(sm_isend(buf, count, dt, dest, tag, comm, MODE, &r, #NAME), &r,          \
                         MPI_STATUS_IGNORE, comm, #NAME);                                         \
     }                                                                                            \
-    int INAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,     \
+    int P##INAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,  \
               MPI_Request *request)                                                              \
     {                                                                                            \
         return sm_isend(buf, count, dt, dest, tag, comm, MODE, request, #INAME);                 \
@@ -264,8 +264,15 @@ static int blocking(int rc, MPI_Request *req, MPI_Status *status, MPI_Comm comm,
 SEND_FAMILY(MPI_Send, MPI_Isend, SM_MODE_STANDARD)
 SEND_FAMILY(MPI_Ssend, MPI_Issend, SM_MODE_SYNC)
 SEND_FAMILY(MPI_Rsend, MPI_Irsend, SM_MODE_READY)
+#pragma weak MPI_Send = PMPI_Send
+#pragma weak MPI_Isend = PMPI_Isend
+#pragma weak MPI_Ssend = PMPI_Ssend
+#pragma weak MPI_Issend = PMPI_Issend
+#pragma weak MPI_Rsend = PMPI_Rsend
+#pragma weak MPI_Irsend = PMPI_Irsend
 
-int MPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
+#pragma weak MPI_Bsend = PMPI_Bsend
+int PMPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
 {
     SM_TRY(check_send(buf, count, dt, dest, tag, comm, "MPI_Bsend"));
     if (dest == MPI_PROC_NULL)
@@ -273,13 +280,15 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MP
     return sm_bsend_start(buf, count, dt, dest, tag, comm, "MPI_Bsend");
 }
 
-int MPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+#pragma weak MPI_Ibsend = PMPI_Ibsend
+int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
     return sm_isend(buf, count, dt, dest, tag, comm, SM_MODE_BUFFERED, request, "MPI_Ibsend");
 }
 
-int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+#pragma weak MPI_Recv = PMPI_Recv
+int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
              MPI_Status *status)
 {
     MPI_Request r;
@@ -287,13 +296,15 @@ int MPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Com
                     comm, "MPI_Recv");
 }
 
-int MPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+#pragma weak MPI_Irecv = PMPI_Irecv
+int PMPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
               MPI_Request *request)
 {
     return sm_irecv(buf, count, dt, source, tag, comm, request, "MPI_Irecv");
 }
 
-int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
+#pragma weak MPI_Sendrecv = PMPI_Sendrecv
+int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
                  int recvtag, MPI_Comm comm, MPI_Status *status)
 {
@@ -313,7 +324,8 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
     return err ? sm_error(comm, err, "MPI_Sendrecv", NULL) : MPI_SUCCESS;
 }
 
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int sendtag,
+#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
+int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int sendtag,
                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Sendrecv_replace"));
@@ -321,7 +333,7 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int se
     size_t n = sm_dt_psize(dt) * (size_t)count;
     void *tmp = sm_xmalloc(n ? n : 1);
     sm_dt_pack(buf, count, dt, tmp); /* the outgoing copy, packed */
-    int rc = MPI_Sendrecv(tmp, (int)n, MPI_PACKED, dest, sendtag, buf, count, dt, source,
+    int rc = PMPI_Sendrecv(tmp, (int)n, MPI_PACKED, dest, sendtag, buf, count, dt, source,
                           recvtag, comm, status);
     free(tmp);
     return rc;

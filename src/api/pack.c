@@ -201,7 +201,8 @@ MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes)
 }
 
 /* ---- MPI_Pack family --------------------------------------------------------------------- */
-int MPI_Pack_size(int incount, MPI_Datatype dt, MPI_Comm comm, int *size)
+#pragma weak MPI_Pack_size = PMPI_Pack_size
+int PMPI_Pack_size(int incount, MPI_Datatype dt, MPI_Comm comm, int *size)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Pack_size"));
     SM_TRY(sm_check_dt(comm, dt, "MPI_Pack_size"));
@@ -211,7 +212,8 @@ int MPI_Pack_size(int incount, MPI_Datatype dt, MPI_Comm comm, int *size)
     return MPI_SUCCESS;
 }
 
-int MPI_Pack(const void *inbuf, int incount, MPI_Datatype dt, void *outbuf, int outsize,
+#pragma weak MPI_Pack = PMPI_Pack
+int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype dt, void *outbuf, int outsize,
              int *position, MPI_Comm comm)
 {
     const char *fn = "MPI_Pack";
@@ -228,7 +230,8 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype dt, void *outbuf, int 
     return MPI_SUCCESS;
 }
 
-int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+#pragma weak MPI_Unpack = PMPI_Unpack
+int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                MPI_Datatype dt, MPI_Comm comm)
 {
     const char *fn = "MPI_Unpack";
@@ -318,7 +321,8 @@ static int check_rep(const char *datarep, const char *fn)
     return MPI_SUCCESS;
 }
 
-int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype dt, MPI_Aint *size)
+#pragma weak MPI_Pack_external_size = PMPI_Pack_external_size
+int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype dt, MPI_Aint *size)
 {
     const char *fn = "MPI_Pack_external_size";
     SM_TRY(sm_check_init(fn));
@@ -330,7 +334,8 @@ int MPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype dt, MP
     return MPI_SUCCESS;
 }
 
-int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype dt,
+#pragma weak MPI_Pack_external = PMPI_Pack_external
+int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype dt,
                       void *outbuf, MPI_Aint outsize, MPI_Aint *position)
 {
     const char *fn = "MPI_Pack_external";
@@ -349,7 +354,8 @@ int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_
     return MPI_SUCCESS;
 }
 
-int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+#pragma weak MPI_Unpack_external = PMPI_Unpack_external
+int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype dt)
 {
     const char *fn = "MPI_Unpack_external";

@@ -31,38 +31,44 @@ static int make(const void *buf, int count, MPI_Datatype dt, int peer, int tag, 
     return MPI_SUCCESS;
 }
 
-int MPI_Send_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+#pragma weak MPI_Send_init = PMPI_Send_init
+int PMPI_Send_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                   MPI_Request *request)
 {
     return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_STANDARD, request,
                 "MPI_Send_init");
 }
-int MPI_Ssend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+#pragma weak MPI_Ssend_init = PMPI_Ssend_init
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request)
 {
     return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_SYNC, request,
                 "MPI_Ssend_init");
 }
-int MPI_Rsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+#pragma weak MPI_Rsend_init = PMPI_Rsend_init
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request)
 {
     return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_READY, request,
                 "MPI_Rsend_init");
 }
-int MPI_Bsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
+#pragma weak MPI_Bsend_init = PMPI_Bsend_init
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
                    MPI_Comm comm, MPI_Request *request)
 {
     return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_BUFFERED, request,
                 "MPI_Bsend_init");
 }
-int MPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
+#pragma weak MPI_Recv_init = PMPI_Recv_init
+int PMPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
                   MPI_Request *request)
 {
     return make(buf, count, dt, source, tag, comm, SM_REQ_RECV, SM_MODE_STANDARD, request,
                 "MPI_Recv_init");
 }
 
-int MPI_Start(MPI_Request *request)
+#pragma weak MPI_Start = PMPI_Start
+int PMPI_Start(MPI_Request *request)
 {
     SM_TRY(sm_check_init("MPI_Start"));
     if (!request || !*request || !(*request)->persistent)
@@ -100,9 +106,10 @@ int MPI_Start(MPI_Request *request)
     return sm_send_start(r);
 }
 
-int MPI_Startall(int count, MPI_Request requests[])
+#pragma weak MPI_Startall = PMPI_Startall
+int PMPI_Startall(int count, MPI_Request requests[])
 {
     for (int i = 0; i < count; i++)
-        SM_TRY(MPI_Start(&requests[i]));
+        SM_TRY(PMPI_Start(&requests[i]));
     return MPI_SUCCESS;
 }

@@ -50,7 +50,8 @@ static struct sm_msg *probe(int source, int tag, MPI_Comm comm, int block, int r
     return a.found;
 }
 
-int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+#pragma weak MPI_Iprobe = PMPI_Iprobe
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     SM_TRY(check_probe(source, tag, comm, "MPI_Iprobe"));
     if (!flag)
@@ -67,7 +68,8 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
     return MPI_SUCCESS;
 }
 
-int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+#pragma weak MPI_Probe = PMPI_Probe
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     SM_TRY(check_probe(source, tag, comm, "MPI_Probe"));
     if (source == MPI_PROC_NULL) {
@@ -86,7 +88,8 @@ static MPI_Message wrap(MPI_Comm comm, struct sm_msg *m)
     return h;
 }
 
-int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+#pragma weak MPI_Improbe = PMPI_Improbe
+int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
                 MPI_Status *status)
 {
     SM_TRY(check_probe(source, tag, comm, "MPI_Improbe"));
@@ -107,7 +110,8 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
     return MPI_SUCCESS;
 }
 
-int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+#pragma weak MPI_Mprobe = PMPI_Mprobe
+int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
     SM_TRY(check_probe(source, tag, comm, "MPI_Mprobe"));
     if (!message)
@@ -123,7 +127,8 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
     return MPI_SUCCESS;
 }
 
-int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
+#pragma weak MPI_Imrecv = PMPI_Imrecv
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
                MPI_Request *request)
 {
     SM_TRY(sm_check_init("MPI_Imrecv"));
@@ -153,10 +158,11 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
     return MPI_SUCCESS;
 }
 
-int MPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Status *status)
+#pragma weak MPI_Mrecv = PMPI_Mrecv
+int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Status *status)
 {
     MPI_Request r;
-    SM_TRY(MPI_Imrecv(buf, count, dt, message, &r));
+    SM_TRY(PMPI_Imrecv(buf, count, dt, message, &r));
     MPI_Comm c = r->comm ? r->comm : MPI_COMM_WORLD;
     int err = sm_wait_one(&r, status);
     return err ? sm_error(c, err, "MPI_Mrecv", NULL) : MPI_SUCCESS;

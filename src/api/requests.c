@@ -51,7 +51,8 @@ int sm_wait_one(MPI_Request *req, MPI_Status *status)
 
 static MPI_Comm comm_of(MPI_Request r) { return r && r->comm ? r->comm : MPI_COMM_WORLD; }
 
-int MPI_Wait(MPI_Request *request, MPI_Status *status)
+#pragma weak MPI_Wait = PMPI_Wait
+int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     SM_TRY(sm_check_init("MPI_Wait"));
     if (!request)
@@ -61,7 +62,8 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
     return err ? sm_error(c, err, "MPI_Wait", NULL) : MPI_SUCCESS;
 }
 
-int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+#pragma weak MPI_Test = PMPI_Test
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     SM_TRY(sm_check_init("MPI_Test"));
     if (!request || !flag)
@@ -135,7 +137,8 @@ static int finish_all(int count, MPI_Request *reqs, MPI_Status *statuses, MPI_Co
     return any_err ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
 }
 
-int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+#pragma weak MPI_Waitall = PMPI_Waitall
+int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     SM_TRY(check_array(count, requests, "MPI_Waitall"));
     struct all_arg a = {count, requests};
@@ -145,7 +148,8 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     return err ? sm_error(c, err, "MPI_Waitall", NULL) : MPI_SUCCESS;
 }
 
-int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+#pragma weak MPI_Testall = PMPI_Testall
+int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
     SM_TRY(check_array(count, requests, "MPI_Testall"));
     struct all_arg a = {count, requests};
@@ -175,7 +179,8 @@ static int take_any(int count, MPI_Request *requests, int *index, MPI_Status *st
     return MPI_SUCCESS;
 }
 
-int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+#pragma weak MPI_Waitany = PMPI_Waitany
+int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
     SM_TRY(check_array(count, requests, "MPI_Waitany"));
     struct all_arg a = {count, requests};
@@ -183,7 +188,8 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *statu
     return take_any(count, requests, index, status, "MPI_Waitany");
 }
 
-int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+#pragma weak MPI_Testany = PMPI_Testany
+int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
     SM_TRY(check_array(count, requests, "MPI_Testany"));
     struct all_arg a = {count, requests};
@@ -222,7 +228,8 @@ static int take_some(int incount, MPI_Request *requests, int *outcount, int *ind
     return any_err ? sm_error(c, MPI_ERR_IN_STATUS, fn, NULL) : MPI_SUCCESS;
 }
 
-int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+#pragma weak MPI_Waitsome = PMPI_Waitsome
+int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[])
 {
     SM_TRY(check_array(incount, requests, "MPI_Waitsome"));
@@ -231,7 +238,8 @@ int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices
     return take_some(incount, requests, outcount, indices, statuses, "MPI_Waitsome");
 }
 
-int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+#pragma weak MPI_Testsome = PMPI_Testsome
+int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
                  MPI_Status statuses[])
 {
     SM_TRY(check_array(incount, requests, "MPI_Testsome"));
@@ -239,7 +247,8 @@ int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices
     return take_some(incount, requests, outcount, indices, statuses, "MPI_Testsome");
 }
 
-int MPI_Cancel(MPI_Request *request)
+#pragma weak MPI_Cancel = PMPI_Cancel
+int PMPI_Cancel(MPI_Request *request)
 {
     SM_TRY(sm_check_init("MPI_Cancel"));
     if (!request || !*request)
@@ -257,7 +266,8 @@ int MPI_Cancel(MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-int MPI_Test_cancelled(const MPI_Status *status, int *flag)
+#pragma weak MPI_Test_cancelled = PMPI_Test_cancelled
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
     if (!status || !flag)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Test_cancelled", NULL);
@@ -265,7 +275,8 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag)
     return MPI_SUCCESS;
 }
 
-int MPI_Request_free(MPI_Request *request)
+#pragma weak MPI_Request_free = PMPI_Request_free
+int PMPI_Request_free(MPI_Request *request)
 {
     SM_TRY(sm_check_init("MPI_Request_free"));
     if (!request || !*request)
@@ -279,7 +290,8 @@ int MPI_Request_free(MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+#pragma weak MPI_Request_get_status = PMPI_Request_get_status
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
     SM_TRY(sm_check_init("MPI_Request_get_status"));
     if (!flag)

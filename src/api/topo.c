@@ -67,20 +67,21 @@ static struct sm_topo *topo_of(MPI_Comm c, int kind, const char *fn, int *err)
 static int sub_first(MPI_Comm comm, int n, MPI_Comm *out)
 {
     MPI_Group g, sub;
-    MPI_Comm_group(comm, &g);
+    PMPI_Comm_group(comm, &g);
     int range[1][3] = {{0, n - 1, 1}};
     if (n > 0)
-        MPI_Group_range_incl(g, 1, range, &sub);
+        PMPI_Group_range_incl(g, 1, range, &sub);
     else
         sub = MPI_GROUP_EMPTY;
-    int rc = MPI_Comm_create(comm, sub, out);
-    MPI_Group_free(&g);
+    int rc = PMPI_Comm_create(comm, sub, out);
+    PMPI_Group_free(&g);
     if (sub != MPI_GROUP_EMPTY)
-        MPI_Group_free(&sub);
+        PMPI_Group_free(&sub);
     return rc;
 }
 
-int MPI_Topo_test(MPI_Comm comm, int *status)
+#pragma weak MPI_Topo_test = PMPI_Topo_test
+int PMPI_Topo_test(MPI_Comm comm, int *status)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Topo_test"));
     *status = comm->x && comm->x->topo ? comm->x->topo->kind : MPI_UNDEFINED;
@@ -88,7 +89,8 @@ int MPI_Topo_test(MPI_Comm comm, int *status)
 }
 
 /* ---- Cartesian --------------------------------------------------------------------------- */
-int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[],
+#pragma weak MPI_Cart_create = PMPI_Cart_create
+int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[],
                     int reorder, MPI_Comm *comm_cart)
 {
     const char *fn = "MPI_Cart_create";
@@ -119,7 +121,8 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
     return MPI_SUCCESS;
 }
 
-int MPI_Cartdim_get(MPI_Comm comm, int *ndims)
+#pragma weak MPI_Cartdim_get = PMPI_Cartdim_get
+int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 {
     int err;
     struct sm_topo *t = topo_of(comm, MPI_CART, "MPI_Cartdim_get", &err);
@@ -129,7 +132,8 @@ int MPI_Cartdim_get(MPI_Comm comm, int *ndims)
     return MPI_SUCCESS;
 }
 
-int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
+#pragma weak MPI_Cart_get = PMPI_Cart_get
+int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
 {
     int err;
     struct sm_topo *t = topo_of(comm, MPI_CART, "MPI_Cart_get", &err);
@@ -147,7 +151,8 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
     return MPI_SUCCESS;
 }
 
-int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
+#pragma weak MPI_Cart_coords = PMPI_Cart_coords
+int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 {
     int err;
     struct sm_topo *t = topo_of(comm, MPI_CART, "MPI_Cart_coords", &err);
@@ -163,7 +168,8 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
     return MPI_SUCCESS;
 }
 
-int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
+#pragma weak MPI_Cart_rank = PMPI_Cart_rank
+int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 {
     int err;
     struct sm_topo *t = topo_of(comm, MPI_CART, "MPI_Cart_rank", &err);
@@ -182,7 +188,8 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
     return MPI_SUCCESS;
 }
 
-int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *source, int *dest)
+#pragma weak MPI_Cart_shift = PMPI_Cart_shift
+int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *source, int *dest)
 {
     int err;
     struct sm_topo *t = topo_of(comm, MPI_CART, "MPI_Cart_shift", &err);
@@ -191,7 +198,7 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *source, int *des
     if (direction < 0 || direction >= t->ndims)
         return sm_error(comm, MPI_ERR_ARG, "MPI_Cart_shift", "direction %d", direction);
     int coords[64], tmp[64];
-    MPI_Cart_coords(comm, comm->rank, t->ndims, coords);
+    PMPI_Cart_coords(comm, comm->rank, t->ndims, coords);
     for (int s = -1; s <= 1; s += 2) {
         memcpy(tmp, coords, sizeof(int) * (size_t)t->ndims);
         int c = coords[direction] + s * disp, d = t->dims[direction], r;
@@ -199,7 +206,7 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *source, int *des
             r = MPI_PROC_NULL;
         } else {
             tmp[direction] = c;
-            MPI_Cart_rank(comm, tmp, &r);
+            PMPI_Cart_rank(comm, tmp, &r);
         }
         if (s < 0)
             *source = r;
@@ -209,14 +216,15 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *source, int *des
     return MPI_SUCCESS;
 }
 
-int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
+#pragma weak MPI_Cart_sub = PMPI_Cart_sub
+int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
     int err;
     struct sm_topo *t = topo_of(comm, MPI_CART, "MPI_Cart_sub", &err);
     if (!t)
         return err;
     int coords[64], color = 0, key = 0, nd = 0, dims[64], periods[64];
-    MPI_Cart_coords(comm, comm->rank, t->ndims, coords);
+    PMPI_Cart_coords(comm, comm->rank, t->ndims, coords);
     for (int i = 0; i < t->ndims; i++) {
         if (remain_dims[i]) {
             key = key * t->dims[i] + coords[i];
@@ -226,7 +234,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
             color = color * t->dims[i] + coords[i];
         }
     }
-    SM_TRY(MPI_Comm_split(comm, color, key, newcomm));
+    SM_TRY(PMPI_Comm_split(comm, color, key, newcomm));
     struct sm_topo *s = sm_xcalloc(1, sizeof *s);
     s->kind = MPI_CART;
     s->ndims = nd;
@@ -236,7 +244,8 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     return MPI_SUCCESS;
 }
 
-int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
+#pragma weak MPI_Cart_map = PMPI_Cart_map
+int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
 {
     (void)periods;
     SM_TRY(sm_check_comm(comm, "MPI_Cart_map"));
@@ -247,7 +256,8 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
     return MPI_SUCCESS;
 }
 
-int MPI_Dims_create(int nnodes, int ndims, int dims[])
+#pragma weak MPI_Dims_create = PMPI_Dims_create
+int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 {
     const char *fn = "MPI_Dims_create";
     SM_TRY(sm_check_init(fn));
@@ -308,7 +318,8 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[])
 }
 
 /* ---- graphs ------------------------------------------------------------------------------ */
-int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+#pragma weak MPI_Graph_create = PMPI_Graph_create
+int PMPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[],
                      int reorder, MPI_Comm *comm_graph)
 {
     const char *fn = "MPI_Graph_create";
@@ -328,7 +339,8 @@ int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edg
     return MPI_SUCCESS;
 }
 
-int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
+#pragma weak MPI_Graphdims_get = PMPI_Graphdims_get
+int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 {
     int err;
     struct sm_topo *t = topo_of(comm, MPI_GRAPH, "MPI_Graphdims_get", &err);
@@ -339,7 +351,8 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
     return MPI_SUCCESS;
 }
 
-int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
+#pragma weak MPI_Graph_get = PMPI_Graph_get
+int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
 {
     int err;
     struct sm_topo *t = topo_of(comm, MPI_GRAPH, "MPI_Graph_get", &err);
@@ -353,7 +366,8 @@ int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int ed
     return MPI_SUCCESS;
 }
 
-int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
+#pragma weak MPI_Graph_neighbors_count = PMPI_Graph_neighbors_count
+int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 {
     int err;
     struct sm_topo *t = topo_of(comm, MPI_GRAPH, "MPI_Graph_neighbors_count", &err);
@@ -365,10 +379,11 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
     return MPI_SUCCESS;
 }
 
-int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
+#pragma weak MPI_Graph_neighbors = PMPI_Graph_neighbors
+int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
 {
     int n;
-    SM_TRY(MPI_Graph_neighbors_count(comm, rank, &n));
+    SM_TRY(PMPI_Graph_neighbors_count(comm, rank, &n));
     struct sm_topo *t = comm->x->topo;
     int start = rank ? t->index[rank - 1] : 0;
     for (int i = 0; i < n && i < maxneighbors; i++)
@@ -376,7 +391,8 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
     return MPI_SUCCESS;
 }
 
-int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
+#pragma weak MPI_Graph_map = PMPI_Graph_map
+int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
                   int *newrank)
 {
     (void)index, (void)edges;
@@ -403,20 +419,22 @@ static void set_dist(MPI_Comm c, int indeg, const int *srcs, const int *sw, int 
     sm_comm_x(c)->topo = t;
 }
 
-int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
+#pragma weak MPI_Dist_graph_create_adjacent = PMPI_Dist_graph_create_adjacent
+int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
                                    const int sourceweights[], int outdegree,
                                    const int destinations[], const int destweights[],
                                    MPI_Info info, int reorder, MPI_Comm *newcomm)
 {
     (void)info, (void)reorder;
-    SM_TRY(MPI_Comm_dup(comm, newcomm));
+    SM_TRY(PMPI_Comm_dup(comm, newcomm));
     set_dist(*newcomm, indegree, sources, sourceweights, outdegree, destinations, destweights);
     return MPI_SUCCESS;
 }
 
 /* each process names edges (sources[i] -> destinations[...]); everyone learns its own in-
  * and out-edges through an all-to-all of edge counts and edge lists */
-int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
+#pragma weak MPI_Dist_graph_create = PMPI_Dist_graph_create
+int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
                           const int destinations[], const int weights[], MPI_Info info,
                           int reorder, MPI_Comm *newcomm)
 {
@@ -448,11 +466,11 @@ int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int d
             }
         }
     (void)ne;
-    MPI_Alltoall(cnt, 1, MPI_INT, rcnt, 1, MPI_INT, comm);
+    PMPI_Alltoall(cnt, 1, MPI_INT, rcnt, 1, MPI_INT, comm);
     for (int i = 0; i < p; i++)
         rd[i + 1] = rd[i] + rcnt[i];
     int *rbuf = sm_xmalloc(sizeof(int) * ((size_t)rd[p] + 1));
-    MPI_Alltoallv(sbuf, cnt, sd, MPI_INT, rbuf, rcnt, rd, MPI_INT, comm);
+    PMPI_Alltoallv(sbuf, cnt, sd, MPI_INT, rbuf, rcnt, rd, MPI_INT, comm);
     int me = comm->rank, indeg = 0, outdeg = 0, tot = rd[p] / 3;
     int *srcs = sm_xmalloc(sizeof(int) * ((size_t)tot + 1)), *dsts = sm_xmalloc(sizeof(int) * ((size_t)tot + 1));
     int *sw = sm_xmalloc(sizeof(int) * ((size_t)tot + 1)), *dw = sm_xmalloc(sizeof(int) * ((size_t)tot + 1));
@@ -467,7 +485,7 @@ int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int d
             dw[outdeg++] = e[2];
         }
     }
-    int rc = MPI_Comm_dup(comm, newcomm);
+    int rc = PMPI_Comm_dup(comm, newcomm);
     if (!rc)
         set_dist(*newcomm, indeg, srcs, weighted ? sw : MPI_UNWEIGHTED, outdeg, dsts,
                  weighted ? dw : MPI_UNWEIGHTED);
@@ -476,7 +494,8 @@ int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int d
     return rc;
 }
 
-int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
+#pragma weak MPI_Dist_graph_neighbors_count = PMPI_Dist_graph_neighbors_count
+int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
 {
     int err;
     struct sm_topo *t = topo_of(comm, 0, "MPI_Dist_graph_neighbors_count", &err);
@@ -488,7 +507,7 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
         *weighted = t->weighted;
     } else if (t->kind == MPI_GRAPH) {
         int n;
-        MPI_Graph_neighbors_count(comm, comm->rank, &n);
+        PMPI_Graph_neighbors_count(comm, comm->rank, &n);
         *indegree = *outdegree = n;
         *weighted = 0;
     } else {
@@ -498,7 +517,8 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree,
     return MPI_SUCCESS;
 }
 
-int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxin, int sources[], int sourceweights[],
+#pragma weak MPI_Dist_graph_neighbors = PMPI_Dist_graph_neighbors
+int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxin, int sources[], int sourceweights[],
                              int maxout, int destinations[], int destweights[])
 {
     int err;
@@ -534,7 +554,7 @@ int sm_topo_neighbors(MPI_Comm c, const char *fn, int *kind, int *indeg, int **i
         *in = sm_xmalloc(sizeof(int) * ((size_t)n + 1));
         *out = sm_xmalloc(sizeof(int) * ((size_t)n + 1));
         for (int d = 0; d < t->ndims; d++)
-            MPI_Cart_shift(c, d, 1, &(*in)[2 * d], &(*in)[2 * d + 1]);
+            PMPI_Cart_shift(c, d, 1, &(*in)[2 * d], &(*in)[2 * d + 1]);
         if (n)
             memcpy(*out, *in, sizeof(int) * (size_t)n);
         *indeg = *outdeg = n;

@@ -18,7 +18,8 @@ static int unsupported(MPI_Comm c, const char *fn, const char *what)
     return sm_error(c, MPI_ERR_UNSUPPORTED_OPERATION, fn, "%s", what);
 }
 
-int MPI_Comm_get_parent(MPI_Comm *parent)
+#pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent
+int PMPI_Comm_get_parent(MPI_Comm *parent)
 {
     SM_TRY(sm_check_init("MPI_Comm_get_parent"));
     if (!parent)
@@ -28,14 +29,16 @@ int MPI_Comm_get_parent(MPI_Comm *parent)
 }
 
 /* ---- dynamic processes ---- */
-int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+#pragma weak MPI_Comm_spawn = PMPI_Comm_spawn
+int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
     return unsupported(comm, "MPI_Comm_spawn",
                        "dynamic process management is not supported");
 }
 
-int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+#pragma weak MPI_Comm_spawn_multiple = PMPI_Comm_spawn_multiple
+int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
                             const int array_of_maxprocs[], const MPI_Info array_of_info[],
                             int root, MPI_Comm comm, MPI_Comm *intercomm,
                             int array_of_errcodes[])
@@ -44,205 +47,238 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
                        "dynamic process management is not supported");
 }
 
-int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+#pragma weak MPI_Comm_connect = PMPI_Comm_connect
+int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                      MPI_Comm *newcomm)
 {
     return unsupported(comm, "MPI_Comm_connect",
                        "dynamic process management is not supported");
 }
 
-int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+#pragma weak MPI_Comm_accept = PMPI_Comm_accept
+int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                     MPI_Comm *newcomm)
 {
     return unsupported(comm, "MPI_Comm_accept",
                        "dynamic process management is not supported");
 }
 
-int MPI_Comm_join(int fd, MPI_Comm *intercomm)
+#pragma weak MPI_Comm_join = PMPI_Comm_join
+int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Comm_join",
                        "dynamic process management is not supported");
 }
 
-int MPI_Open_port(MPI_Info info, char *port_name)
+#pragma weak MPI_Open_port = PMPI_Open_port
+int PMPI_Open_port(MPI_Info info, char *port_name)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Open_port",
                        "dynamic process management is not supported");
 }
 
-int MPI_Close_port(const char *port_name)
+#pragma weak MPI_Close_port = PMPI_Close_port
+int PMPI_Close_port(const char *port_name)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Close_port",
                        "dynamic process management is not supported");
 }
 
-int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name)
+#pragma weak MPI_Publish_name = PMPI_Publish_name
+int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Publish_name",
                        "dynamic process management is not supported");
 }
 
-int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name)
+#pragma weak MPI_Unpublish_name = PMPI_Unpublish_name
+int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Unpublish_name",
                        "dynamic process management is not supported");
 }
 
-int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
+#pragma weak MPI_Lookup_name = PMPI_Lookup_name
+int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Lookup_name",
                        "dynamic process management is not supported");
 }
 
 /* ---- one-sided communication (RMA) ---- */
-int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+#pragma weak MPI_Win_create = PMPI_Win_create
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                    MPI_Win *win)
 {
     return unsupported(comm, "MPI_Win_create",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+#pragma weak MPI_Win_allocate = PMPI_Win_allocate
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                      MPI_Win *win)
 {
     return unsupported(comm, "MPI_Win_allocate",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+#pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                             void *baseptr, MPI_Win *win)
 {
     return unsupported(comm, "MPI_Win_allocate_shared",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+#pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     return unsupported(comm, "MPI_Win_create_dynamic",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_free(MPI_Win *win)
+#pragma weak MPI_Win_free = PMPI_Win_free
+int PMPI_Win_free(MPI_Win *win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_free",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_fence(int assert, MPI_Win win)
+#pragma weak MPI_Win_fence = PMPI_Win_fence
+int PMPI_Win_fence(int assert, MPI_Win win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_fence",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+#pragma weak MPI_Win_lock = PMPI_Win_lock
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_lock",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_unlock(int rank, MPI_Win win)
+#pragma weak MPI_Win_unlock = PMPI_Win_unlock
+int PMPI_Win_unlock(int rank, MPI_Win win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_unlock",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_lock_all(int assert, MPI_Win win)
+#pragma weak MPI_Win_lock_all = PMPI_Win_lock_all
+int PMPI_Win_lock_all(int assert, MPI_Win win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_lock_all",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_unlock_all(MPI_Win win)
+#pragma weak MPI_Win_unlock_all = PMPI_Win_unlock_all
+int PMPI_Win_unlock_all(MPI_Win win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_unlock_all",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_flush(int rank, MPI_Win win)
+#pragma weak MPI_Win_flush = PMPI_Win_flush
+int PMPI_Win_flush(int rank, MPI_Win win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_flush",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+#pragma weak MPI_Win_post = PMPI_Win_post
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_post",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+#pragma weak MPI_Win_start = PMPI_Win_start
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_start",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_complete(MPI_Win win)
+#pragma weak MPI_Win_complete = PMPI_Win_complete
+int PMPI_Win_complete(MPI_Win win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_complete",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_wait(MPI_Win win)
+#pragma weak MPI_Win_wait = PMPI_Win_wait
+int PMPI_Win_wait(MPI_Win win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_wait",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_flush_all(MPI_Win win)
+#pragma weak MPI_Win_flush_all = PMPI_Win_flush_all
+int PMPI_Win_flush_all(MPI_Win win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_flush_all",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_flush_local(int rank, MPI_Win win)
+#pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
+int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_flush_local",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_sync(MPI_Win win)
+#pragma weak MPI_Win_sync = PMPI_Win_sync
+int PMPI_Win_sync(MPI_Win win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_sync",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
+#pragma weak MPI_Win_get_group = PMPI_Win_get_group
+int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_get_group",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
+#pragma weak MPI_Win_set_attr = PMPI_Win_set_attr
+int PMPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_set_attr",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
+#pragma weak MPI_Win_get_attr = PMPI_Win_get_attr
+int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_get_attr",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_delete_attr(MPI_Win win, int win_keyval)
+#pragma weak MPI_Win_delete_attr = PMPI_Win_delete_attr
+int PMPI_Win_delete_attr(MPI_Win win, int win_keyval)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_delete_attr",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+#pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_set_errhandler",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+#pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler
+int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Win_get_errhandler",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+#pragma weak MPI_Put = PMPI_Put
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
             int target_rank, MPI_Aint target_disp, int target_count,
             MPI_Datatype target_datatype, MPI_Win win)
 {
@@ -250,14 +286,16 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+#pragma weak MPI_Get = PMPI_Get
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Get",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+#pragma weak MPI_Accumulate = PMPI_Accumulate
+int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                    int target_rank, MPI_Aint target_disp, int target_count,
                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
@@ -265,7 +303,8 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+#pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                        void *result_addr, int result_count, MPI_Datatype result_datatype,
                        int target_rank, MPI_Aint target_disp, int target_count,
                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
@@ -274,14 +313,16 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+#pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                      int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Fetch_and_op",
                        "one-sided communication (RMA) is not supported yet");
 }
 
-int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+#pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
                          MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
                          MPI_Win win)
 {
@@ -290,78 +331,90 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
 }
 
 /* ---- MPI-IO ---- */
-int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
+#pragma weak MPI_File_open = PMPI_File_open
+int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
 {
     return unsupported(comm, "MPI_File_open",
                        "MPI-IO is not supported");
 }
 
-int MPI_File_close(MPI_File *fh)
+#pragma weak MPI_File_close = PMPI_File_close
+int PMPI_File_close(MPI_File *fh)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_File_close",
                        "MPI-IO is not supported");
 }
 
-int MPI_File_delete(const char *filename, MPI_Info info)
+#pragma weak MPI_File_delete = PMPI_File_delete
+int PMPI_File_delete(const char *filename, MPI_Info info)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_File_delete",
                        "MPI-IO is not supported");
 }
 
-int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
+#pragma weak MPI_File_read = PMPI_File_read
+int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_File_read",
                        "MPI-IO is not supported");
 }
 
-int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+#pragma weak MPI_File_write = PMPI_File_write
+int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                    MPI_Status *status)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_File_write",
                        "MPI-IO is not supported");
 }
 
-int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+#pragma weak MPI_File_read_all = PMPI_File_read_all
+int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                       MPI_Status *status)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_File_read_all",
                        "MPI-IO is not supported");
 }
 
-int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+#pragma weak MPI_File_write_all = PMPI_File_write_all
+int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                        MPI_Status *status)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_File_write_all",
                        "MPI-IO is not supported");
 }
 
-int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+#pragma weak MPI_File_read_at = PMPI_File_read_at
+int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
                      MPI_Status *status)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_File_read_at",
                        "MPI-IO is not supported");
 }
 
-int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+#pragma weak MPI_File_write_at = PMPI_File_write_at
+int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                       MPI_Datatype datatype, MPI_Status *status)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_File_write_at",
                        "MPI-IO is not supported");
 }
 
-int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
+#pragma weak MPI_File_seek = PMPI_File_seek
+int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_File_seek",
                        "MPI-IO is not supported");
 }
 
-int MPI_File_get_size(MPI_File fh, MPI_Offset *size)
+#pragma weak MPI_File_get_size = PMPI_File_get_size
+int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_File_get_size",
                        "MPI-IO is not supported");
 }
 
-int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+#pragma weak MPI_File_set_view = PMPI_File_set_view
+int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
                       const char *datarep, MPI_Info info)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_File_set_view",
