@@ -5,10 +5,13 @@
  * send partition has been marked ready; the send and receive sides may therefore use
  * different partition counts, as long as the type signatures of the whole buffers match.  The
  * message goes on the communicator's collective context with a tag of its own range
- * (0x30000000 | the user's tag), so it never matches the user's point-to-point messages or
- * the collectives' tags.  The receive is posted at MPI_Start; MPI_Parrived reports a
- * partition as arrived when the message has (all partitions arrive together).  Rounds match
- * in order: a later round's message cannot overtake an earlier one between the same pair. */
+ * (0x30000000 | a mix of the user's tag and the request's "init number"), so it never matches
+ * the user's point-to-point messages or the collectives' tags.  The init number counts the
+ * *_init calls per (communicator, peer, tag, direction): the k-th MPI_Psend_init to a peer
+ * matches that peer's k-th MPI_Precv_init with the same tag, whatever order the requests are
+ * started in, as the standard wants.  The receive is posted at MPI_Start; MPI_Parrived
+ * reports a partition as arrived when the message has (all partitions arrive together).
+ * Rounds match in order: a later round's message cannot overtake an earlier one. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +26,7 @@ struct part {
     int partitions, count; /* count: elements of the whole buffer */
     MPI_Datatype dt;
     int peer, tag;
+    int wire_tag;         /* on the collective context */
     MPI_Comm comm;
     MPI_Request self;     /* the user's request */
     MPI_Request inner;    /* the message of this round */
@@ -30,7 +34,31 @@ struct part {
     int nready;
 };
 
-#define PART_TAG(t) ((int)(0x30000000u | ((unsigned)(t)&0x0fffffffu)))
+/* init numbers per (context, peer's world rank, tag, direction) */
+struct initno {
+    struct initno *next;
+    uint32_t ctx;
+    int wpeer, tag, is_send;
+    uint32_t n;
+};
+static struct initno *initnos;
+
+static int wire_tag(MPI_Comm c, int peer, int tag, int is_send)
+{
+    int wpeer = sm_comm_world_rank(c, peer);
+    struct initno *e = initnos;
+    while (e && !(e->ctx == c->ctx && e->wpeer == wpeer && e->tag == tag && e->is_send == is_send))
+        e = e->next;
+    if (!e) {
+        e = sm_xcalloc(1, sizeof *e);
+        *e = (struct initno){initnos, c->ctx, wpeer, tag, is_send, 0};
+        initnos = e;
+    }
+    uint32_t k = e->n++;
+    uint32_t mix = tag < (1 << 20) && k < 256 ? ((uint32_t)tag << 8) | k
+                                              : (uint32_t)tag * 2654435761u + k * 40503u;
+    return (int)(0x30000000u | (mix & 0x0fffffffu));
+}
 
 static struct part *of_waiter(struct sm_waiter *w)
 {
@@ -56,10 +84,10 @@ static void part_done(struct sm_waiter *w)
 static void post(struct part *p)
 {
     if (p->is_send)
-        sm_isend_dt(p->buf, p->count, p->dt, p->peer, PART_TAG(p->tag), p->comm, CCTX(p->comm),
+        sm_isend_dt(p->buf, p->count, p->dt, p->peer, p->wire_tag, p->comm, CCTX(p->comm),
                     SM_MODE_STANDARD, &p->inner);
     else
-        sm_irecv_dt(p->buf, p->count, p->dt, p->peer, PART_TAG(p->tag), p->comm, CCTX(p->comm),
+        sm_irecv_dt(p->buf, p->count, p->dt, p->peer, p->wire_tag, p->comm, CCTX(p->comm),
                     &p->inner);
     if (part_poll(&p->w))
         part_done(&p->w);
@@ -138,6 +166,7 @@ static int make(void *buf, int partitions, MPI_Count count, MPI_Datatype dt, int
     sm_dt_retain(dt);
     p->peer = peer;
     p->tag = tag;
+    p->wire_tag = peer == MPI_PROC_NULL ? 0 : wire_tag(comm, peer, tag, is_send);
     p->comm = comm;
     p->ready = sm_xcalloc((size_t)partitions, 1);
     p->self = sm_preq_new(comm, p);

@@ -216,8 +216,10 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     for (int i = 0; i < group->size; i++)
         if (group->world_of[i] == sm_eng.rank)
             me = i;
-    if (me < 0)
-        return sm_error(MPI_COMM_SELF, MPI_ERR_GROUP, fn, "the calling process is not in group");
+    if (me < 0) { /* not a member (MPI_GROUP_EMPTY among others): no communicator */
+        *newcomm = MPI_COMM_NULL;
+        return MPI_SUCCESS;
+    }
     /* every process of a session's group is in MPI_COMM_WORLD's: agree among the group on
      * the world's collective context, like MPI_Comm_create_group */
     MPI_Errhandler keep = sctpmpi_comm_world.errh;

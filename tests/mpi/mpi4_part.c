@@ -75,6 +75,44 @@ int main(int argc, char **argv)
     if (me < 2)
         SM_MPI(MPI_Request_free(&rq));
 
+    /* three requests, same communicator and tag: they match in the order of the *_init
+     * calls, whatever order they are started and readied in */
+    if (me < 2) {
+        int m[3][16];
+        MPI_Request t[3];
+        for (int k = 0; k < 3; k++) {
+            if (me == 0)
+                SM_MPI(MPI_Psend_init(m[k], 4, 4, MPI_INT, 1, 3, MPI_COMM_WORLD, MPI_INFO_NULL,
+                                      &t[k]));
+            else
+                SM_MPI(MPI_Precv_init(m[k], 2, 8, MPI_INT, 0, 3, MPI_COMM_WORLD, MPI_INFO_NULL,
+                                      &t[k]));
+        }
+        if (me == 0) {
+            int order[3] = {2, 0, 1};
+            for (int j = 0; j < 3; j++) {
+                int k = order[j];
+                SM_MPI(MPI_Start(&t[k]));
+                for (int i = 0; i < 16; i++)
+                    m[k][i] = k * 100 + i;
+                SM_MPI(MPI_Pready_range(0, 3, t[k]));
+            }
+        } else {
+            for (int k = 0; k < 3; k++) {
+                memset(m[k], 0xff, sizeof m[k]);
+                SM_MPI(MPI_Start(&t[k]));
+            }
+        }
+        SM_MPI(MPI_Waitall(3, t, MPI_STATUSES_IGNORE));
+        if (me == 1)
+            for (int k = 0; k < 3; k++)
+                for (int i = 0; i < 16; i++)
+                    SM_CHECK(m[k][i] == k * 100 + i, "init-order matching: req %d [%d]=%d", k, i,
+                             m[k][i]);
+        for (int k = 0; k < 3; k++)
+            SM_MPI(MPI_Request_free(&t[k]));
+    }
+
     /* never started, then freed; and MPI_PROC_NULL */
     MPI_Request a, b;
     SM_MPI(MPI_Psend_init(buf, 2, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &a));

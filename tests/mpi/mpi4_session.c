@@ -118,6 +118,29 @@ int main(int argc, char **argv)
     MPI_Comm_free(&cs);
     MPI_Group_free(&gs);
 
+    /* a group without the caller (MPI_GROUP_EMPTY, or WORLD less this rank) gives
+     * MPI_COMM_NULL; the others get a working communicator */
+    MPI_Comm ce = MPI_COMM_SELF;
+    CHECK(MPI_Comm_create_from_group(MPI_GROUP_EMPTY, "org.example.empty", MPI_INFO_NULL,
+                                     MPI_ERRORS_RETURN, &ce) == MPI_SUCCESS &&
+              ce == MPI_COMM_NULL,
+          "empty group");
+    if (np > 1) {
+        MPI_Group wg, sub;
+        MPI_Comm cx;
+        int ex = np - 1;
+        MPI_Group_from_session_pset(s1, "mpi://WORLD", &wg);
+        MPI_Group_excl(wg, 1, &ex, &sub);
+        MPI_Comm_create_from_group(sub, "org.example.sub", MPI_INFO_NULL, MPI_ERRORS_RETURN, &cx);
+        CHECK((me == np - 1) == (cx == MPI_COMM_NULL), "subgroup communicator");
+        if (cx != MPI_COMM_NULL) {
+            traffic(cx);
+            MPI_Comm_free(&cx);
+        }
+        MPI_Group_free(&sub);
+        MPI_Group_free(&wg);
+    }
+
     /* error handlers */
     MPI_Errhandler eh;
     MPI_Session_create_errhandler(on_error, &eh);
