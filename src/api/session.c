@@ -238,6 +238,48 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     return MPI_SUCCESS;
 }
 
+#pragma weak MPI_Intercomm_create_from_groups = PMPI_Intercomm_create_from_groups
+int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
+                                      MPI_Group remote_group, int remote_leader,
+                                      const char *stringtag, MPI_Info info,
+                                      MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+{
+    const char *fn = "MPI_Intercomm_create_from_groups";
+    SM_TRY(sm_check_init(fn));
+    if (!newintercomm || !stringtag)
+        return sm_error(MPI_COMM_SELF, MPI_ERR_ARG, fn, "NULL argument");
+    if (!local_group || !local_group->valid || !remote_group || !remote_group->valid)
+        return sm_error(MPI_COMM_SELF, MPI_ERR_GROUP, fn, "null or freed group");
+    if (local_leader < 0 || local_leader >= local_group->size || remote_leader < 0 ||
+        remote_leader >= remote_group->size)
+        return sm_error(MPI_COMM_SELF, MPI_ERR_RANK, fn, "leader out of range");
+    /* the local group's communicator, then an intercommunicator through MPI_COMM_WORLD,
+     * which holds both leaders */
+    MPI_Comm local;
+    SM_TRY(PMPI_Comm_create_from_group(local_group, stringtag, MPI_INFO_NULL, MPI_ERRORS_RETURN,
+                                       &local));
+    if (local == MPI_COMM_NULL)
+        return sm_error(MPI_COMM_SELF, MPI_ERR_GROUP, fn, "the calling process is not in the "
+                                                          "local group");
+    MPI_Errhandler keep = sctpmpi_comm_world.errh;
+    sctpmpi_comm_world.errh = MPI_ERRORS_RETURN;
+    int rc = PMPI_Intercomm_create(local, local_leader, MPI_COMM_WORLD,
+                                   remote_group->world_of[remote_leader], string_tag(stringtag),
+                                   newintercomm);
+    sctpmpi_comm_world.errh = keep;
+    PMPI_Comm_free(&local);
+    if (rc)
+        return sm_error(MPI_COMM_SELF, rc, fn, NULL);
+    MPI_Comm c = *newintercomm;
+    MPI_Errhandler eh = errhandler ? errhandler : MPI_ERRORS_ARE_FATAL;
+    sm_errh_retain(eh);
+    sm_errh_release(c->errh);
+    c->errh = eh;
+    if (info != MPI_INFO_NULL)
+        PMPI_Comm_set_info(c, info);
+    return MPI_SUCCESS;
+}
+
 /* ---- session error handlers --------------------------------------------------------------- */
 #pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
 int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *function,

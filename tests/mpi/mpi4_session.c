@@ -141,6 +141,32 @@ int main(int argc, char **argv)
         MPI_Group_free(&wg);
     }
 
+    /* an intercommunicator between the lower and the upper half */
+    if (np > 1) {
+        MPI_Group wg, lo, hi;
+        MPI_Comm ic;
+        int range_lo[1][3] = {{0, np / 2 - 1, 1}}, range_hi[1][3] = {{np / 2, np - 1, 1}};
+        MPI_Group_from_session_pset(s2, "mpi://WORLD", &wg);
+        MPI_Group_range_incl(wg, 1, range_lo, &lo);
+        MPI_Group_range_incl(wg, 1, range_hi, &hi);
+        int low = me < np / 2;
+        CHECK(MPI_Intercomm_create_from_groups(low ? lo : hi, 0, low ? hi : lo, 0,
+                                               "org.example.inter", MPI_INFO_NULL,
+                                               MPI_ERRORS_RETURN, &ic) == MPI_SUCCESS,
+              "intercomm_create_from_groups");
+        int rs = 0, inter = 0;
+        MPI_Comm_test_inter(ic, &inter);
+        MPI_Comm_remote_size(ic, &rs);
+        CHECK(inter && rs == (low ? np - np / 2 : np / 2), "remote size %d", rs);
+        int x = low ? 1 : 2, sum = 0;
+        MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, ic); /* the remote group's sum */
+        CHECK(sum == (low ? 2 * (np - np / 2) : np / 2), "inter allreduce %d", sum);
+        MPI_Comm_free(&ic);
+        MPI_Group_free(&lo);
+        MPI_Group_free(&hi);
+        MPI_Group_free(&wg);
+    }
+
     /* error handlers */
     MPI_Errhandler eh;
     MPI_Session_create_errhandler(on_error, &eh);
