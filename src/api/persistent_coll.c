@@ -5,7 +5,11 @@
  * to a struct pcoll that keeps the arguments of the *_init call.  MPI_Start runs the matching
  * non-blocking collective (icoll.c, neighbor.c) and chains the user's request to that inner
  * request through the inner request's completion hook: when the schedule finishes, the outer
- * request becomes complete with the inner one's error, and the inner one is released.
+ * request becomes complete with the inner one's error, and the inner one is released.  The
+ * schedule's tag (a sequence number of the communicator's non-blocking collectives) is
+ * reserved at *_init and reused by every start, so the processes' requests match in the order
+ * of their *_init calls; successive starts of one request between two processes cannot be
+ * confused because messages between a pair on one context and tag stay in order.
  *
  * Also here: "waiters", composite requests (Isendrecv, partitioned requests) whose state is
  * advanced by one progress hook that polls them until they report completion. */
@@ -109,6 +113,7 @@ struct pcoll {
     MPI_Datatype st, rt;
     const MPI_Datatype *sts, *rts;
     MPI_Op op;
+    uint32_t seq; /* the schedule sequence number (tag) taken at *_init */
 };
 
 static void pc_inner_done(struct sctpmpi_request *in)
@@ -181,7 +186,15 @@ static int pc_start(MPI_Request r)
 {
     struct pcoll *p = r->hook_buf;
     MPI_Request in = MPI_REQUEST_NULL;
-    SM_TRY(pc_run(p, &in));
+    /* the schedule's tag is the one reserved at *_init: persistent collectives match in the
+     * order they were initialised, whatever order the processes start them in */
+    struct sm_comm_ext *x = sm_comm_x(p->comm);
+    uint32_t next = x->nbc_seq;
+    x->nbc_seq = p->seq;
+    int rc = pc_run(p, &in);
+    x->nbc_seq = next;
+    if (rc != MPI_SUCCESS)
+        return rc;
     r->active = 1;
     r->complete = 0;
     sm_status_empty(&r->status);
@@ -230,6 +243,7 @@ static int pc_make(struct pcoll *t, MPI_Info info, MPI_Request *request, const c
     struct pcoll *p = sm_xmalloc(sizeof *p);
     *p = *t;
     p->ops = &pc_ops;
+    p->seq = sm_comm_x(p->comm)->nbc_seq++;
     sm_dt_retain(p->st);
     sm_dt_retain(p->rt);
     if (p->op)

@@ -156,6 +156,31 @@ int main(int argc, char **argv)
     }
     SM_MPI(MPI_Request_free(&ab));
 
+    /* requests match in the order of their *_init calls, not of their starts: odd ranks
+     * start them the other way round */
+    {
+        int b1 = -1, b2 = -1;
+        MPI_Request two[2];
+        SM_MPI(MPI_Bcast_init(&b1, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &two[0]));
+        SM_MPI(MPI_Bcast_init(&b2, 1, MPI_INT, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &two[1]));
+        for (int round = 0; round < 3; round++) {
+            if (me == 0) {
+                b1 = 10 + round;
+                b2 = 20 + round;
+            }
+            if (me % 2) {
+                SM_MPI(MPI_Start(&two[1]));
+                SM_MPI(MPI_Start(&two[0]));
+            } else {
+                SM_MPI(MPI_Startall(2, two));
+            }
+            SM_MPI(MPI_Waitall(2, two, MPI_STATUSES_IGNORE));
+            SM_CHECK(b1 == 10 + round && b2 == 20 + round, "start order: %d %d", b1, b2);
+        }
+        SM_MPI(MPI_Request_free(&two[0]));
+        SM_MPI(MPI_Request_free(&two[1]));
+    }
+
     for (int k = 0; k < NK; k++) { /* inactive: freeing is allowed */
         SM_MPI(MPI_Request_free(&rq[k]));
         SM_CHECK(rq[k] == MPI_REQUEST_NULL, "Request_free did not null the handle");
