@@ -20,6 +20,8 @@ int sctpmpi_buffer_automatic[1];
 struct budget {
     int used_slot;       /* slot taken (slot 0, the process's, always is) */
     const void *owner;   /* communicator or session; NULL for the process */
+    uint32_t ctx;        /* a communicator's context too: a later communicator at the same
+                          * address (after MPI_Comm_free) does not inherit the buffer */
     int is_session;
     void *addr;          /* NULL: nothing attached */
     size_t size;
@@ -38,10 +40,17 @@ void sm_bsend_uncharge(size_t charge)
         slots[slot].used -= charge & (((size_t)1 << SLOT_SHIFT) - 1);
 }
 
+static uint32_t ctx_of(const void *owner, int is_session)
+{
+    return is_session ? 0 : ((MPI_Comm)owner)->ctx;
+}
+
 static struct budget *find(const void *owner, int is_session)
 {
+    uint32_t ctx = ctx_of(owner, is_session);
     for (int i = 1; i < NSLOTS; i++)
-        if (slots[i].used_slot && slots[i].owner == owner && slots[i].is_session == is_session)
+        if (slots[i].used_slot && slots[i].owner == owner && slots[i].ctx == ctx &&
+            slots[i].is_session == is_session)
             return &slots[i];
     return NULL;
 }
@@ -53,7 +62,9 @@ static struct budget *find_or_add(const void *owner, int is_session)
         return b;
     for (int i = 1; i < NSLOTS; i++)
         if (!slots[i].used_slot) {
-            slots[i] = (struct budget){.used_slot = 1, .owner = owner, .is_session = is_session};
+            slots[i] = (struct budget){.used_slot = 1, .owner = owner,
+                                       .ctx = ctx_of(owner, is_session),
+                                       .is_session = is_session};
             return &slots[i];
         }
     return NULL;

@@ -173,6 +173,10 @@ int main(int argc, char **argv)
     MPI_Session_set_errhandler(s1, eh);
     MPI_Session_call_errhandler(s1, MPI_ERR_OTHER);
     CHECK(calls == 1, "session error handler called %d times", calls);
+    MPI_Errhandler got;
+    MPI_Session_get_errhandler(s1, &got);
+    CHECK(got == eh, "Session_get_errhandler");
+    MPI_Errhandler_free(&got);
     MPI_Group bad;
     int rc = MPI_Group_from_session_pset(s2, "mpi://NO_SUCH_SET", &bad);
     CHECK(rc != MPI_SUCCESS, "unknown pset accepted");

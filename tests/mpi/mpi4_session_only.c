@@ -11,6 +11,14 @@ int main(void)
     MPI_Group g;
     MPI_Comm c;
     int errs = 0, me, np;
+    MPI_Info env; /* the info functions work before any initialisation */
+    char v[16];
+    int vl = sizeof v, flag = 0;
+    MPI_Info_create_env(0, NULL, &env);
+    MPI_Info_get_string(env, "maxprocs", &vl, v, &flag);
+    if (!flag || atoi(v) < 1)
+        errs++;
+    MPI_Info_free(&env);
     MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &s);
     MPI_Group_from_session_pset(s, "mpi://WORLD", &g);
     MPI_Comm_create_from_group(g, "org.example.only", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &c);
