@@ -26,8 +26,8 @@ static int finish(MPI_Request *req, MPI_Status *status)
     if (status) {
         int keep_err = status->MPI_ERROR;
         *status = r->status;
-        if (r->kind == SM_REQ_SEND || r->kind == SM_REQ_DONE)
-            status->sm_count = r->kind == SM_REQ_SEND ? r->bytes : 0;
+        if (r->kind == SM_REQ_SEND) /* DONE requests carry their own count (0 or a receive's) */
+            status->sm_count = r->bytes;
         status->MPI_ERROR = err ? err : keep_err;
     }
     if (r->persistent) {
@@ -282,7 +282,10 @@ int PMPI_Request_free(MPI_Request *request)
     if (!request || !*request)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "null request");
     struct sctpmpi_request *r = *request;
-    if (r->complete || (r->persistent && !r->active))
+    const struct sm_preq_ops *ops = sm_preq_ops_of(r); /* persistent collective, partitioned */
+    if (ops) {
+        SM_TRY(ops->free(r));
+    } else if (r->complete || (r->persistent && !r->active))
         sm_req_release(r);
     else
         r->freed = 1; /* released by the engine when it completes */
