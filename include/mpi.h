@@ -1015,6 +1015,45 @@ int PMPI_Pready_list(int length, const int array_of_partitions[], MPI_Request re
 int PMPI_Parrived(MPI_Request request, int partition, int *flag);
 /* ---- end of the MPI-4.0 / 4.1 section ---- */
 
+/* ---- MPI-4.1 additions: status accessors, array status checks, error removal, hardware
+ * information, value-index pair types ----------------------------------------------------- */
+int MPI_Status_get_source(MPI_Status *status, int *source);
+int MPI_Status_set_source(MPI_Status *status, int source);
+int MPI_Status_get_tag(MPI_Status *status, int *tag);
+int MPI_Status_set_tag(MPI_Status *status, int tag);
+int MPI_Status_get_error(MPI_Status *status, int *error);
+int MPI_Status_set_error(MPI_Status *status, int error);
+int MPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
+                               int *flag, MPI_Status *status);
+int MPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *flag,
+                               MPI_Status array_of_statuses[]);
+int MPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
+                                int array_of_indices[], MPI_Status array_of_statuses[]);
+int MPI_Remove_error_class(int errorclass);
+int MPI_Remove_error_code(int errorcode);
+int MPI_Remove_error_string(int errorcode);
+int MPI_Get_hw_resource_info(MPI_Info *hw_info);
+int MPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                             MPI_Datatype *pair_type);
+int PMPI_Status_get_source(MPI_Status *status, int *source);
+int PMPI_Status_set_source(MPI_Status *status, int source);
+int PMPI_Status_get_tag(MPI_Status *status, int *tag);
+int PMPI_Status_set_tag(MPI_Status *status, int tag);
+int PMPI_Status_get_error(MPI_Status *status, int *error);
+int PMPI_Status_set_error(MPI_Status *status, int error);
+int PMPI_Request_get_status_any(int count, MPI_Request array_of_requests[], int *index,
+                                int *flag, MPI_Status *status);
+int PMPI_Request_get_status_all(int count, MPI_Request array_of_requests[], int *flag,
+                                MPI_Status array_of_statuses[]);
+int PMPI_Request_get_status_some(int incount, MPI_Request array_of_requests[], int *outcount,
+                                 int array_of_indices[], MPI_Status array_of_statuses[]);
+int PMPI_Remove_error_class(int errorclass);
+int PMPI_Remove_error_code(int errorcode);
+int PMPI_Remove_error_string(int errorcode);
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info);
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                              MPI_Datatype *pair_type);
+
 /* ---- the profiling interface: every function again as PMPI_ ------------------------ */
 /* The library defines each function as PMPI_name and MPI_name as a weak alias of it, so a
  * profiling library may define MPI_name itself and call PMPI_name. */
