@@ -282,6 +282,8 @@ int PMPI_Request_free(MPI_Request *request)
     if (!request || !*request)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "null request");
     struct sctpmpi_request *r = *request;
+    if (r->persistent && (r->kind == SM_REQ_SEND || r->kind == SM_REQ_RECV))
+        sm_dt_release(r->p_dt); /* a started operation holds a reference of its own */
     if (r->complete || (r->persistent && !r->active))
         sm_req_release(r);
     else
