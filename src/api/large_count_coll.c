@@ -371,9 +371,13 @@ static int gatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
     if (me && (!rcs || !displs))
         return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
     /* only the root knows whether its arrays fit the int function; the others follow it (a
-     * large count of a non-root process alone is one element of a derived type) */
+     * large count of a non-root process alone is one element of a derived type).  The
+     * blocking form asks the root; the non-blocking one must not wait for it, so on an
+     * intracommunicator it always runs as Ialltoallw */
     int big = me && !small(np, rcs, displs);
-    if (!inter(comm))
+    if (!inter(comm) && req)
+        big = 1;
+    else if (!inter(comm))
         SM_TRY(PMPI_Bcast(&big, 1, MPI_INT, root, comm));
     if (!big) {
         MPI_Datatype t;
@@ -444,7 +448,9 @@ static int scatterv(const void *sbuf, const MPI_Count *scs, const MPI_Aint *disp
     if (me && (!scs || !displs))
         return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
     int big = me && !small(np, scs, displs); /* the root decides, as in gatherv */
-    if (!inter(comm))
+    if (!inter(comm) && req)
+        big = 1;
+    else if (!inter(comm))
         SM_TRY(PMPI_Bcast(&big, 1, MPI_INT, root, comm));
     if (!big) {
         MPI_Datatype t;
