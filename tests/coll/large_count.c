@@ -129,6 +129,23 @@ static void p2p(void)
             free(b);
         }
     }
+    /* persistent requests outlive the datatype they were made with */
+    {
+        MPI_Datatype pt;
+        MPI_Type_contiguous(N / 4, MPI_INT, &pt);
+        MPI_Type_commit(&pt);
+        MPI_Recv_init_c(r, 4, pt, prev, 21, MPI_COMM_WORLD, &rq[0]);
+        MPI_Send_init_c(s, 4, pt, next, 21, MPI_COMM_WORLD, &rq[1]);
+        MPI_Type_free(&pt);
+        for (int k = 0; k < 2; k++) {
+            memset(r, 0, N * sizeof *r);
+            MPI_Startall(2, rq);
+            MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+            check_ints(r, w, N, "persistent with a freed datatype");
+        }
+        MPI_Request_free(&rq[0]);
+        MPI_Request_free(&rq[1]);
+    }
     /* Sendrecv_c, Sendrecv_replace_c */
     memset(r, 0, N * sizeof *r);
     MPI_Sendrecv_c(s, N, MPI_INT, next, 30, r, N, MPI_INT, prev, 30, MPI_COMM_WORLD, &st);

@@ -1,7 +1,8 @@
 /* large_count_big.c — a real count beyond the int range: 2^31 + 8 chars sent with MPI_Send_c
- * and received with MPI_Recv_c (Get_count_c must report the count), then broadcast with
- * MPI_Bcast_c.  Needs about 5 GB of memory for two ranks: when /proc/meminfo says less is
- * available, it prints why and exits with status 77 (ctest reports the test as skipped). */
+ * and received with MPI_Recv_c (Get_count_c must report the count), broadcast with
+ * MPI_Bcast_c, then reduced locally with MPI_Reduce_local_c.  Needs about 5 GB of memory for
+ * two ranks: when /proc/meminfo says less is available, it prints why and exits with status
+ * 77 (ctest reports the test as skipped). */
 #include "coll_test.h"
 
 #include <limits.h>
@@ -66,6 +67,20 @@ int main(int argc, char **argv)
     if (rank_ == 0)
         for (MPI_Count i = 0; i < count; i++)
             CHECK(buf[i] == pattern(i, 2), "broadcast byte %lld", (long long)i);
-    free(buf);
+    /* a local reduction of the whole count (int-sized pieces underneath) */
+    if (rank_ == 1)
+        free(buf);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank_ == 0) {
+        unsigned char *acc = xmalloc((size_t)count);
+        for (MPI_Count i = 0; i < count; i++)
+            acc[i] = pattern(i, 3);
+        MPI_Reduce_local_c(buf, acc, count, MPI_UNSIGNED_CHAR, MPI_BXOR);
+        for (MPI_Count i = 0; i < count; i++)
+            CHECK(acc[i] == (unsigned char)(pattern(i, 2) ^ pattern(i, 3)), "Reduce_local_c byte %lld",
+                  (long long)i);
+        free(acc);
+        free(buf);
+    }
     return finish();
 }
