@@ -49,7 +49,7 @@ static int leaf(MPI_Comm comm, int root, const void *buf)
 /* ---- (sbuf, scount, stype, rbuf, rcount, rtype, comm) ------------------------------------ */
 #define LC_GATHERLIKE(NAME, DECL, PASS)                                                          \
     LC_WEAK(NAME)                                                                                \
-    int PMPI_##NAME##_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,            \
+    int PMPI_##NAME##_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,             \
                         MPI_Count rc, MPI_Datatype rt, MPI_Comm comm DECL)                       \
     {                                                                                            \
         const char *fn = "MPI_" #NAME "_c";                                                      \
@@ -77,7 +77,7 @@ LC_GATHERLIKE(Ineighbor_alltoall, LC_RQ_DECL, LC_RQ_PASS)
 /* ---- rooted: Gather (the receive side counts at the root), Scatter (the send side) ------- */
 #define LC_ROOTED(NAME, SSIG, RSIG, DECL, PASS)                                                  \
     LC_WEAK(NAME)                                                                                \
-    int PMPI_##NAME##_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,            \
+    int PMPI_##NAME##_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,             \
                         MPI_Count rc, MPI_Datatype rt, int root, MPI_Comm comm DECL)             \
     {                                                                                            \
         const char *fn = "MPI_" #NAME "_c";                                                      \
@@ -115,46 +115,55 @@ LC_ROOTED(Iscatter, am_root(comm, root), leaf(comm, root, rbuf), LC_RQ_DECL, LC_
 LC_BCAST(Bcast, , )
 LC_BCAST(Ibcast, LC_RQ_DECL, LC_RQ_PASS)
 
+/* would size blocks of count elements add up to more than the int functions count */
+static int over_total(MPI_Comm comm, MPI_Count count)
+{
+    int n = 1;
+    if (comm && comm->valid)
+        PMPI_Comm_size(comm, &n);
+    return count > 0 && count * n > sm_lc_chunk();
+}
+
 /* ---- reductions ---------------------------------------------------------------------------- */
-#define LC_REDUCE(NAME, DECL, PASS)                                                              \
+#define LC_REDUCE(NAME, FORCE, DECL, PASS)                                                       \
     LC_WEAK(NAME)                                                                                \
-    int PMPI_##NAME##_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,         \
+    int PMPI_##NAME##_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,          \
                         MPI_Op op, MPI_Comm comm DECL)                                           \
     {                                                                                            \
         MPI_Datatype t;                                                                          \
         MPI_Op o;                                                                                \
         int n;                                                                                   \
-        SM_TRY(sm_lc_red(count, dt, op, &t, &o, &n, comm, "MPI_" #NAME "_c"));                   \
+        SM_TRY(sm_lc_red(count, FORCE, dt, op, &t, &o, &n, comm, "MPI_" #NAME "_c"));            \
         int e = PMPI_##NAME(sbuf, rbuf, n, t, o, comm PASS);                                     \
         sm_lc_red_done(t, o, dt, op);                                                            \
         return e;                                                                                \
     }
 
-LC_REDUCE(Allreduce, , )
-LC_REDUCE(Scan, , )
-LC_REDUCE(Exscan, , )
-LC_REDUCE(Reduce_scatter_block, , )
-LC_REDUCE(Iallreduce, LC_RQ_DECL, LC_RQ_PASS)
-LC_REDUCE(Iscan, LC_RQ_DECL, LC_RQ_PASS)
-LC_REDUCE(Iexscan, LC_RQ_DECL, LC_RQ_PASS)
-LC_REDUCE(Ireduce_scatter_block, LC_RQ_DECL, LC_RQ_PASS)
+LC_REDUCE(Allreduce, 0, , )
+LC_REDUCE(Scan, 0, , )
+LC_REDUCE(Exscan, 0, , )
+LC_REDUCE(Reduce_scatter_block, over_total(comm, count), , )
+LC_REDUCE(Iallreduce, 0, LC_RQ_DECL, LC_RQ_PASS)
+LC_REDUCE(Iscan, 0, LC_RQ_DECL, LC_RQ_PASS)
+LC_REDUCE(Iexscan, 0, LC_RQ_DECL, LC_RQ_PASS)
+LC_REDUCE(Ireduce_scatter_block, over_total(comm, count), LC_RQ_DECL, LC_RQ_PASS)
 
-#define LC_REDUCE_ROOTED(NAME, DECL, PASS)                                                       \
+#define LC_REDUCE_ROOTED(NAME, FORCE, DECL, PASS)                                                \
     LC_WEAK(NAME)                                                                                \
-    int PMPI_##NAME##_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,         \
+    int PMPI_##NAME##_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,          \
                         MPI_Op op, int root, MPI_Comm comm DECL)                                 \
     {                                                                                            \
         MPI_Datatype t;                                                                          \
         MPI_Op o;                                                                                \
         int n;                                                                                   \
-        SM_TRY(sm_lc_red(count, dt, op, &t, &o, &n, comm, "MPI_" #NAME "_c"));                   \
+        SM_TRY(sm_lc_red(count, FORCE, dt, op, &t, &o, &n, comm, "MPI_" #NAME "_c"));            \
         int e = PMPI_##NAME(sbuf, rbuf, n, t, o, root, comm PASS);                               \
         sm_lc_red_done(t, o, dt, op);                                                            \
         return e;                                                                                \
     }
 
-LC_REDUCE_ROOTED(Reduce, , )
-LC_REDUCE_ROOTED(Ireduce, LC_RQ_DECL, LC_RQ_PASS)
+LC_REDUCE_ROOTED(Reduce, 0, , )
+LC_REDUCE_ROOTED(Ireduce, 0, LC_RQ_DECL, LC_RQ_PASS)
 
 /* a user operation with the large-count callback: op.c calls user_c in place of user (which
  * is set only so that the op counts as a user op everywhere; it is never called) */
@@ -326,10 +335,10 @@ static int exchange(const void *sbuf, const struct side *ss, void *rbuf, const s
                     MPI_Comm comm, int neighbor, MPI_Request *req)
 {
     int nmax = ss->n > rs->n ? ss->n : rs->n;
-    int *sc = sm_xcalloc((size_t)nmax + 1, sizeof *sc), *rc = sm_xcalloc((size_t)nmax + 1, sizeof *rc);
-    MPI_Aint *sd = sm_xcalloc((size_t)nmax + 1, sizeof *sd), *rd = sm_xcalloc((size_t)nmax + 1, sizeof *rd);
-    MPI_Datatype *st = sm_xcalloc((size_t)nmax + 1, sizeof *st);
-    MPI_Datatype *rt = sm_xcalloc((size_t)nmax + 1, sizeof *rt);
+    size_t m = (size_t)nmax + 1;
+    int *sc = sm_xcalloc(m, sizeof *sc), *rc = sm_xcalloc(m, sizeof *rc);
+    MPI_Aint *sd = sm_xcalloc(m, sizeof *sd), *rd = sm_xcalloc(m, sizeof *rd);
+    MPI_Datatype *st = sm_xcalloc(m, sizeof *st), *rt = sm_xcalloc(m, sizeof *rt);
     int e = build(ss, neighbor, sc, sd, st);
     if (e == MPI_SUCCESS)
         e = build(rs, neighbor, rc, rd, rt);
@@ -338,7 +347,7 @@ static int exchange(const void *sbuf, const struct side *ss, void *rbuf, const s
             e = req ? PMPI_Ineighbor_alltoallw(sbuf, sc, sd, st, rbuf, rc, rd, rt, comm, req)
                     : PMPI_Neighbor_alltoallw(sbuf, sc, sd, st, rbuf, rc, rd, rt, comm);
         } else {
-            int *zero = sm_xcalloc((size_t)nmax + 1, sizeof *zero);
+            int *zero = sm_xcalloc(m, sizeof *zero);
             e = req ? PMPI_Ialltoallw(sbuf, sc, zero, st, rbuf, rc, zero, rt, comm, req)
                     : PMPI_Alltoallw(sbuf, sc, zero, st, rbuf, rc, zero, rt, comm);
             free(zero);
@@ -682,7 +691,10 @@ static int reduce_scatter(const void *sbuf, void *rbuf, const MPI_Count *rcs, MP
     PMPI_Comm_size(comm, &np);
     if (!rcs)
         return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts");
-    if (small(np, rcs, NULL)) {
+    MPI_Count total = 0;
+    for (int i = 0; i < np; i++)
+        total += rcs[i] > 0 ? rcs[i] : 0;
+    if (small(np, rcs, NULL) && total <= sm_lc_chunk()) {
         int *c = ints(np, rcs);
         int e = req ? PMPI_Ireduce_scatter(sbuf, rbuf, c, dt, op, comm, req)
                     : PMPI_Reduce_scatter(sbuf, rbuf, c, dt, op, comm);
@@ -702,8 +714,8 @@ static int reduce_scatter(const void *sbuf, void *rbuf, const MPI_Count *rcs, MP
     SM_TRY(sm_check_dt(comm, dt, fn));
     int rank;
     PMPI_Comm_rank(comm, &rank);
-    MPI_Count total = 0;
     MPI_Aint *displs = sm_xmalloc(sizeof *displs * (size_t)np);
+    total = 0;
     for (int i = 0; i < np; i++) {
         displs[i] = total;
         total += rcs[i];

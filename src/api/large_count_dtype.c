@@ -348,8 +348,9 @@ int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count bls[], const MPI_
             ones[k] = 1;
             rc = sm_check_dt(MPI_COMM_WORLD, types[k], fn);
             if (rc == MPI_SUCCESS)
-                rc = bls[k] < 0 ? sm_error(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "negative block length")
-                                : sm_lc_contig(bls[k], types[k], &ts[k]);
+                rc = bls[k] < 0
+                         ? sm_error(MPI_COMM_WORLD, MPI_ERR_COUNT, fn, "negative block length")
+                         : sm_lc_contig(bls[k], types[k], &ts[k]);
         }
         if (rc == MPI_SUCCESS)
             rc = PMPI_Type_create_struct(n, ones, d, ts, newtype);

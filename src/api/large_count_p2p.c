@@ -13,7 +13,7 @@ MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes); /* pack.c */
     {                                                                                            \
         MPI_Datatype t;                                                                          \
         int n;                                                                                   \
-        SM_TRY(sm_lc_arg(count, dt, &t, &n, comm, "MPI_" #NAME "_c"));                          \
+        SM_TRY(sm_lc_arg(count, dt, &t, &n, comm, "MPI_" #NAME "_c"));                           \
         int rc = PMPI_##NAME(buf, n, t, peer, tag, comm, last);                                  \
         sm_lc_done(t, dt);                                                                       \
         return rc;                                                                               \
@@ -26,7 +26,7 @@ MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes); /* pack.c */
     {                                                                                            \
         MPI_Datatype t;                                                                          \
         int n;                                                                                   \
-        SM_TRY(sm_lc_arg(count, dt, &t, &n, comm, "MPI_" #NAME "_c"));                          \
+        SM_TRY(sm_lc_arg(count, dt, &t, &n, comm, "MPI_" #NAME "_c"));                           \
         int rc = PMPI_##NAME(buf, n, t, peer, tag, comm);                                        \
         sm_lc_done(t, dt);                                                                       \
         return rc;                                                                               \

@@ -75,14 +75,14 @@ int sm_lc_contig(MPI_Count n, MPI_Datatype dt, MPI_Datatype *out)
     return PMPI_Type_commit(out);
 }
 
-int sm_lc_arg(MPI_Count count, MPI_Datatype dt, MPI_Datatype *t, int *n, MPI_Comm comm,
-              const char *fn)
+static int arg(MPI_Count count, MPI_Datatype dt, int force, MPI_Datatype *t, int *n,
+               MPI_Comm comm, const char *fn)
 {
     *t = dt;
     *n = 0;
     if (count < 0)
         return sm_error(comm, MPI_ERR_COUNT, fn, "count %lld is negative", (long long)count);
-    if (count <= sm_lc_chunk()) {
+    if (count <= sm_lc_chunk() && !(force && count > 0)) {
         *n = (int)count;
         return MPI_SUCCESS;
     }
@@ -90,6 +90,12 @@ int sm_lc_arg(MPI_Count count, MPI_Datatype dt, MPI_Datatype *t, int *n, MPI_Com
     SM_TRY(sm_lc_contig(count, dt, t));
     *n = 1;
     return MPI_SUCCESS;
+}
+
+int sm_lc_arg(MPI_Count count, MPI_Datatype dt, MPI_Datatype *t, int *n, MPI_Comm comm,
+              const char *fn)
+{
+    return arg(count, dt, 0, t, n, comm, fn);
 }
 
 void sm_lc_done(MPI_Datatype t, MPI_Datatype dt)
@@ -142,11 +148,11 @@ static void red_apply(void *in, void *inout, int *len, MPI_Datatype *t)
     }
 }
 
-int sm_lc_red(MPI_Count count, MPI_Datatype dt, MPI_Op op, MPI_Datatype *t, MPI_Op *o, int *n,
-              MPI_Comm comm, const char *fn)
+int sm_lc_red(MPI_Count count, int force, MPI_Datatype dt, MPI_Op op, MPI_Datatype *t,
+              MPI_Op *o, int *n, MPI_Comm comm, const char *fn)
 {
     *o = op;
-    SM_TRY(sm_lc_arg(count, dt, t, n, comm, fn));
+    SM_TRY(arg(count, dt, force, t, n, comm, fn));
     if (*t == dt)
         return MPI_SUCCESS;
     int rc = sm_op_check(comm, op, dt, fn);

@@ -218,7 +218,7 @@ static void statuses(void)
     MPI_Type_free(&pair);
 }
 
-/* ---- collectives ------------------------------------------------------------------------------ */
+/* ---- collectives ------------------------------------------------------------------------ */
 static void sum_c(void *in, void *inout, MPI_Count *len, MPI_Datatype *dt)
 {
     (void)dt;

@@ -23,7 +23,10 @@ static long long available(void)
     return kb < 0 ? -1 : kb * 1024;
 }
 
-static unsigned char pattern(MPI_Count i, int salt) { return (unsigned char)((i * 131 + salt) >> 3); }
+static unsigned char pattern(MPI_Count i, int salt)
+{
+    return (unsigned char)((i * 131 + salt) >> 3);
+}
 
 int main(int argc, char **argv)
 {
@@ -77,8 +80,8 @@ int main(int argc, char **argv)
             acc[i] = pattern(i, 3);
         MPI_Reduce_local_c(buf, acc, count, MPI_UNSIGNED_CHAR, MPI_BXOR);
         for (MPI_Count i = 0; i < count; i++)
-            CHECK(acc[i] == (unsigned char)(pattern(i, 2) ^ pattern(i, 3)), "Reduce_local_c byte %lld",
-                  (long long)i);
+            CHECK(acc[i] == (unsigned char)(pattern(i, 2) ^ pattern(i, 3)),
+                  "Reduce_local_c byte %lld", (long long)i);
         free(acc);
         free(buf);
     }
