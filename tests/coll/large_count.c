@@ -3,8 +3,8 @@
  * family, on counts small enough for this machine.  Run with SCTPMPI_LARGE_COUNT_CHUNK set
  * low (e.g. 7), the same program drives every count above it through the derived-datatype
  * path that carries counts beyond the int range.  Also: Get_count_c/Get_elements_c report
- * counts beyond 2^31 and the _c constructors answer get_envelope_c/get_contents_c in the
- * large-count layout. */
+ * counts beyond 2^31, the _c constructors answer get_envelope_c/get_contents_c in the
+ * large-count layout, and a few collectives run on an intercommunicator. */
 #include "coll_test.h"
 
 #include <limits.h>
@@ -706,6 +706,64 @@ static void dtypes(void)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
+/* ---- intercommunicators: the halves of the world (at least 2 ranks) ------------------------ */
+static void inter(void)
+{
+    if (size_ < 2)
+        return;
+    int low = rank_ < size_ / 2, lsize, rsize;
+    MPI_Comm local, ic;
+    MPI_Comm_split(MPI_COMM_WORLD, low, rank_, &local);
+    MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, low ? size_ / 2 : 0, 77, &ic);
+    MPI_Comm_size(ic, &lsize);
+    MPI_Comm_remote_size(ic, &rsize);
+    int lrank;
+    MPI_Comm_rank(ic, &lrank);
+    int *s = xmalloc(sizeof(int) * N * 8), *r = xmalloc(sizeof(int) * N * 8),
+        *w = xmalloc(sizeof(int) * N * 8);
+    for (int i = 0; i < N * 8; i++)
+        s[i] = val(rank_, 1, i);
+    /* Bcast_c from the low group's rank 0 */
+    int root = low ? (lrank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+    memcpy(r, s, sizeof(int) * N);
+    memcpy(w, s, sizeof(int) * N);
+    MPI_Bcast_c(r, N, MPI_INT, root, ic);
+    MPI_Bcast(w, N, MPI_INT, root, ic);
+    check_ints(r, w, N, "intercomm Bcast_c");
+    memset(r, 0, sizeof(int) * N * 8);
+    memset(w, 0, sizeof(int) * N * 8);
+    MPI_Allgather_c(s, N, MPI_INT, r, N, MPI_INT, ic);
+    MPI_Allgather(s, N, MPI_INT, w, N, MPI_INT, ic);
+    check_ints(r, w, N * rsize, "intercomm Allgather_c");
+    MPI_Count c[8];
+    MPI_Aint d[8];
+    int ic_[8], id_[8];
+    for (int i = 0; i < rsize; i++) {
+        c[i] = ic_[i] = N / 2 + i;
+        d[i] = id_[i] = i * N;
+    }
+    memset(r, 0, sizeof(int) * N * 8);
+    memset(w, 0, sizeof(int) * N * 8);
+    /* each sends N / 2 + (its local rank) to every remote rank */
+    MPI_Count sc[8];
+    int isc[8];
+    for (int i = 0; i < rsize; i++)
+        sc[i] = isc[i] = N / 2 + lrank;
+    MPI_Alltoallv_c(s, sc, d, MPI_INT, r, c, d, MPI_INT, ic);
+    MPI_Alltoallv(s, isc, id_, MPI_INT, w, ic_, id_, MPI_INT, ic);
+    check_ints(r, w, N * rsize, "intercomm Alltoallv_c");
+    memset(r, 0, sizeof(int) * N * 8);
+    memset(w, 0, sizeof(int) * N * 8);
+    MPI_Allreduce_c(s, r, N, MPI_INT, MPI_SUM, ic);
+    MPI_Allreduce(s, w, N, MPI_INT, MPI_SUM, ic);
+    check_ints(r, w, N, "intercomm Allreduce_c");
+    free(s);
+    free(r);
+    free(w);
+    MPI_Comm_free(&ic);
+    MPI_Comm_free(&local);
+}
+
 int main(int argc, char **argv)
 {
     start(&argc, &argv);
@@ -716,5 +774,6 @@ int main(int argc, char **argv)
     neighbors(0);
     neighbors(1);
     dtypes();
+    inter();
     return finish();
 }
