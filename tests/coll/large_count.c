@@ -216,6 +216,44 @@ static void statuses(void)
     MPI_Get_elements_c(&st, pair, &c);
     CHECK(c == big, "Get_elements_c of a derived type: %lld", (long long)c);
     MPI_Type_free(&pair);
+
+    /* types beyond the int range (built, never filled): sizes, extents, envelopes */
+    MPI_Datatype huge, far;
+    MPI_Count n = 3 * (MPI_Count)INT_MAX + 5, lb, ext, sz, ni, na, nl, nt;
+    int comb;
+    MPI_Type_contiguous_c(n, MPI_BYTE, &huge);
+    MPI_Type_commit(&huge);
+    MPI_Type_size_c(huge, &sz);
+    MPI_Type_get_extent_c(huge, &lb, &ext);
+    CHECK(sz == n && lb == 0 && ext == n, "contiguous_c beyond int: size %lld extent %lld",
+          (long long)sz, (long long)ext);
+    MPI_Type_get_true_extent_c(huge, &lb, &ext);
+    CHECK(lb == 0 && ext == n, "contiguous_c beyond int: true extent %lld", (long long)ext);
+    MPI_Type_get_envelope_c(huge, &ni, &na, &nl, &nt, &comb);
+    CHECK(comb == MPI_COMBINER_CONTIGUOUS && ni == 0 && na == 0 && nl == 1 && nt == 1,
+          "contiguous_c beyond int: envelope");
+    MPI_Count l[1];
+    MPI_Datatype t[1];
+    MPI_Type_get_contents_c(huge, 0, 0, 1, 1, NULL, NULL, l, t);
+    CHECK(l[0] == n && t[0] == MPI_BYTE, "contiguous_c beyond int: contents");
+    MPI_Pack_size_c(2, huge, MPI_COMM_WORLD, &sz);
+    CHECK(sz == 2 * n, "Pack_size_c beyond int: %lld", (long long)sz);
+    MPI_Status_set_elements_c(&st, huge, 2 * n);
+    MPI_Get_count_c(&st, huge, &c);
+    CHECK(c == 2, "Get_count_c of a type beyond int: %lld", (long long)c);
+    MPI_Get_elements_c(&st, huge, &c);
+    CHECK(c == 2 * n, "Get_elements_c of a type beyond int: %lld", (long long)c);
+    MPI_Type_free(&huge);
+    MPI_Count bl[2] = {1, 2}, di[2] = {0, 4 * (MPI_Count)INT_MAX};
+    MPI_Type_indexed_c(2, bl, di, MPI_INT, &far);
+    MPI_Type_commit(&far);
+    MPI_Type_size_c(far, &sz);
+    MPI_Type_get_extent_c(far, &lb, &ext);
+    CHECK(sz == 3 * (MPI_Count)sizeof(int) && lb == 0 &&
+              ext == (di[1] + 2) * (MPI_Count)sizeof(int),
+          "indexed_c with a displacement beyond int: size %lld extent %lld", (long long)sz,
+          (long long)ext);
+    MPI_Type_free(&far);
 }
 
 /* ---- collectives ------------------------------------------------------------------------ */
@@ -703,6 +741,15 @@ static void dtypes(void)
     err = MPI_Type_contiguous_c(-5, MPI_INT, &a);
     MPI_Error_class(err, &cls);
     CHECK(cls == MPI_ERR_COUNT, "negative contiguous count: class %d", cls);
+    /* the documented corners: subarray / darray sizes beyond the int range */
+    MPI_Count bigsz[1] = {(MPI_Count)INT_MAX + 10}, one[1] = {1}, zero[1] = {0};
+    err = MPI_Type_create_subarray_c(1, bigsz, one, zero, MPI_ORDER_C, MPI_CHAR, &a);
+    MPI_Error_class(err, &cls);
+    CHECK(cls == MPI_ERR_COUNT, "subarray_c beyond int: class %d", cls);
+    int dist[1] = {MPI_DISTRIBUTE_BLOCK}, darg[1] = {MPI_DISTRIBUTE_DFLT_DARG}, ps[1] = {1};
+    err = MPI_Type_create_darray_c(1, 0, 1, bigsz, dist, darg, ps, MPI_ORDER_C, MPI_CHAR, &a);
+    MPI_Error_class(err, &cls);
+    CHECK(cls == MPI_ERR_COUNT, "darray_c beyond int: class %d", cls);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
