@@ -48,6 +48,7 @@ struct sctpmpi_op {
     int commute;
     sm_op_fn *fn;              /* predefined */
     MPI_User_function *user;   /* Op_create */
+    MPI_User_function_c *user_c; /* Op_create_c (large_count_op.c): called instead of user */
     int refcount;              /* user ops: the handle + running non-blocking collectives */
 };
 

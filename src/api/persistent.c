@@ -22,6 +22,7 @@ static int make(const void *buf, int count, MPI_Datatype dt, int peer, int tag, 
     r->p_buf = buf;
     r->p_count = count;
     r->p_dt = dt;
+    sm_dt_retain(dt); /* the type may be freed before the request: released by Request_free */
     r->peer = peer;
     r->tag = tag;
     r->comm = comm;

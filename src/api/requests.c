@@ -283,6 +283,8 @@ int PMPI_Request_free(MPI_Request *request)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "null request");
     struct sctpmpi_request *r = *request;
     const struct sm_preq_ops *ops = sm_preq_ops_of(r); /* persistent collective, partitioned */
+    if (!ops && r->persistent && (r->kind == SM_REQ_SEND || r->kind == SM_REQ_RECV))
+        sm_dt_release(r->p_dt); /* a started operation holds a reference of its own */
     if (ops) {
         SM_TRY(ops->free(r));
     } else if (r->complete || (r->persistent && !r->active))
