@@ -13,6 +13,24 @@
 #define LC_RQ_DECL , MPI_Request *req
 #define LC_RQ_PASS , req
 #define LC_WEAK(NAME) _Pragma(LC_STR(weak MPI_##NAME##_c = PMPI_##NAME##_c))
+/* the extra arguments of the persistent forms */
+#define LC_PI_DECL , MPI_Info info, MPI_Request *req
+#define LC_PI_PASS , info, req
+
+/* how a v/w collective runs: blocking (a NULL struct how), non-blocking, or persistent (an
+ * *_init call: the request is made, not started) */
+struct how {
+    MPI_Request *req;
+    int init;
+    MPI_Info info;
+};
+#define NB(req) (&(struct how){(req), 0, MPI_INFO_NULL})
+#define PI(info, req) (&(struct how){(req), 1, (info)})
+/* the int function B, its non-blocking form I or its persistent form B_init, as h says */
+#define LC_RUN(h, B, I, ...)                                                                     \
+    (!(h)         ? PMPI_##B(__VA_ARGS__)                                                        \
+     : (h)->init ? PMPI_##B##_init(__VA_ARGS__, (h)->info, (h)->req)                             \
+                 : PMPI_##I(__VA_ARGS__, (h)->req))
 
 /* (count, dt) of an argument that matters only on some processes: elsewhere it is passed on
  * unchanged when it fits (else as 0) and nothing is built */
@@ -73,6 +91,10 @@ LC_GATHERLIKE(Iallgather, LC_RQ_DECL, LC_RQ_PASS)
 LC_GATHERLIKE(Ialltoall, LC_RQ_DECL, LC_RQ_PASS)
 LC_GATHERLIKE(Ineighbor_allgather, LC_RQ_DECL, LC_RQ_PASS)
 LC_GATHERLIKE(Ineighbor_alltoall, LC_RQ_DECL, LC_RQ_PASS)
+LC_GATHERLIKE(Allgather_init, LC_PI_DECL, LC_PI_PASS)
+LC_GATHERLIKE(Alltoall_init, LC_PI_DECL, LC_PI_PASS)
+LC_GATHERLIKE(Neighbor_allgather_init, LC_PI_DECL, LC_PI_PASS)
+LC_GATHERLIKE(Neighbor_alltoall_init, LC_PI_DECL, LC_PI_PASS)
 
 /* ---- rooted: Gather (the receive side counts at the root), Scatter (the send side) ------- */
 #define LC_ROOTED(NAME, SSIG, RSIG, DECL, PASS)                                                  \
@@ -97,6 +119,8 @@ LC_ROOTED(Gather, leaf(comm, root, sbuf), am_root(comm, root), , )
 LC_ROOTED(Igather, leaf(comm, root, sbuf), am_root(comm, root), LC_RQ_DECL, LC_RQ_PASS)
 LC_ROOTED(Scatter, am_root(comm, root), leaf(comm, root, rbuf), , )
 LC_ROOTED(Iscatter, am_root(comm, root), leaf(comm, root, rbuf), LC_RQ_DECL, LC_RQ_PASS)
+LC_ROOTED(Gather_init, leaf(comm, root, sbuf), am_root(comm, root), LC_PI_DECL, LC_PI_PASS)
+LC_ROOTED(Scatter_init, am_root(comm, root), leaf(comm, root, rbuf), LC_PI_DECL, LC_PI_PASS)
 
 #define LC_BCAST(NAME, DECL, PASS)                                                               \
     LC_WEAK(NAME)                                                                                \
@@ -114,6 +138,7 @@ LC_ROOTED(Iscatter, am_root(comm, root), leaf(comm, root, rbuf), LC_RQ_DECL, LC_
 
 LC_BCAST(Bcast, , )
 LC_BCAST(Ibcast, LC_RQ_DECL, LC_RQ_PASS)
+LC_BCAST(Bcast_init, LC_PI_DECL, LC_PI_PASS)
 
 /* would size blocks of count elements add up to more than the int functions count */
 static int over_total(MPI_Comm comm, MPI_Count count)
@@ -147,6 +172,10 @@ LC_REDUCE(Iallreduce, 0, LC_RQ_DECL, LC_RQ_PASS)
 LC_REDUCE(Iscan, 0, LC_RQ_DECL, LC_RQ_PASS)
 LC_REDUCE(Iexscan, 0, LC_RQ_DECL, LC_RQ_PASS)
 LC_REDUCE(Ireduce_scatter_block, over_total(comm, count), LC_RQ_DECL, LC_RQ_PASS)
+LC_REDUCE(Allreduce_init, 0, LC_PI_DECL, LC_PI_PASS)
+LC_REDUCE(Scan_init, 0, LC_PI_DECL, LC_PI_PASS)
+LC_REDUCE(Exscan_init, 0, LC_PI_DECL, LC_PI_PASS)
+LC_REDUCE(Reduce_scatter_block_init, over_total(comm, count), LC_PI_DECL, LC_PI_PASS)
 
 #define LC_REDUCE_ROOTED(NAME, FORCE, DECL, PASS)                                                \
     LC_WEAK(NAME)                                                                                \
@@ -164,6 +193,7 @@ LC_REDUCE(Ireduce_scatter_block, over_total(comm, count), LC_RQ_DECL, LC_RQ_PASS
 
 LC_REDUCE_ROOTED(Reduce, 0, , )
 LC_REDUCE_ROOTED(Ireduce, 0, LC_RQ_DECL, LC_RQ_PASS)
+LC_REDUCE_ROOTED(Reduce_init, 0, LC_PI_DECL, LC_PI_PASS)
 
 /* a user operation with the large-count callback: op.c calls user_c in place of user (which
  * is set only so that the op counts as a user op everywhere; it is never called) */
@@ -330,38 +360,98 @@ static void unbuild(int n, MPI_Datatype *types)
             PMPI_Type_free(&types[i]);
 }
 
+/* ---- what a persistent request made here must keep ---------------------------------------
+ * The int persistent collectives keep the arrays of counts, displacements and types they are
+ * given (as the standard lets them: the caller's arrays must outlive the request) and use
+ * them at every start; the arrays and per-peer types built here are the caller's, so they
+ * stay with the request.  The request's object is wrapped: "keep" takes its place as the
+ * request's owner object, hands start and free on to the wrapped one, and releases what it
+ * holds once the request is freed. */
+#define KEEP_MEM 8
+struct keep {
+    const struct sm_preq_ops *ops; /* first: the object of a persistent request */
+    void *inner;                   /* the wrapped object (it starts with its operations) */
+    void *mem[KEEP_MEM];           /* arrays to free */
+    MPI_Datatype *t[2];            /* arrays of built types to free (the arrays are in mem) */
+    int tn[2];
+};
+
+static void keep_release(struct keep *k)
+{
+    for (int i = 0; i < 2; i++)
+        if (k->t[i])
+            unbuild(k->tn[i], k->t[i]);
+    for (int i = 0; i < KEEP_MEM; i++)
+        free(k->mem[i]);
+}
+
+static const struct sm_preq_ops *inner_ops(struct keep *k)
+{
+    return *(const struct sm_preq_ops *const *)k->inner;
+}
+
+static int keep_start(MPI_Request r)
+{
+    struct keep *k = r->hook_buf;
+    r->hook_buf = k->inner;
+    int e = inner_ops(k)->start(r);
+    r->hook_buf = k;
+    return e;
+}
+
+static int keep_free(MPI_Request r)
+{
+    struct keep *k = r->hook_buf;
+    r->hook_buf = k->inner;
+    int e = inner_ops(k)->free(r); /* releases r on success */
+    if (e != MPI_SUCCESS) {
+        r->hook_buf = k;
+        return e;
+    }
+    keep_release(k);
+    free(k);
+    return MPI_SUCCESS;
+}
+
+static const struct sm_preq_ops keep_ops = {keep_start, keep_free};
+
+/* the end of a call that passed k's arrays and types to an int function: a persistent request
+ * it made keeps them, else they are released now */
+static int settle(int e, const struct how *h, struct keep *k)
+{
+    MPI_Request r = h && h->init && e == MPI_SUCCESS ? *h->req : MPI_REQUEST_NULL;
+    if (r == MPI_REQUEST_NULL || !sm_preq_ops_of(r)) {
+        keep_release(k);
+        return e;
+    }
+    struct keep *x = sm_xmalloc(sizeof *x);
+    *x = *k;
+    x->ops = &keep_ops;
+    x->inner = r->hook_buf;
+    r->hook_buf = x;
+    return e;
+}
+
 /* the exchange described by (ss, rs) as one (I)Alltoallw or (I)Neighbor_alltoallw */
 static int exchange(const void *sbuf, const struct side *ss, void *rbuf, const struct side *rs,
-                    MPI_Comm comm, int neighbor, MPI_Request *req)
+                    MPI_Comm comm, int neighbor, const struct how *h)
 {
     int nmax = ss->n > rs->n ? ss->n : rs->n;
     size_t m = (size_t)nmax + 1;
     int *sc = sm_xcalloc(m, sizeof *sc), *rc = sm_xcalloc(m, sizeof *rc);
     MPI_Aint *sd = sm_xcalloc(m, sizeof *sd), *rd = sm_xcalloc(m, sizeof *rd);
     MPI_Datatype *st = sm_xcalloc(m, sizeof *st), *rt = sm_xcalloc(m, sizeof *rt);
+    int *zero = sm_xcalloc(m, sizeof *zero);
+    struct keep k = {.mem = {sc, rc, sd, rd, st, rt, zero}, .t = {st, rt}, .tn = {ss->n, rs->n}};
     int e = build(ss, neighbor, sc, sd, st);
     if (e == MPI_SUCCESS)
         e = build(rs, neighbor, rc, rd, rt);
-    if (e == MPI_SUCCESS) {
-        if (neighbor) {
-            e = req ? PMPI_Ineighbor_alltoallw(sbuf, sc, sd, st, rbuf, rc, rd, rt, comm, req)
-                    : PMPI_Neighbor_alltoallw(sbuf, sc, sd, st, rbuf, rc, rd, rt, comm);
-        } else {
-            int *zero = sm_xcalloc(m, sizeof *zero);
-            e = req ? PMPI_Ialltoallw(sbuf, sc, zero, st, rbuf, rc, zero, rt, comm, req)
-                    : PMPI_Alltoallw(sbuf, sc, zero, st, rbuf, rc, zero, rt, comm);
-            free(zero);
-        }
-    }
-    unbuild(ss->n, st);
-    unbuild(rs->n, rt);
-    free(sc);
-    free(rc);
-    free(sd);
-    free(rd);
-    free(st);
-    free(rt);
-    return e;
+    if (e == MPI_SUCCESS && neighbor)
+        e = LC_RUN(h, Neighbor_alltoallw, Ineighbor_alltoallw, sbuf, sc, sd, st, rbuf, rc, rd,
+                   rt, comm);
+    else if (e == MPI_SUCCESS)
+        e = LC_RUN(h, Alltoallw, Ialltoallw, sbuf, sc, zero, st, rbuf, rc, zero, rt, comm);
+    return settle(e, h, &k);
 }
 
 static int no_large_inter(MPI_Comm comm, const char *fn)
@@ -373,7 +463,7 @@ static int no_large_inter(MPI_Comm comm, const char *fn)
 
 static int gatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
                    const MPI_Count *rcs, const MPI_Aint *displs, MPI_Datatype rt, int root,
-                   MPI_Comm comm, MPI_Request *req, const char *fn)
+                   MPI_Comm comm, const struct how *h, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     int np = peers(comm), me = am_root(comm, root);
@@ -384,7 +474,7 @@ static int gatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
      * blocking form asks the root; the non-blocking one must not wait for it, so on an
      * intracommunicator it always runs as Ialltoallw */
     int big = me && !small(np, rcs, displs);
-    if (!inter(comm) && req)
+    if (!inter(comm) && h)
         big = 1;
     else if (!inter(comm))
         SM_TRY(PMPI_Bcast(&big, 1, MPI_INT, root, comm));
@@ -393,10 +483,8 @@ static int gatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
         int n;
         SM_TRY(arg(sc, st, leaf(comm, root, sbuf), &t, &n, comm, fn));
         int *c = ints(me ? np : 0, rcs), *d = aints_as_ints(me ? np : 0, displs);
-        int e = req ? PMPI_Igatherv(sbuf, n, t, rbuf, c, d, rt, root, comm, req)
-                    : PMPI_Gatherv(sbuf, n, t, rbuf, c, d, rt, root, comm);
-        free(c);
-        free(d);
+        int e = LC_RUN(h, Gatherv, Igatherv, sbuf, n, t, rbuf, c, d, rt, root, comm);
+        e = settle(e, h, &(struct keep){.mem = {c, d}});
         sm_lc_done(t, st);
         return e;
     }
@@ -424,7 +512,7 @@ static int gatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
             rs.c[rank] = 0;
     }
     if (e == MPI_SUCCESS)
-        e = exchange(s, &ss, rbuf, &rs, comm, 0, req);
+        e = exchange(s, &ss, rbuf, &rs, comm, 0, h);
     side_free(&ss);
     side_free(&rs);
     return e;
@@ -445,19 +533,19 @@ int PMPI_Igatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
 {
     if (!req)
         return sm_error(comm, MPI_ERR_REQUEST, "MPI_Igatherv_c", "NULL request pointer");
-    return gatherv(sbuf, sc, st, rbuf, rcs, displs, rt, root, comm, req, "MPI_Igatherv_c");
+    return gatherv(sbuf, sc, st, rbuf, rcs, displs, rt, root, comm, NB(req), "MPI_Igatherv_c");
 }
 
 static int scatterv(const void *sbuf, const MPI_Count *scs, const MPI_Aint *displs,
                     MPI_Datatype st, void *rbuf, MPI_Count rc, MPI_Datatype rt, int root,
-                    MPI_Comm comm, MPI_Request *req, const char *fn)
+                    MPI_Comm comm, const struct how *h, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     int np = peers(comm), me = am_root(comm, root);
     if (me && (!scs || !displs))
         return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
     int big = me && !small(np, scs, displs); /* the root decides, as in gatherv */
-    if (!inter(comm) && req)
+    if (!inter(comm) && h)
         big = 1;
     else if (!inter(comm))
         SM_TRY(PMPI_Bcast(&big, 1, MPI_INT, root, comm));
@@ -466,10 +554,8 @@ static int scatterv(const void *sbuf, const MPI_Count *scs, const MPI_Aint *disp
         int n;
         SM_TRY(arg(rc, rt, leaf(comm, root, rbuf), &t, &n, comm, fn));
         int *c = ints(me ? np : 0, scs), *d = aints_as_ints(me ? np : 0, displs);
-        int e = req ? PMPI_Iscatterv(sbuf, c, d, st, rbuf, n, t, root, comm, req)
-                    : PMPI_Scatterv(sbuf, c, d, st, rbuf, n, t, root, comm);
-        free(c);
-        free(d);
+        int e = LC_RUN(h, Scatterv, Iscatterv, sbuf, c, d, st, rbuf, n, t, root, comm);
+        e = settle(e, h, &(struct keep){.mem = {c, d}});
         sm_lc_done(t, rt);
         return e;
     }
@@ -494,7 +580,7 @@ static int scatterv(const void *sbuf, const MPI_Count *scs, const MPI_Aint *disp
         rs.t[root] = rt;
     }
     if (e == MPI_SUCCESS)
-        e = exchange(me ? sbuf : r, &ss, r, &rs, comm, 0, req);
+        e = exchange(me ? sbuf : r, &ss, r, &rs, comm, 0, h);
     side_free(&ss);
     side_free(&rs);
     return e;
@@ -515,12 +601,12 @@ int PMPI_Iscatterv_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint dis
 {
     if (!req)
         return sm_error(comm, MPI_ERR_REQUEST, "MPI_Iscatterv_c", "NULL request pointer");
-    return scatterv(sbuf, scs, displs, st, rbuf, rc, rt, root, comm, req, "MPI_Iscatterv_c");
+    return scatterv(sbuf, scs, displs, st, rbuf, rc, rt, root, comm, NB(req), "MPI_Iscatterv_c");
 }
 
 static int allgatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
                       const MPI_Count *rcs, const MPI_Aint *displs, MPI_Datatype rt,
-                      MPI_Comm comm, MPI_Request *req, const char *fn)
+                      MPI_Comm comm, const struct how *h, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     int np = peers(comm);
@@ -533,10 +619,8 @@ static int allgatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbu
         int n;
         SM_TRY(arg(sc, st, sbuf != MPI_IN_PLACE, &t, &n, comm, fn));
         int *c = ints(np, rcs), *d = aints_as_ints(np, displs);
-        int e = req ? PMPI_Iallgatherv(sbuf, n, t, rbuf, c, d, rt, comm, req)
-                    : PMPI_Allgatherv(sbuf, n, t, rbuf, c, d, rt, comm);
-        free(c);
-        free(d);
+        int e = LC_RUN(h, Allgatherv, Iallgatherv, sbuf, n, t, rbuf, c, d, rt, comm);
+        e = settle(e, h, &(struct keep){.mem = {c, d}});
         sm_lc_done(t, st);
         return e;
     }
@@ -567,7 +651,7 @@ static int allgatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbu
         rs.c[rank] = 0;
     }
     if (e == MPI_SUCCESS)
-        e = exchange(s, &ss, rbuf, &rs, comm, 0, req);
+        e = exchange(s, &ss, rbuf, &rs, comm, 0, h);
     side_free(&ss);
     side_free(&rs);
     return e;
@@ -588,7 +672,7 @@ int PMPI_Iallgatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rb
 {
     if (!req)
         return sm_error(comm, MPI_ERR_REQUEST, "MPI_Iallgatherv_c", "NULL request pointer");
-    return allgatherv(sbuf, sc, st, rbuf, rcs, displs, rt, comm, req, "MPI_Iallgatherv_c");
+    return allgatherv(sbuf, sc, st, rbuf, rcs, displs, rt, comm, NB(req), "MPI_Iallgatherv_c");
 }
 
 /* Alltoallv (one type each side, element displacements) and Alltoallw (types and byte
@@ -596,7 +680,7 @@ int PMPI_Iallgatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rb
 static int alltoallvw(const void *sbuf, const MPI_Count *scs, const MPI_Aint *sds,
                       MPI_Datatype st1, const MPI_Datatype *stv, void *rbuf,
                       const MPI_Count *rcs, const MPI_Aint *rds, MPI_Datatype rt1,
-                      const MPI_Datatype *rtv, MPI_Comm comm, MPI_Request *req, const char *fn)
+                      const MPI_Datatype *rtv, MPI_Comm comm, const struct how *h, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     int np = peers(comm), w = stv || rtv, inplace = sbuf == MPI_IN_PLACE;
@@ -608,16 +692,10 @@ static int alltoallvw(const void *sbuf, const MPI_Count *scs, const MPI_Aint *sd
         int *c = ints(np, rcs), *d = aints_as_ints(np, rds);
         int e;
         if (w)
-            e = req ? PMPI_Ialltoallw(sbuf, a, b, inplace ? rtv : stv, rbuf, c, d, rtv, comm, req)
-                    : PMPI_Alltoallw(sbuf, a, b, inplace ? rtv : stv, rbuf, c, d, rtv, comm);
+            e = LC_RUN(h, Alltoallw, Ialltoallw, sbuf, a, b, inplace ? rtv : stv, rbuf, c, d, rtv, comm);
         else
-            e = req ? PMPI_Ialltoallv(sbuf, a, b, st1, rbuf, c, d, rt1, comm, req)
-                    : PMPI_Alltoallv(sbuf, a, b, st1, rbuf, c, d, rt1, comm);
-        free(a);
-        free(b);
-        free(c);
-        free(d);
-        return e;
+            e = LC_RUN(h, Alltoallv, Ialltoallv, sbuf, a, b, st1, rbuf, c, d, rt1, comm);
+        return settle(e, h, &(struct keep){.mem = {a, b, c, d}});
     }
     if (inplace)
         return sm_error(comm, MPI_ERR_COUNT, fn,
@@ -630,7 +708,7 @@ static int alltoallvw(const void *sbuf, const MPI_Count *scs, const MPI_Aint *sd
     if (e == MPI_SUCCESS)
         e = side_set(&rs, rcs, rds, w, rt1, rtv, comm, fn);
     if (e == MPI_SUCCESS)
-        e = exchange(sbuf, &ss, rbuf, &rs, comm, 0, req);
+        e = exchange(sbuf, &ss, rbuf, &rs, comm, 0, h);
     side_free(&ss);
     side_free(&rs);
     return e;
@@ -652,7 +730,7 @@ int PMPI_Ialltoallv_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sd
 {
     if (!req)
         return sm_error(comm, MPI_ERR_REQUEST, "MPI_Ialltoallv_c", "NULL request pointer");
-    return alltoallvw(sbuf, scs, sds, st, NULL, rbuf, rcs, rds, rt, NULL, comm, req,
+    return alltoallvw(sbuf, scs, sds, st, NULL, rbuf, rcs, rds, rt, NULL, comm, NB(req),
                       "MPI_Ialltoallv_c");
 }
 
@@ -678,13 +756,13 @@ int PMPI_Ialltoallw_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sd
     if (!rts)
         return sm_error(comm, MPI_ERR_ARG, "MPI_Ialltoallw_c", "NULL types");
     return alltoallvw(sbuf, scs, sds, NULL, sts ? sts : rts, rbuf, rcs, rds, NULL, rts, comm,
-                      req, "MPI_Ialltoallw_c");
+                      NB(req), "MPI_Ialltoallw_c");
 }
 
 /* ---- Reduce_scatter: equal counts are Reduce_scatter_block; unequal large ones a reduction
  * to rank 0 and a scatter (blocking only) ----------------------------------------------------- */
 static int reduce_scatter(const void *sbuf, void *rbuf, const MPI_Count *rcs, MPI_Datatype dt,
-                          MPI_Op op, MPI_Comm comm, MPI_Request *req, const char *fn)
+                          MPI_Op op, MPI_Comm comm, const struct how *h, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     int np = -1;
@@ -696,21 +774,22 @@ static int reduce_scatter(const void *sbuf, void *rbuf, const MPI_Count *rcs, MP
         total += rcs[i] > 0 ? rcs[i] : 0;
     if (small(np, rcs, NULL) && total <= sm_lc_chunk()) {
         int *c = ints(np, rcs);
-        int e = req ? PMPI_Ireduce_scatter(sbuf, rbuf, c, dt, op, comm, req)
-                    : PMPI_Reduce_scatter(sbuf, rbuf, c, dt, op, comm);
-        free(c);
-        return e;
+        int e = LC_RUN(h, Reduce_scatter, Ireduce_scatter, sbuf, rbuf, c, dt, op, comm);
+        return settle(e, h, &(struct keep){.mem = {c}});
     }
     int equal = 1;
     for (int i = 1; i < np; i++)
         equal = equal && rcs[i] == rcs[0];
     if (equal)
-        return req ? PMPI_Ireduce_scatter_block_c(sbuf, rbuf, rcs[0], dt, op, comm, req)
-                   : PMPI_Reduce_scatter_block_c(sbuf, rbuf, rcs[0], dt, op, comm);
-    if (req || inter(comm))
+        return !h      ? PMPI_Reduce_scatter_block_c(sbuf, rbuf, rcs[0], dt, op, comm)
+               : h->init ? PMPI_Reduce_scatter_block_init_c(sbuf, rbuf, rcs[0], dt, op, comm,
+                                                            h->info, h->req)
+                         : PMPI_Ireduce_scatter_block_c(sbuf, rbuf, rcs[0], dt, op, comm, h->req);
+    if (h || inter(comm))
         return sm_error(comm, MPI_ERR_COUNT, fn,
                         "unequal counts beyond the int range are supported by the blocking "
-                        "intracommunicator form only");
+                        "intracommunicator form only (not by the non-blocking or persistent "
+                        "ones)");
     SM_TRY(sm_check_dt(comm, dt, fn));
     int rank;
     PMPI_Comm_rank(comm, &rank);
@@ -752,14 +831,14 @@ int PMPI_Ireduce_scatter_c(const void *sbuf, void *rbuf, const MPI_Count rcs[], 
 {
     if (!req)
         return sm_error(comm, MPI_ERR_REQUEST, "MPI_Ireduce_scatter_c", "NULL request pointer");
-    return reduce_scatter(sbuf, rbuf, rcs, dt, op, comm, req, "MPI_Ireduce_scatter_c");
+    return reduce_scatter(sbuf, rbuf, rcs, dt, op, comm, NB(req), "MPI_Ireduce_scatter_c");
 }
 
 /* ---- neighbourhood v/w collectives --------------------------------------------------------- */
 static int neighbor_vw(int kind, const void *sbuf, MPI_Count sc, const MPI_Count *scs,
                        const MPI_Aint *sds, MPI_Datatype st1, const MPI_Datatype *stv,
                        void *rbuf, const MPI_Count *rcs, const MPI_Aint *rds, MPI_Datatype rt1,
-                       const MPI_Datatype *rtv, MPI_Comm comm, MPI_Request *req, const char *fn)
+                       const MPI_Datatype *rtv, MPI_Comm comm, const struct how *h, const char *fn)
 {
     enum { ALLGATHERV, ALLTOALLV, ALLTOALLW };
     SM_TRY(sm_check_comm(comm, fn));
@@ -774,26 +853,22 @@ static int neighbor_vw(int kind, const void *sbuf, MPI_Count sc, const MPI_Count
                                   : !small(no, scs, kind == ALLTOALLW ? NULL : sds));
     if (!big) {
         int *c = ints(ni, rcs), e;
+        struct keep k = {.mem = {c}};
         if (kind == ALLGATHERV) {
-            int *d = aints_as_ints(ni, rds);
-            e = req ? PMPI_Ineighbor_allgatherv(sbuf, (int)sc, st1, rbuf, c, d, rt1, comm, req)
-                    : PMPI_Neighbor_allgatherv(sbuf, (int)sc, st1, rbuf, c, d, rt1, comm);
-            free(d);
+            int *d = k.mem[1] = aints_as_ints(ni, rds);
+            e = LC_RUN(h, Neighbor_allgatherv, Ineighbor_allgatherv, sbuf, (int)sc, st1, rbuf, c,
+                       d, rt1, comm);
         } else if (kind == ALLTOALLV) {
-            int *a = ints(no, scs), *b = aints_as_ints(no, sds), *d = aints_as_ints(ni, rds);
-            e = req ? PMPI_Ineighbor_alltoallv(sbuf, a, b, st1, rbuf, c, d, rt1, comm, req)
-                    : PMPI_Neighbor_alltoallv(sbuf, a, b, st1, rbuf, c, d, rt1, comm);
-            free(a);
-            free(b);
-            free(d);
+            int *a = k.mem[1] = ints(no, scs), *b = k.mem[2] = aints_as_ints(no, sds);
+            int *d = k.mem[3] = aints_as_ints(ni, rds);
+            e = LC_RUN(h, Neighbor_alltoallv, Ineighbor_alltoallv, sbuf, a, b, st1, rbuf, c, d,
+                       rt1, comm);
         } else {
-            int *a = ints(no, scs);
-            e = req ? PMPI_Ineighbor_alltoallw(sbuf, a, sds, stv, rbuf, c, rds, rtv, comm, req)
-                    : PMPI_Neighbor_alltoallw(sbuf, a, sds, stv, rbuf, c, rds, rtv, comm);
-            free(a);
+            int *a = k.mem[1] = ints(no, scs);
+            e = LC_RUN(h, Neighbor_alltoallw, Ineighbor_alltoallw, sbuf, a, sds, stv, rbuf, c,
+                       rds, rtv, comm);
         }
-        free(c);
-        return e;
+        return settle(e, h, &k);
     }
     struct side ss, rs;
     side_init(&ss, no);
@@ -810,7 +885,7 @@ static int neighbor_vw(int kind, const void *sbuf, MPI_Count sc, const MPI_Count
         ss.t[i] = st1;
     }
     if (e == MPI_SUCCESS)
-        e = exchange(sbuf, &ss, rbuf, &rs, comm, 1, req);
+        e = exchange(sbuf, &ss, rbuf, &rs, comm, 1, h);
     side_free(&ss);
     side_free(&rs);
     return e;
@@ -833,7 +908,7 @@ int PMPI_Ineighbor_allgatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st,
     if (!req)
         return sm_error(comm, MPI_ERR_REQUEST, "MPI_Ineighbor_allgatherv_c", "NULL request");
     return neighbor_vw(0, sbuf, sc, NULL, NULL, st, NULL, rbuf, rcs, displs, rt, NULL, comm,
-                       req, "MPI_Ineighbor_allgatherv_c");
+                       NB(req), "MPI_Ineighbor_allgatherv_c");
 }
 
 #pragma weak MPI_Neighbor_alltoallv_c = PMPI_Neighbor_alltoallv_c
@@ -853,7 +928,7 @@ int PMPI_Ineighbor_alltoallv_c(const void *sbuf, const MPI_Count scs[], const MP
 {
     if (!req)
         return sm_error(comm, MPI_ERR_REQUEST, "MPI_Ineighbor_alltoallv_c", "NULL request");
-    return neighbor_vw(1, sbuf, 0, scs, sds, st, NULL, rbuf, rcs, rds, rt, NULL, comm, req,
+    return neighbor_vw(1, sbuf, 0, scs, sds, st, NULL, rbuf, rcs, rds, rt, NULL, comm, NB(req),
                        "MPI_Ineighbor_alltoallv_c");
 }
 
@@ -878,6 +953,112 @@ int PMPI_Ineighbor_alltoallw_c(const void *sbuf, const MPI_Count scs[], const MP
         return sm_error(comm, MPI_ERR_REQUEST, "MPI_Ineighbor_alltoallw_c", "NULL request");
     if (!sts || !rts)
         return sm_error(comm, MPI_ERR_ARG, "MPI_Ineighbor_alltoallw_c", "NULL types");
-    return neighbor_vw(2, sbuf, 0, scs, sds, NULL, sts, rbuf, rcs, rds, NULL, rts, comm, req,
+    return neighbor_vw(2, sbuf, 0, scs, sds, NULL, sts, rbuf, rcs, rds, NULL, rts, comm, NB(req),
                        "MPI_Ineighbor_alltoallw_c");
+}
+
+/* ---- the persistent v/w collectives: the same helpers in their persistent mode ------------- */
+#define LC_NULLREQ(FN)                                                                           \
+    do {                                                                                         \
+        if (!req)                                                                                \
+            return sm_error(comm, MPI_ERR_REQUEST, FN, "NULL request pointer");                  \
+    } while (0)
+
+#pragma weak MPI_Gatherv_init_c = PMPI_Gatherv_init_c
+int PMPI_Gatherv_init_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
+                        const MPI_Count rcs[], const MPI_Aint displs[], MPI_Datatype rt,
+                        int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    LC_NULLREQ("MPI_Gatherv_init_c");
+    return gatherv(sbuf, sc, st, rbuf, rcs, displs, rt, root, comm, PI(info, req),
+                   "MPI_Gatherv_init_c");
+}
+
+#pragma weak MPI_Scatterv_init_c = PMPI_Scatterv_init_c
+int PMPI_Scatterv_init_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint displs[],
+                         MPI_Datatype st, void *rbuf, MPI_Count rc, MPI_Datatype rt, int root,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    LC_NULLREQ("MPI_Scatterv_init_c");
+    return scatterv(sbuf, scs, displs, st, rbuf, rc, rt, root, comm, PI(info, req),
+                    "MPI_Scatterv_init_c");
+}
+
+#pragma weak MPI_Allgatherv_init_c = PMPI_Allgatherv_init_c
+int PMPI_Allgatherv_init_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
+                           const MPI_Count rcs[], const MPI_Aint displs[], MPI_Datatype rt,
+                           MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    LC_NULLREQ("MPI_Allgatherv_init_c");
+    return allgatherv(sbuf, sc, st, rbuf, rcs, displs, rt, comm, PI(info, req),
+                      "MPI_Allgatherv_init_c");
+}
+
+#pragma weak MPI_Alltoallv_init_c = PMPI_Alltoallv_init_c
+int PMPI_Alltoallv_init_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
+                          MPI_Datatype st, void *rbuf, const MPI_Count rcs[],
+                          const MPI_Aint rds[], MPI_Datatype rt, MPI_Comm comm, MPI_Info info,
+                          MPI_Request *req)
+{
+    LC_NULLREQ("MPI_Alltoallv_init_c");
+    return alltoallvw(sbuf, scs, sds, st, NULL, rbuf, rcs, rds, rt, NULL, comm, PI(info, req),
+                      "MPI_Alltoallv_init_c");
+}
+
+#pragma weak MPI_Alltoallw_init_c = PMPI_Alltoallw_init_c
+int PMPI_Alltoallw_init_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
+                          const MPI_Datatype sts[], void *rbuf, const MPI_Count rcs[],
+                          const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm,
+                          MPI_Info info, MPI_Request *req)
+{
+    LC_NULLREQ("MPI_Alltoallw_init_c");
+    if (!rts)
+        return sm_error(comm, MPI_ERR_ARG, "MPI_Alltoallw_init_c", "NULL types");
+    return alltoallvw(sbuf, scs, sds, NULL, sts ? sts : rts, rbuf, rcs, rds, NULL, rts, comm,
+                      PI(info, req), "MPI_Alltoallw_init_c");
+}
+
+#pragma weak MPI_Reduce_scatter_init_c = PMPI_Reduce_scatter_init_c
+int PMPI_Reduce_scatter_init_c(const void *sbuf, void *rbuf, const MPI_Count rcs[],
+                               MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                               MPI_Request *req)
+{
+    LC_NULLREQ("MPI_Reduce_scatter_init_c");
+    return reduce_scatter(sbuf, rbuf, rcs, dt, op, comm, PI(info, req),
+                          "MPI_Reduce_scatter_init_c");
+}
+
+#pragma weak MPI_Neighbor_allgatherv_init_c = PMPI_Neighbor_allgatherv_init_c
+int PMPI_Neighbor_allgatherv_init_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
+                                    const MPI_Count rcs[], const MPI_Aint displs[],
+                                    MPI_Datatype rt, MPI_Comm comm, MPI_Info info,
+                                    MPI_Request *req)
+{
+    LC_NULLREQ("MPI_Neighbor_allgatherv_init_c");
+    return neighbor_vw(0, sbuf, sc, NULL, NULL, st, NULL, rbuf, rcs, displs, rt, NULL, comm,
+                       PI(info, req), "MPI_Neighbor_allgatherv_init_c");
+}
+
+#pragma weak MPI_Neighbor_alltoallv_init_c = PMPI_Neighbor_alltoallv_init_c
+int PMPI_Neighbor_alltoallv_init_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
+                                   MPI_Datatype st, void *rbuf, const MPI_Count rcs[],
+                                   const MPI_Aint rds[], MPI_Datatype rt, MPI_Comm comm,
+                                   MPI_Info info, MPI_Request *req)
+{
+    LC_NULLREQ("MPI_Neighbor_alltoallv_init_c");
+    return neighbor_vw(1, sbuf, 0, scs, sds, st, NULL, rbuf, rcs, rds, rt, NULL, comm,
+                       PI(info, req), "MPI_Neighbor_alltoallv_init_c");
+}
+
+#pragma weak MPI_Neighbor_alltoallw_init_c = PMPI_Neighbor_alltoallw_init_c
+int PMPI_Neighbor_alltoallw_init_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
+                                   const MPI_Datatype sts[], void *rbuf, const MPI_Count rcs[],
+                                   const MPI_Aint rds[], const MPI_Datatype rts[],
+                                   MPI_Comm comm, MPI_Info info, MPI_Request *req)
+{
+    LC_NULLREQ("MPI_Neighbor_alltoallw_init_c");
+    if (!sts || !rts)
+        return sm_error(comm, MPI_ERR_ARG, "MPI_Neighbor_alltoallw_init_c", "NULL types");
+    return neighbor_vw(2, sbuf, 0, scs, sds, NULL, sts, rbuf, rcs, rds, NULL, rts, comm,
+                       PI(info, req), "MPI_Neighbor_alltoallw_init_c");
 }
