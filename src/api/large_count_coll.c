@@ -26,6 +26,19 @@ struct how {
 };
 #define NB(req) (&(struct how){(req), 0, MPI_INFO_NULL})
 #define PI(info, req) (&(struct how){(req), 1, (info)})
+/* what a call built for the int function (see settle below) */
+#define KEEP_MEM 8
+struct keep {
+    const struct sm_preq_ops *ops; /* first: the object of a persistent request */
+    void *inner;                   /* the wrapped object (it starts with its operations) */
+    void *mem[KEEP_MEM];           /* arrays to free */
+    MPI_Datatype *t[2];            /* arrays of built types to free (the arrays are in mem) */
+    int tn[2];
+    MPI_Datatype dt[2], udt[2]; /* types from sm_lc_arg / sm_lc_red and the user's ones */
+    MPI_Op op, uop;             /* the operation from sm_lc_red and the user's one */
+};
+static int settle(int e, const struct how *h, struct keep *k);
+
 /* the int function B, its non-blocking form I or its persistent form B_init, as h says */
 #define LC_RUN(h, B, I, ...)                                                                     \
     (!(h)         ? PMPI_##B(__VA_ARGS__)                                                        \
@@ -65,7 +78,7 @@ static int leaf(MPI_Comm comm, int root, const void *buf)
 }
 
 /* ---- (sbuf, scount, stype, rbuf, rcount, rtype, comm) ------------------------------------ */
-#define LC_GATHERLIKE(NAME, DECL, PASS)                                                          \
+#define LC_GATHERLIKE(NAME, DECL, PASS, HOW)                                                     \
     LC_WEAK(NAME)                                                                                \
     int PMPI_##NAME##_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,             \
                         MPI_Count rc, MPI_Datatype rt, MPI_Comm comm DECL)                       \
@@ -75,29 +88,28 @@ static int leaf(MPI_Comm comm, int root, const void *buf)
         int n1, n2;                                                                              \
         SM_TRY(arg(sc, st, sbuf != MPI_IN_PLACE, &t1, &n1, comm, fn));                           \
         int e = arg(rc, rt, 1, &t2, &n2, comm, fn);                                              \
-        if (e == MPI_SUCCESS) {                                                                  \
+        if (e == MPI_SUCCESS)                                                                    \
             e = PMPI_##NAME(sbuf, n1, t1, rbuf, n2, t2, comm PASS);                              \
-            sm_lc_done(t2, rt);                                                                  \
-        }                                                                                        \
-        sm_lc_done(t1, st);                                                                      \
-        return e;                                                                                \
+        else                                                                                     \
+            t2 = rt;                                                                             \
+        return settle(e, HOW, &(struct keep){.dt = {t1, t2}, .udt = {st, rt}});                  \
     }
 
-LC_GATHERLIKE(Allgather, , )
-LC_GATHERLIKE(Alltoall, , )
-LC_GATHERLIKE(Neighbor_allgather, , )
-LC_GATHERLIKE(Neighbor_alltoall, , )
-LC_GATHERLIKE(Iallgather, LC_RQ_DECL, LC_RQ_PASS)
-LC_GATHERLIKE(Ialltoall, LC_RQ_DECL, LC_RQ_PASS)
-LC_GATHERLIKE(Ineighbor_allgather, LC_RQ_DECL, LC_RQ_PASS)
-LC_GATHERLIKE(Ineighbor_alltoall, LC_RQ_DECL, LC_RQ_PASS)
-LC_GATHERLIKE(Allgather_init, LC_PI_DECL, LC_PI_PASS)
-LC_GATHERLIKE(Alltoall_init, LC_PI_DECL, LC_PI_PASS)
-LC_GATHERLIKE(Neighbor_allgather_init, LC_PI_DECL, LC_PI_PASS)
-LC_GATHERLIKE(Neighbor_alltoall_init, LC_PI_DECL, LC_PI_PASS)
+LC_GATHERLIKE(Allgather, , , NULL)
+LC_GATHERLIKE(Alltoall, , , NULL)
+LC_GATHERLIKE(Neighbor_allgather, , , NULL)
+LC_GATHERLIKE(Neighbor_alltoall, , , NULL)
+LC_GATHERLIKE(Iallgather, LC_RQ_DECL, LC_RQ_PASS, NULL)
+LC_GATHERLIKE(Ialltoall, LC_RQ_DECL, LC_RQ_PASS, NULL)
+LC_GATHERLIKE(Ineighbor_allgather, LC_RQ_DECL, LC_RQ_PASS, NULL)
+LC_GATHERLIKE(Ineighbor_alltoall, LC_RQ_DECL, LC_RQ_PASS, NULL)
+LC_GATHERLIKE(Allgather_init, LC_PI_DECL, LC_PI_PASS, PI(info, req))
+LC_GATHERLIKE(Alltoall_init, LC_PI_DECL, LC_PI_PASS, PI(info, req))
+LC_GATHERLIKE(Neighbor_allgather_init, LC_PI_DECL, LC_PI_PASS, PI(info, req))
+LC_GATHERLIKE(Neighbor_alltoall_init, LC_PI_DECL, LC_PI_PASS, PI(info, req))
 
 /* ---- rooted: Gather (the receive side counts at the root), Scatter (the send side) ------- */
-#define LC_ROOTED(NAME, SSIG, RSIG, DECL, PASS)                                                  \
+#define LC_ROOTED(NAME, SSIG, RSIG, DECL, PASS, HOW)                                             \
     LC_WEAK(NAME)                                                                                \
     int PMPI_##NAME##_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,             \
                         MPI_Count rc, MPI_Datatype rt, int root, MPI_Comm comm DECL)             \
@@ -107,22 +119,23 @@ LC_GATHERLIKE(Neighbor_alltoall_init, LC_PI_DECL, LC_PI_PASS)
         int n1, n2;                                                                              \
         SM_TRY(arg(sc, st, SSIG, &t1, &n1, comm, fn));                                           \
         int e = arg(rc, rt, RSIG, &t2, &n2, comm, fn);                                           \
-        if (e == MPI_SUCCESS) {                                                                  \
+        if (e == MPI_SUCCESS)                                                                    \
             e = PMPI_##NAME(sbuf, n1, t1, rbuf, n2, t2, root, comm PASS);                        \
-            sm_lc_done(t2, rt);                                                                  \
-        }                                                                                        \
-        sm_lc_done(t1, st);                                                                      \
-        return e;                                                                                \
+        else                                                                                     \
+            t2 = rt;                                                                             \
+        return settle(e, HOW, &(struct keep){.dt = {t1, t2}, .udt = {st, rt}});                  \
     }
 
-LC_ROOTED(Gather, leaf(comm, root, sbuf), am_root(comm, root), , )
-LC_ROOTED(Igather, leaf(comm, root, sbuf), am_root(comm, root), LC_RQ_DECL, LC_RQ_PASS)
-LC_ROOTED(Scatter, am_root(comm, root), leaf(comm, root, rbuf), , )
-LC_ROOTED(Iscatter, am_root(comm, root), leaf(comm, root, rbuf), LC_RQ_DECL, LC_RQ_PASS)
-LC_ROOTED(Gather_init, leaf(comm, root, sbuf), am_root(comm, root), LC_PI_DECL, LC_PI_PASS)
-LC_ROOTED(Scatter_init, am_root(comm, root), leaf(comm, root, rbuf), LC_PI_DECL, LC_PI_PASS)
+LC_ROOTED(Gather, leaf(comm, root, sbuf), am_root(comm, root), , , NULL)
+LC_ROOTED(Igather, leaf(comm, root, sbuf), am_root(comm, root), LC_RQ_DECL, LC_RQ_PASS, NULL)
+LC_ROOTED(Scatter, am_root(comm, root), leaf(comm, root, rbuf), , , NULL)
+LC_ROOTED(Iscatter, am_root(comm, root), leaf(comm, root, rbuf), LC_RQ_DECL, LC_RQ_PASS, NULL)
+LC_ROOTED(Gather_init, leaf(comm, root, sbuf), am_root(comm, root), LC_PI_DECL, LC_PI_PASS,
+          PI(info, req))
+LC_ROOTED(Scatter_init, am_root(comm, root), leaf(comm, root, rbuf), LC_PI_DECL, LC_PI_PASS,
+          PI(info, req))
 
-#define LC_BCAST(NAME, DECL, PASS)                                                               \
+#define LC_BCAST(NAME, DECL, PASS, HOW)                                                          \
     LC_WEAK(NAME)                                                                                \
     int PMPI_##NAME##_c(void *buf, MPI_Count count, MPI_Datatype dt, int root,                   \
                         MPI_Comm comm DECL)                                                      \
@@ -132,13 +145,12 @@ LC_ROOTED(Scatter_init, am_root(comm, root), leaf(comm, root, rbuf), LC_PI_DECL,
         SM_TRY(arg(count, dt, !inter(comm) || root >= 0 || root == MPI_ROOT, &t, &n, comm,       \
                    "MPI_" #NAME "_c"));                                                          \
         int e = PMPI_##NAME(buf, n, t, root, comm PASS);                                         \
-        sm_lc_done(t, dt);                                                                       \
-        return e;                                                                                \
+        return settle(e, HOW, &(struct keep){.dt = {t}, .udt = {dt}});                           \
     }
 
-LC_BCAST(Bcast, , )
-LC_BCAST(Ibcast, LC_RQ_DECL, LC_RQ_PASS)
-LC_BCAST(Bcast_init, LC_PI_DECL, LC_PI_PASS)
+LC_BCAST(Bcast, , , NULL)
+LC_BCAST(Ibcast, LC_RQ_DECL, LC_RQ_PASS, NULL)
+LC_BCAST(Bcast_init, LC_PI_DECL, LC_PI_PASS, PI(info, req))
 
 /* would size blocks of count elements add up to more than the int functions count */
 static int over_total(MPI_Comm comm, MPI_Count count)
@@ -150,7 +162,7 @@ static int over_total(MPI_Comm comm, MPI_Count count)
 }
 
 /* ---- reductions ---------------------------------------------------------------------------- */
-#define LC_REDUCE(NAME, FORCE, DECL, PASS)                                                       \
+#define LC_REDUCE(NAME, FORCE, DECL, PASS, HOW)                                                  \
     LC_WEAK(NAME)                                                                                \
     int PMPI_##NAME##_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,          \
                         MPI_Op op, MPI_Comm comm DECL)                                           \
@@ -160,24 +172,24 @@ static int over_total(MPI_Comm comm, MPI_Count count)
         int n;                                                                                   \
         SM_TRY(sm_lc_red(count, FORCE, dt, op, &t, &o, &n, comm, "MPI_" #NAME "_c"));            \
         int e = PMPI_##NAME(sbuf, rbuf, n, t, o, comm PASS);                                     \
-        sm_lc_red_done(t, o, dt, op);                                                            \
-        return e;                                                                                \
+        return settle(e, HOW, &(struct keep){.dt = {t}, .udt = {dt}, .op = o, .uop = op});       \
     }
 
-LC_REDUCE(Allreduce, 0, , )
-LC_REDUCE(Scan, 0, , )
-LC_REDUCE(Exscan, 0, , )
-LC_REDUCE(Reduce_scatter_block, over_total(comm, count), , )
-LC_REDUCE(Iallreduce, 0, LC_RQ_DECL, LC_RQ_PASS)
-LC_REDUCE(Iscan, 0, LC_RQ_DECL, LC_RQ_PASS)
-LC_REDUCE(Iexscan, 0, LC_RQ_DECL, LC_RQ_PASS)
-LC_REDUCE(Ireduce_scatter_block, over_total(comm, count), LC_RQ_DECL, LC_RQ_PASS)
-LC_REDUCE(Allreduce_init, 0, LC_PI_DECL, LC_PI_PASS)
-LC_REDUCE(Scan_init, 0, LC_PI_DECL, LC_PI_PASS)
-LC_REDUCE(Exscan_init, 0, LC_PI_DECL, LC_PI_PASS)
-LC_REDUCE(Reduce_scatter_block_init, over_total(comm, count), LC_PI_DECL, LC_PI_PASS)
+LC_REDUCE(Allreduce, 0, , , NULL)
+LC_REDUCE(Scan, 0, , , NULL)
+LC_REDUCE(Exscan, 0, , , NULL)
+LC_REDUCE(Reduce_scatter_block, over_total(comm, count), , , NULL)
+LC_REDUCE(Iallreduce, 0, LC_RQ_DECL, LC_RQ_PASS, NULL)
+LC_REDUCE(Iscan, 0, LC_RQ_DECL, LC_RQ_PASS, NULL)
+LC_REDUCE(Iexscan, 0, LC_RQ_DECL, LC_RQ_PASS, NULL)
+LC_REDUCE(Ireduce_scatter_block, over_total(comm, count), LC_RQ_DECL, LC_RQ_PASS, NULL)
+LC_REDUCE(Allreduce_init, 0, LC_PI_DECL, LC_PI_PASS, PI(info, req))
+LC_REDUCE(Scan_init, 0, LC_PI_DECL, LC_PI_PASS, PI(info, req))
+LC_REDUCE(Exscan_init, 0, LC_PI_DECL, LC_PI_PASS, PI(info, req))
+LC_REDUCE(Reduce_scatter_block_init, over_total(comm, count), LC_PI_DECL, LC_PI_PASS,
+          PI(info, req))
 
-#define LC_REDUCE_ROOTED(NAME, FORCE, DECL, PASS)                                                \
+#define LC_REDUCE_ROOTED(NAME, FORCE, DECL, PASS, HOW)                                           \
     LC_WEAK(NAME)                                                                                \
     int PMPI_##NAME##_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,          \
                         MPI_Op op, int root, MPI_Comm comm DECL)                                 \
@@ -187,13 +199,12 @@ LC_REDUCE(Reduce_scatter_block_init, over_total(comm, count), LC_PI_DECL, LC_PI_
         int n;                                                                                   \
         SM_TRY(sm_lc_red(count, FORCE, dt, op, &t, &o, &n, comm, "MPI_" #NAME "_c"));            \
         int e = PMPI_##NAME(sbuf, rbuf, n, t, o, root, comm PASS);                               \
-        sm_lc_red_done(t, o, dt, op);                                                            \
-        return e;                                                                                \
+        return settle(e, HOW, &(struct keep){.dt = {t}, .udt = {dt}, .op = o, .uop = op});       \
     }
 
-LC_REDUCE_ROOTED(Reduce, 0, , )
-LC_REDUCE_ROOTED(Ireduce, 0, LC_RQ_DECL, LC_RQ_PASS)
-LC_REDUCE_ROOTED(Reduce_init, 0, LC_PI_DECL, LC_PI_PASS)
+LC_REDUCE_ROOTED(Reduce, 0, , , NULL)
+LC_REDUCE_ROOTED(Ireduce, 0, LC_RQ_DECL, LC_RQ_PASS, NULL)
+LC_REDUCE_ROOTED(Reduce_init, 0, LC_PI_DECL, LC_PI_PASS, PI(info, req))
 
 /* a user operation with the large-count callback: op.c calls user_c in place of user (which
  * is set only so that the op counts as a user op everywhere; it is never called) */
@@ -367,14 +378,6 @@ static void unbuild(int n, MPI_Datatype *types)
  * stay with the request.  The request's object is wrapped: "keep" takes its place as the
  * request's owner object, hands start and free on to the wrapped one, and releases what it
  * holds once the request is freed. */
-#define KEEP_MEM 8
-struct keep {
-    const struct sm_preq_ops *ops; /* first: the object of a persistent request */
-    void *inner;                   /* the wrapped object (it starts with its operations) */
-    void *mem[KEEP_MEM];           /* arrays to free */
-    MPI_Datatype *t[2];            /* arrays of built types to free (the arrays are in mem) */
-    int tn[2];
-};
 
 static void keep_release(struct keep *k)
 {
@@ -383,6 +386,8 @@ static void keep_release(struct keep *k)
             unbuild(k->tn[i], k->t[i]);
     for (int i = 0; i < KEEP_MEM; i++)
         free(k->mem[i]);
+    sm_lc_red_done(k->dt[0], k->op, k->udt[0], k->uop);
+    sm_lc_done(k->dt[1], k->udt[1]);
 }
 
 static const struct sm_preq_ops *inner_ops(struct keep *k)
@@ -484,9 +489,7 @@ static int gatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
         SM_TRY(arg(sc, st, leaf(comm, root, sbuf), &t, &n, comm, fn));
         int *c = ints(me ? np : 0, rcs), *d = aints_as_ints(me ? np : 0, displs);
         int e = LC_RUN(h, Gatherv, Igatherv, sbuf, n, t, rbuf, c, d, rt, root, comm);
-        e = settle(e, h, &(struct keep){.mem = {c, d}});
-        sm_lc_done(t, st);
-        return e;
+        return settle(e, h, &(struct keep){.mem = {c, d}, .dt = {0, t}, .udt = {0, st}});
     }
     if (inter(comm))
         return no_large_inter(comm, fn);
@@ -555,9 +558,7 @@ static int scatterv(const void *sbuf, const MPI_Count *scs, const MPI_Aint *disp
         SM_TRY(arg(rc, rt, leaf(comm, root, rbuf), &t, &n, comm, fn));
         int *c = ints(me ? np : 0, scs), *d = aints_as_ints(me ? np : 0, displs);
         int e = LC_RUN(h, Scatterv, Iscatterv, sbuf, c, d, st, rbuf, n, t, root, comm);
-        e = settle(e, h, &(struct keep){.mem = {c, d}});
-        sm_lc_done(t, rt);
-        return e;
+        return settle(e, h, &(struct keep){.mem = {c, d}, .dt = {0, t}, .udt = {0, rt}});
     }
     if (inter(comm))
         return no_large_inter(comm, fn);
@@ -620,9 +621,7 @@ static int allgatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbu
         SM_TRY(arg(sc, st, sbuf != MPI_IN_PLACE, &t, &n, comm, fn));
         int *c = ints(np, rcs), *d = aints_as_ints(np, displs);
         int e = LC_RUN(h, Allgatherv, Iallgatherv, sbuf, n, t, rbuf, c, d, rt, comm);
-        e = settle(e, h, &(struct keep){.mem = {c, d}});
-        sm_lc_done(t, st);
-        return e;
+        return settle(e, h, &(struct keep){.mem = {c, d}, .dt = {0, t}, .udt = {0, st}});
     }
     if (inter(comm))
         return no_large_inter(comm, fn);
@@ -692,7 +691,8 @@ static int alltoallvw(const void *sbuf, const MPI_Count *scs, const MPI_Aint *sd
         int *c = ints(np, rcs), *d = aints_as_ints(np, rds);
         int e;
         if (w)
-            e = LC_RUN(h, Alltoallw, Ialltoallw, sbuf, a, b, inplace ? rtv : stv, rbuf, c, d, rtv, comm);
+            e = LC_RUN(h, Alltoallw, Ialltoallw, sbuf, a, b, inplace ? rtv : stv, rbuf, c, d, rtv,
+                       comm);
         else
             e = LC_RUN(h, Alltoallv, Ialltoallv, sbuf, a, b, st1, rbuf, c, d, rt1, comm);
         return settle(e, h, &(struct keep){.mem = {a, b, c, d}});

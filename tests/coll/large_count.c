@@ -4,7 +4,8 @@
  * low (e.g. 7), the same program drives every count above it through the derived-datatype
  * path that carries counts beyond the int range.  Also: Get_count_c/Get_elements_c report
  * counts beyond 2^31, the _c constructors answer get_envelope_c/get_contents_c in the
- * large-count layout, and a few collectives run on an intercommunicator. */
+ * large-count layout, and a few collectives run on an intercommunicator.  Every collective
+ * runs in its blocking, non-blocking and persistent (*_init_c, started several times) form. */
 #include "coll_test.h"
 
 #include <limits.h>
@@ -155,6 +156,47 @@ static void p2p(void)
     check_ints(r, w, N, "Sendrecv_replace_c");
     MPI_Get_count_c(&st, MPI_INT, &c);
     CHECK(c == N, "Sendrecv_replace_c count %lld", (long long)c);
+    /* Isendrecv_c, Isendrecv_replace_c against Sendrecv */
+    memset(r, 0, N * sizeof *r);
+    MPI_Isendrecv_c(s, N, MPI_INT, next, 32, r, N, MPI_INT, prev, 32, MPI_COMM_WORLD, &rq[0]);
+    CHECK(MPI_Wait(&rq[0], &st) == MPI_SUCCESS, "Isendrecv_c wait");
+    check_ints(r, w, N, "Isendrecv_c");
+    MPI_Get_count_c(&st, MPI_INT, &c);
+    CHECK(c == N && st.MPI_SOURCE == prev && st.MPI_TAG == 32, "Isendrecv_c status");
+    memcpy(r, s, N * sizeof *r);
+    MPI_Isendrecv_replace_c(r, N, MPI_INT, next, 33, prev, 33, MPI_COMM_WORLD, &rq[0]);
+    CHECK(MPI_Wait(&rq[0], &st) == MPI_SUCCESS, "Isendrecv_replace_c wait");
+    check_ints(r, w, N, "Isendrecv_replace_c");
+    MPI_Get_count_c(&st, MPI_INT, &c);
+    CHECK(c == N, "Isendrecv_replace_c count %lld", (long long)c);
+    /* a communicator's and a session's buffer, by the _c functions */
+    {
+        MPI_Comm dup;
+        MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+        MPI_Count bsz = N * sizeof(int) + MPI_BSEND_OVERHEAD, bs;
+        char *b = xmalloc((size_t)bsz);
+        void *back;
+        CHECK(MPI_Comm_attach_buffer_c(dup, b, bsz) == MPI_SUCCESS, "Comm_attach_buffer_c");
+        memset(r, 0, N * sizeof *r);
+        MPI_Irecv_c(r, N, MPI_INT, prev, 34, dup, &rq[0]);
+        MPI_Bsend_c(s, N, MPI_INT, next, 34, dup);
+        wait1(&rq[0]);
+        check_ints(r, w, N, "Bsend_c through Comm_attach_buffer_c");
+        CHECK(MPI_Comm_detach_buffer_c(dup, &back, &bs) == MPI_SUCCESS && back == b &&
+                  bs == bsz,
+              "Comm_detach_buffer_c %lld", (long long)bs);
+        MPI_Comm_free(&dup);
+        MPI_Session ses;
+        CHECK(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &ses) == MPI_SUCCESS,
+              "Session_init");
+        CHECK(MPI_Session_attach_buffer_c(ses, b, bsz) == MPI_SUCCESS,
+              "Session_attach_buffer_c");
+        CHECK(MPI_Session_detach_buffer_c(ses, &back, &bs) == MPI_SUCCESS && back == b &&
+                  bs == bsz,
+              "Session_detach_buffer_c %lld", (long long)bs);
+        MPI_Session_finalize(&ses);
+        free(b);
+    }
     /* Mprobe + Mrecv_c, Improbe + Imrecv_c */
     for (int k = 0; k < 2; k++) {
         MPI_Message m;
@@ -277,9 +319,21 @@ static void colls(int nb)
     int *s = xmalloc(sizeof(int) * N * P), *r = xmalloc(sizeof(int) * N * P),
         *w = xmalloc(sizeof(int) * N * P);
     MPI_Request rq = MPI_REQUEST_NULL;
-#define RUN(call_c, icall_c)                                                                     \
+    int *r0 = xmalloc(sizeof(int) * N * P);
+    /* nb 0: the blocking call; 1: the non-blocking one; 2: the persistent one, started
+     * several times, r restored to what it was before each start */
+#define RUN(call_c, icall_c, pcall_c)                                                            \
     do {                                                                                         \
-        if (nb) {                                                                                \
+        if (nb == 2) {                                                                           \
+            memcpy(r0, r, sizeof(int) * N * P);                                                  \
+            CHECK((pcall_c) == MPI_SUCCESS, "%s", #pcall_c);                                     \
+            for (int k_ = 0; k_ < 3; k_++) {                                                     \
+                memcpy(r, r0, sizeof(int) * N * P);                                              \
+                CHECK(MPI_Start(&rq) == MPI_SUCCESS, "start");                                   \
+                wait1(&rq);                                                                      \
+            }                                                                                    \
+            MPI_Request_free(&rq);                                                               \
+        } else if (nb) {                                                                         \
             icall_c;                                                                             \
             wait1(&rq);                                                                          \
         } else {                                                                                 \
@@ -294,7 +348,8 @@ static void colls(int nb)
     FILL_S(rank_ == root ? val(root, 0, i) : 0);
     memcpy(r, s, sizeof(int) * N);
     RUN(MPI_Bcast_c(r, N, MPI_INT, root, MPI_COMM_WORLD),
-        MPI_Ibcast_c(r, N, MPI_INT, root, MPI_COMM_WORLD, &rq));
+        MPI_Ibcast_c(r, N, MPI_INT, root, MPI_COMM_WORLD, &rq),
+        MPI_Bcast_init_c(r, N, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
     for (int i = 0; i < N; i++)
         w[i] = val(root, 0, i);
     check_ints(r, w, N, "Bcast_c");
@@ -302,23 +357,27 @@ static void colls(int nb)
     FILL_S(val(rank_, i / N, i % N));
     CLEAR();
     RUN(MPI_Gather_c(s, N, MPI_INT, r, N, MPI_INT, root, MPI_COMM_WORLD),
-        MPI_Igather_c(s, N, MPI_INT, r, N, MPI_INT, root, MPI_COMM_WORLD, &rq));
+        MPI_Igather_c(s, N, MPI_INT, r, N, MPI_INT, root, MPI_COMM_WORLD, &rq),
+        MPI_Gather_init_c(s, N, MPI_INT, r, N, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
     MPI_Gather(s, N, MPI_INT, w, N, MPI_INT, root, MPI_COMM_WORLD);
     if (rank_ == root)
         check_ints(r, w, N * P, "Gather_c");
     CLEAR();
     RUN(MPI_Scatter_c(s, N, MPI_INT, r, N, MPI_INT, root, MPI_COMM_WORLD),
-        MPI_Iscatter_c(s, N, MPI_INT, r, N, MPI_INT, root, MPI_COMM_WORLD, &rq));
+        MPI_Iscatter_c(s, N, MPI_INT, r, N, MPI_INT, root, MPI_COMM_WORLD, &rq),
+        MPI_Scatter_init_c(s, N, MPI_INT, r, N, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
     MPI_Scatter(s, N, MPI_INT, w, N, MPI_INT, root, MPI_COMM_WORLD);
     check_ints(r, w, N, "Scatter_c");
     CLEAR();
     RUN(MPI_Allgather_c(s, N, MPI_INT, r, N, MPI_INT, MPI_COMM_WORLD),
-        MPI_Iallgather_c(s, N, MPI_INT, r, N, MPI_INT, MPI_COMM_WORLD, &rq));
+        MPI_Iallgather_c(s, N, MPI_INT, r, N, MPI_INT, MPI_COMM_WORLD, &rq),
+        MPI_Allgather_init_c(s, N, MPI_INT, r, N, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
     MPI_Allgather(s, N, MPI_INT, w, N, MPI_INT, MPI_COMM_WORLD);
     check_ints(r, w, N * P, "Allgather_c");
     CLEAR();
     RUN(MPI_Alltoall_c(s, N, MPI_INT, r, N, MPI_INT, MPI_COMM_WORLD),
-        MPI_Ialltoall_c(s, N, MPI_INT, r, N, MPI_INT, MPI_COMM_WORLD, &rq));
+        MPI_Ialltoall_c(s, N, MPI_INT, r, N, MPI_INT, MPI_COMM_WORLD, &rq),
+        MPI_Alltoall_init_c(s, N, MPI_INT, r, N, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
     MPI_Alltoall(s, N, MPI_INT, w, N, MPI_INT, MPI_COMM_WORLD);
     check_ints(r, w, N * P, "Alltoall_c");
     /* the v and w forms: peer i gets N - i elements, blocks stored in reverse order */
@@ -334,19 +393,22 @@ static void colls(int nb)
     }
     CLEAR();
     RUN(MPI_Gatherv_c(s, N - rank_, MPI_INT, r, cnt, dis, MPI_INT, root, MPI_COMM_WORLD),
-        MPI_Igatherv_c(s, N - rank_, MPI_INT, r, cnt, dis, MPI_INT, root, MPI_COMM_WORLD, &rq));
+        MPI_Igatherv_c(s, N - rank_, MPI_INT, r, cnt, dis, MPI_INT, root, MPI_COMM_WORLD, &rq),
+        MPI_Gatherv_init_c(s, N - rank_, MPI_INT, r, cnt, dis, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
     memcpy(w, r, sizeof(int) * N * P);
     MPI_Gatherv(s, N - rank_, MPI_INT, w, icnt, idis, MPI_INT, root, MPI_COMM_WORLD);
     if (rank_ == root)
         check_ints(r, w, N * P, "Gatherv_c");
     CLEAR();
     RUN(MPI_Scatterv_c(s, cnt, dis, MPI_INT, r, N - rank_, MPI_INT, root, MPI_COMM_WORLD),
-        MPI_Iscatterv_c(s, cnt, dis, MPI_INT, r, N - rank_, MPI_INT, root, MPI_COMM_WORLD, &rq));
+        MPI_Iscatterv_c(s, cnt, dis, MPI_INT, r, N - rank_, MPI_INT, root, MPI_COMM_WORLD, &rq),
+        MPI_Scatterv_init_c(s, cnt, dis, MPI_INT, r, N - rank_, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
     MPI_Scatterv(s, icnt, idis, MPI_INT, w, N - rank_, MPI_INT, root, MPI_COMM_WORLD);
     check_ints(r, w, N - rank_, "Scatterv_c");
     CLEAR();
     RUN(MPI_Allgatherv_c(s, N - rank_, MPI_INT, r, cnt, dis, MPI_INT, MPI_COMM_WORLD),
-        MPI_Iallgatherv_c(s, N - rank_, MPI_INT, r, cnt, dis, MPI_INT, MPI_COMM_WORLD, &rq));
+        MPI_Iallgatherv_c(s, N - rank_, MPI_INT, r, cnt, dis, MPI_INT, MPI_COMM_WORLD, &rq),
+        MPI_Allgatherv_init_c(s, N - rank_, MPI_INT, r, cnt, dis, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
     memcpy(w, r, sizeof(int) * N * P);
     MPI_Allgatherv(s, N - rank_, MPI_INT, w, icnt, idis, MPI_INT, MPI_COMM_WORLD);
     check_ints(r, w, N * P, "Allgatherv_c");
@@ -358,7 +420,9 @@ static void colls(int nb)
     RUN(MPI_Allgatherv_c(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, cnt, dis, MPI_INT,
                          MPI_COMM_WORLD),
         MPI_Iallgatherv_c(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, cnt, dis, MPI_INT,
-                          MPI_COMM_WORLD, &rq));
+                          MPI_COMM_WORLD, &rq),
+        MPI_Allgatherv_init_c(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, cnt, dis, MPI_INT,
+                          MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
     MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, w, icnt, idis, MPI_INT, MPI_COMM_WORLD);
     check_ints(r, w, N * P, "Allgatherv_c in place");
     /* Alltoallv: the same counts and displacements on both sides (peer i: N - i elements is
@@ -373,13 +437,15 @@ static void colls(int nb)
     }
     CLEAR();
     RUN(MPI_Alltoallv_c(s, scnt, sdis, MPI_INT, r, cnt, dis, MPI_INT, MPI_COMM_WORLD),
-        MPI_Ialltoallv_c(s, scnt, sdis, MPI_INT, r, cnt, dis, MPI_INT, MPI_COMM_WORLD, &rq));
+        MPI_Ialltoallv_c(s, scnt, sdis, MPI_INT, r, cnt, dis, MPI_INT, MPI_COMM_WORLD, &rq),
+        MPI_Alltoallv_init_c(s, scnt, sdis, MPI_INT, r, cnt, dis, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
     memcpy(w, r, sizeof(int) * N * P);
     MPI_Alltoallv(s, iscnt, isdis, MPI_INT, w, icnt, idis, MPI_INT, MPI_COMM_WORLD);
     check_ints(r, w, N * P, "Alltoallv_c");
     CLEAR();
     RUN(MPI_Alltoallw_c(s, scnt, sbdis, types, r, cnt, bdis, types, MPI_COMM_WORLD),
-        MPI_Ialltoallw_c(s, scnt, sbdis, types, r, cnt, bdis, types, MPI_COMM_WORLD, &rq));
+        MPI_Ialltoallw_c(s, scnt, sbdis, types, r, cnt, bdis, types, MPI_COMM_WORLD, &rq),
+        MPI_Alltoallw_init_c(s, scnt, sbdis, types, r, cnt, bdis, types, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
     memcpy(w, r, sizeof(int) * N * P);
     MPI_Alltoallv(s, iscnt, isdis, MPI_INT, w, icnt, idis, MPI_INT, MPI_COMM_WORLD);
     check_ints(r, w, N * P, "Alltoallw_c");
@@ -392,42 +458,51 @@ static void colls(int nb)
         FILL_S(val(rank_, 0, i) % 1000 + rank_);
         CLEAR();
         RUN(MPI_Reduce_c(s, r, N * P, MPI_INT, op, root, MPI_COMM_WORLD),
-            MPI_Ireduce_c(s, r, N * P, MPI_INT, op, root, MPI_COMM_WORLD, &rq));
+            MPI_Ireduce_c(s, r, N * P, MPI_INT, op, root, MPI_COMM_WORLD, &rq),
+            MPI_Reduce_init_c(s, r, N * P, MPI_INT, op, root, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
         MPI_Reduce(s, w, N * P, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
         if (rank_ == root)
             check_ints(r, w, N * P, "Reduce_c");
         CLEAR();
         RUN(MPI_Allreduce_c(s, r, N * P, MPI_INT, op, MPI_COMM_WORLD),
-            MPI_Iallreduce_c(s, r, N * P, MPI_INT, op, MPI_COMM_WORLD, &rq));
+            MPI_Iallreduce_c(s, r, N * P, MPI_INT, op, MPI_COMM_WORLD, &rq),
+            MPI_Allreduce_init_c(s, r, N * P, MPI_INT, op, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
         MPI_Allreduce(s, w, N * P, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         check_ints(r, w, N * P, "Allreduce_c");
         CLEAR();
         RUN(MPI_Scan_c(s, r, N, MPI_INT, op, MPI_COMM_WORLD),
-            MPI_Iscan_c(s, r, N, MPI_INT, op, MPI_COMM_WORLD, &rq));
+            MPI_Iscan_c(s, r, N, MPI_INT, op, MPI_COMM_WORLD, &rq),
+            MPI_Scan_init_c(s, r, N, MPI_INT, op, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
         MPI_Scan(s, w, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         check_ints(r, w, N, "Scan_c");
         CLEAR();
         RUN(MPI_Exscan_c(s, r, N, MPI_INT, op, MPI_COMM_WORLD),
-            MPI_Iexscan_c(s, r, N, MPI_INT, op, MPI_COMM_WORLD, &rq));
+            MPI_Iexscan_c(s, r, N, MPI_INT, op, MPI_COMM_WORLD, &rq),
+            MPI_Exscan_init_c(s, r, N, MPI_INT, op, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
         MPI_Exscan(s, w, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         if (rank_ > 0)
             check_ints(r, w, N, "Exscan_c");
         CLEAR();
         RUN(MPI_Reduce_scatter_block_c(s, r, N, MPI_INT, op, MPI_COMM_WORLD),
-            MPI_Ireduce_scatter_block_c(s, r, N, MPI_INT, op, MPI_COMM_WORLD, &rq));
+            MPI_Ireduce_scatter_block_c(s, r, N, MPI_INT, op, MPI_COMM_WORLD, &rq),
+            MPI_Reduce_scatter_block_init_c(s, r, N, MPI_INT, op, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
         MPI_Reduce_scatter_block(s, w, N, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         check_ints(r, w, N, "Reduce_scatter_block_c");
         CLEAR();
         if (nb && P > 1 && large_path()) {
             /* the one documented corner: unequal counts beyond the int range, non-blocking */
             MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-            int cls, err = MPI_Ireduce_scatter_c(s, r, cnt, MPI_INT, op, MPI_COMM_WORLD, &rq);
+            int cls, err = nb == 2 ? MPI_Reduce_scatter_init_c(s, r, cnt, MPI_INT, op,
+                                                               MPI_COMM_WORLD, MPI_INFO_NULL, &rq)
+                                   : MPI_Ireduce_scatter_c(s, r, cnt, MPI_INT, op,
+                                                           MPI_COMM_WORLD, &rq);
             MPI_Error_class(err, &cls);
             CHECK(cls == MPI_ERR_COUNT, "Ireduce_scatter_c corner: class %d", cls);
             MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
         } else {
             RUN(MPI_Reduce_scatter_c(s, r, cnt, MPI_INT, op, MPI_COMM_WORLD),
-                MPI_Ireduce_scatter_c(s, r, cnt, MPI_INT, op, MPI_COMM_WORLD, &rq));
+                MPI_Ireduce_scatter_c(s, r, cnt, MPI_INT, op, MPI_COMM_WORLD, &rq),
+                MPI_Reduce_scatter_init_c(s, r, cnt, MPI_INT, op, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
             MPI_Reduce_scatter(s, w, icnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
             check_ints(r, w, N - rank_, "Reduce_scatter_c");
         }
@@ -445,7 +520,8 @@ static void colls(int nb)
         eq[i] = ieq[i] = N;
     CLEAR();
     RUN(MPI_Reduce_scatter_c(s, r, eq, MPI_INT, MPI_SUM, MPI_COMM_WORLD),
-        MPI_Ireduce_scatter_c(s, r, eq, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq));
+        MPI_Ireduce_scatter_c(s, r, eq, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq),
+        MPI_Reduce_scatter_init_c(s, r, eq, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
     MPI_Reduce_scatter(s, w, ieq, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     check_ints(r, w, N, "Reduce_scatter_c equal counts");
     /* MINLOC on pairs, in place */
@@ -455,7 +531,8 @@ static void colls(int nb)
         pa[i].i = pb[i].i = rank_;
     }
     RUN(MPI_Allreduce_c(MPI_IN_PLACE, pa, N, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD),
-        MPI_Iallreduce_c(MPI_IN_PLACE, pa, N, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD, &rq));
+        MPI_Iallreduce_c(MPI_IN_PLACE, pa, N, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD, &rq),
+        MPI_Allreduce_init_c(MPI_IN_PLACE, pa, N, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD, MPI_INFO_NULL, &rq));
     MPI_Allreduce(MPI_IN_PLACE, pb, N, MPI_2INT, MPI_MINLOC, MPI_COMM_WORLD);
     check_ints((int *)pa, (int *)pb, 2 * N, "Allreduce_c MINLOC");
     free(pa);
@@ -476,6 +553,7 @@ static void colls(int nb)
     free(types);
     free(s);
     free(r);
+    free(r0);
     free(w);
 }
 
@@ -494,11 +572,19 @@ static void neighbors(int nb)
     MPI_Request rq;
     for (int i = 0; i < 2 * N; i++)
         s[i] = val(rank_, 0, i);
-#define NRUN(call_c, icall_c)                                                                    \
+#define NRUN(call_c, icall_c, pcall_c)                                                           \
     do {                                                                                         \
         memset(r, 0xff, sizeof r);                                                               \
         memset(w, 0xff, sizeof w);                                                               \
-        if (nb) {                                                                                \
+        if (nb == 2) {                                                                           \
+            CHECK((pcall_c) == MPI_SUCCESS, "%s", #pcall_c);                                     \
+            for (int k_ = 0; k_ < 3; k_++) {                                                     \
+                memset(r, 0xff, sizeof r);                                                       \
+                CHECK(MPI_Start(&rq) == MPI_SUCCESS, "start");                                   \
+                wait1(&rq);                                                                      \
+            }                                                                                    \
+            MPI_Request_free(&rq);                                                               \
+        } else if (nb) {                                                                         \
             icall_c;                                                                             \
             wait1(&rq);                                                                          \
         } else {                                                                                 \
@@ -506,23 +592,21 @@ static void neighbors(int nb)
         }                                                                                        \
     } while (0)
     NRUN(MPI_Neighbor_allgather_c(s, N, MPI_INT, r, N, MPI_INT, ring),
-         MPI_Ineighbor_allgather_c(s, N, MPI_INT, r, N, MPI_INT, ring, &rq));
+         MPI_Ineighbor_allgather_c(s, N, MPI_INT, r, N, MPI_INT, ring, &rq),
+         MPI_Neighbor_allgather_init_c(s, N, MPI_INT, r, N, MPI_INT, ring, MPI_INFO_NULL, &rq));
     MPI_Neighbor_allgather(s, N, MPI_INT, w, N, MPI_INT, ring);
     check_ints(r, w, 2 * N, "Neighbor_allgather_c");
     NRUN(MPI_Neighbor_alltoall_c(s, N, MPI_INT, r, N, MPI_INT, ring),
-         MPI_Ineighbor_alltoall_c(s, N, MPI_INT, r, N, MPI_INT, ring, &rq));
+         MPI_Ineighbor_alltoall_c(s, N, MPI_INT, r, N, MPI_INT, ring, &rq),
+         MPI_Neighbor_alltoall_init_c(s, N, MPI_INT, r, N, MPI_INT, ring, MPI_INFO_NULL, &rq));
     MPI_Neighbor_alltoall(s, N, MPI_INT, w, N, MPI_INT, ring);
     check_ints(r, w, 2 * N, "Neighbor_alltoall_c");
     int c2[2] = {N - 3, N - 3};
     MPI_Count cc2[2] = {N - 3, N - 3};
-    memset(r, 0xff, sizeof r);
-    memset(w, 0xff, sizeof w);
-    if (nb) {
-        MPI_Ineighbor_allgatherv_c(s, N - 3, MPI_INT, r, cc2, dis, MPI_INT, ring, &rq);
-        wait1(&rq);
-    } else {
-        MPI_Neighbor_allgatherv_c(s, N - 3, MPI_INT, r, cc2, dis, MPI_INT, ring);
-    }
+    NRUN(MPI_Neighbor_allgatherv_c(s, N - 3, MPI_INT, r, cc2, dis, MPI_INT, ring),
+         MPI_Ineighbor_allgatherv_c(s, N - 3, MPI_INT, r, cc2, dis, MPI_INT, ring, &rq),
+         MPI_Neighbor_allgatherv_init_c(s, N - 3, MPI_INT, r, cc2, dis, MPI_INT, ring,
+                                        MPI_INFO_NULL, &rq));
     MPI_Neighbor_allgatherv(s, N - 3, MPI_INT, w, c2, idis, MPI_INT, ring);
     check_ints(r, w, 2 * N, "Neighbor_allgatherv_c");
     MPI_Count sc[2] = {N - 3, N};
@@ -533,11 +617,13 @@ static void neighbors(int nb)
      * N from the lower (placed at N) and N - 3 from the upper (at 0) */
     MPI_Count rc[2] = {N, N - 3};
     NRUN(MPI_Neighbor_alltoallv_c(s, sc, sd, MPI_INT, r, rc, dis, MPI_INT, ring),
-         MPI_Ineighbor_alltoallv_c(s, sc, sd, MPI_INT, r, rc, dis, MPI_INT, ring, &rq));
+         MPI_Ineighbor_alltoallv_c(s, sc, sd, MPI_INT, r, rc, dis, MPI_INT, ring, &rq),
+         MPI_Neighbor_alltoallv_init_c(s, sc, sd, MPI_INT, r, rc, dis, MPI_INT, ring, MPI_INFO_NULL, &rq));
     MPI_Neighbor_alltoallv(s, isc, isd, MPI_INT, w, icnt, idis, MPI_INT, ring);
     check_ints(r, w, 2 * N, "Neighbor_alltoallv_c");
     NRUN(MPI_Neighbor_alltoallw_c(s, sc, sbd, types, r, rc, bdis, types, ring),
-         MPI_Ineighbor_alltoallw_c(s, sc, sbd, types, r, rc, bdis, types, ring, &rq));
+         MPI_Ineighbor_alltoallw_c(s, sc, sbd, types, r, rc, bdis, types, ring, &rq),
+         MPI_Neighbor_alltoallw_init_c(s, sc, sbd, types, r, rc, bdis, types, ring, MPI_INFO_NULL, &rq));
     MPI_Neighbor_alltoallw(s, isc, sbd, types, w, icnt, ibdis, types, ring);
     check_ints(r, w, 2 * N, "Neighbor_alltoallw_c");
     (void)cnt;
@@ -818,8 +904,10 @@ int main(int argc, char **argv)
     statuses();
     colls(0);
     colls(1);
+    colls(2);
     neighbors(0);
     neighbors(1);
+    neighbors(2);
     dtypes();
     inter();
     return finish();
