@@ -885,6 +885,26 @@ static void inter(void)
     MPI_Alltoallv_c(s, sc, d, MPI_INT, r, c, d, MPI_INT, ic);
     MPI_Alltoallv(s, isc, id_, MPI_INT, w, ic_, id_, MPI_INT, ic);
     check_ints(r, w, N * rsize, "intercomm Alltoallv_c");
+    /* the same and Bcast as persistent requests, started twice */
+    MPI_Request rq;
+    MPI_Alltoallv_init_c(s, sc, d, MPI_INT, r, c, d, MPI_INT, ic, MPI_INFO_NULL, &rq);
+    for (int k = 0; k < 2; k++) {
+        memset(r, 0, sizeof(int) * N * 8);
+        MPI_Start(&rq);
+        wait1(&rq);
+        check_ints(r, w, N * rsize, "intercomm Alltoallv_init_c");
+    }
+    MPI_Request_free(&rq);
+    memcpy(w, s, sizeof(int) * N);
+    MPI_Bcast(w, N, MPI_INT, root, ic);
+    MPI_Bcast_init_c(r, N, MPI_INT, root, ic, MPI_INFO_NULL, &rq);
+    for (int k = 0; k < 2; k++) {
+        memcpy(r, s, sizeof(int) * N);
+        MPI_Start(&rq);
+        wait1(&rq);
+        check_ints(r, w, N, "intercomm Bcast_init_c");
+    }
+    MPI_Request_free(&rq);
     memset(r, 0, sizeof(int) * N * 8);
     memset(w, 0, sizeof(int) * N * 8);
     MPI_Allreduce_c(s, r, N, MPI_INT, MPI_SUM, ic);
