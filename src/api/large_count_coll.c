@@ -2,7 +2,9 @@
  * neighbourhood): each calls its int twin.  A count beyond the int range becomes one element
  * of a derived datatype (reductions: with an internal operation applying the real one, see
  * large_count_type.c); the v/w collectives whose counts or displacements do not fit the int
- * arrays run as (I)Alltoallw / (I)Neighbor_alltoallw with one datatype per peer. */
+ * arrays run as (I)Alltoallw / (I)Neighbor_alltoallw with one datatype per peer.  The
+ * persistent forms (*_init_c) take the same paths, ending in the int *_init functions; the
+ * arrays, types and operations built for them stay with the request until it is freed. */
 #include <stdlib.h>
 
 #include "api/large_count.h"
