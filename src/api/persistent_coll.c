@@ -191,7 +191,24 @@ static int pc_start(MPI_Request r)
     struct sm_comm_ext *x = sm_comm_x(p->comm);
     uint32_t next = x->nbc_seq;
     x->nbc_seq = p->seq;
+    /* the program may have freed the datatypes and the op since *_init, as the standard
+     * allows: this request's references keep them alive, and they were valid when it was
+     * made, so they count as valid while the operation is started */
+    int st_valid = p->st ? p->st->valid : 0, rt_valid = p->rt ? p->rt->valid : 0;
+    int op_valid = p->op ? p->op->valid : 0;
+    if (p->st)
+        p->st->valid = 1;
+    if (p->rt)
+        p->rt->valid = 1;
+    if (p->op)
+        p->op->valid = 1;
     int rc = pc_run(p, &in);
+    if (p->st)
+        p->st->valid = st_valid;
+    if (p->rt)
+        p->rt->valid = rt_valid;
+    if (p->op)
+        p->op->valid = op_valid;
     x->nbc_seq = next;
     if (rc != MPI_SUCCESS)
         return rc;

@@ -8,6 +8,16 @@
 
 static int val(int rank, int round, int i) { return rank * 1000 + round * 100 + i; }
 
+/* element-wise max over (int, int) pairs sent as one contiguous type of 2 ints */
+static void pair_max(void *in, void *inout, int *len, MPI_Datatype *dt)
+{
+    (void)dt;
+    int *a = in, *b = inout;
+    for (int i = 0; i < 2 * *len; i++)
+        if (a[i] > b[i])
+            b[i] = a[i];
+}
+
 int main(int argc, char **argv)
 {
     sm_init(&argc, &argv);
@@ -179,6 +189,34 @@ int main(int argc, char **argv)
         }
         SM_MPI(MPI_Request_free(&two[0]));
         SM_MPI(MPI_Request_free(&two[1]));
+    }
+
+    { /* the datatype and the op freed right after *_init (the request keeps them alive) */
+        MPI_Datatype pair;
+        MPI_Op mymax;
+        SM_MPI(MPI_Type_contiguous(2, MPI_INT, &pair));
+        SM_MPI(MPI_Type_commit(&pair));
+        SM_MPI(MPI_Op_create(pair_max, 1, &mymax));
+        int b[2], x[2], y[2];
+        MPI_Request q[2];
+        SM_MPI(MPI_Bcast_init(b, 1, pair, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &q[0]));
+        SM_MPI(MPI_Allreduce_init(x, y, 1, pair, mymax, MPI_COMM_WORLD, MPI_INFO_NULL, &q[1]));
+        SM_MPI(MPI_Type_free(&pair));
+        SM_MPI(MPI_Op_free(&mymax));
+        for (int round = 0; round < 2; round++) {
+            b[0] = me == 0 ? 7 + round : -1;
+            b[1] = me == 0 ? 8 + round : -1;
+            x[0] = me + round;
+            x[1] = -me;
+            SM_MPI(MPI_Startall(2, q));
+            SM_MPI(MPI_Waitall(2, q, MPI_STATUSES_IGNORE));
+            SM_CHECK(b[0] == 7 + round && b[1] == 8 + round, "bcast with a freed type: %d %d",
+                     b[0], b[1]);
+            SM_CHECK(y[0] == np - 1 + round && y[1] == 0, "allreduce with a freed op: %d %d",
+                     y[0], y[1]);
+        }
+        SM_MPI(MPI_Request_free(&q[0]));
+        SM_MPI(MPI_Request_free(&q[1]));
     }
 
     for (int k = 0; k < NK; k++) { /* inactive: freeing is allowed */
