@@ -1,14 +1,16 @@
 /* cc.c — dispatch to the configured congestion controller (cfg.cc, cc.h) and the pacing gate
  * of rate-based controllers.  Pacing keeps, per path, the time the next packet may leave
  * (pace_next_us): each DATA chunk sent moves it on by len / pacing_rate; a path that was
- * quiet may catch up by at most PACE_QUANTUM_US worth of its rate (and at least
- * PACE_MIN_BURST packets), so the caller, which wakes up at the engine's next deadline with a
- * coarse timer, sends small bursts rather than one packet per wakeup.  The deadline is
+ * held back may catch up by at most cfg.pace_quantum_us (default PACE_QUANTUM_US) worth of its
+ * rate (and at least PACE_MIN_BURST packets), so a caller that wakes up at the engine's next
+ * deadline with a coarse timer, or late, sends small bursts rather than one packet per wakeup
+ * and still keeps the rate.  The deadline is
  * reported by sctpn_next_deadline only while a path has data held back by pacing alone
  * (pace_blocked, set by output.c). */
 #include "sctpn_internal.h"
 
-#define PACE_QUANTUM_US 1000 /* the burst a paced path may send at once, in time at its rate */
+#define PACE_QUANTUM_US 1000 /* cfg.pace_quantum_us = 0: the burst a paced path may send at
+                              * once, in time at its rate */
 #define PACE_MIN_BURST 2     /* ... but at least this many full packets */
 
 const struct cc_ops *cc_ops_of(const struct sctpn_endpoint *ep)
@@ -67,7 +69,8 @@ void cc_on_sent(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct path *p
     if (!p->pacing_rate)
         return;
     uint64_t rate = p->pacing_rate;
-    uint64_t q = rate * PACE_QUANTUM_US / 1000000u;
+    uint64_t quantum = ep->cfg.pace_quantum_us ? ep->cfg.pace_quantum_us : PACE_QUANTUM_US;
+    uint64_t q = rate * quantum / 1000000u;
     if (q < (uint64_t)PACE_MIN_BURST * ep->cfg.mtu)
         q = (uint64_t)PACE_MIN_BURST * ep->cfg.mtu;
     uint64_t credit_us = q * 1000000u / rate;

@@ -180,6 +180,9 @@ struct sctpn_config {
                                   * path's RTO; the server times the cookie's creation (INIT-ACK
                                   * sent) -> COOKIE-ECHO (ignored above RTO.initial) */
     uint8_t cc;                  /* enum sctpn_cc_algo (SCTPN_CC_RENO, the default) */
+    uint32_t pace_quantum_us;    /* paced controllers: a path held back by pacing may catch up
+                                  * by this much time at its rate in one burst (0: 1000); the
+                                  * caller's timer resolution and wakeup lateness need it */
     uint8_t cookie_secret[32];   /* MAC key of the state cookie; all zero: random */
     uint64_t seed;               /* PRNG seed (vtags, TSNs, secret); 0: from getrandom() */
     /* local addresses (for the INIT/INIT-ACK address list and the path pairing of incoming
