@@ -4,7 +4,7 @@
  * held back may catch up by at most cfg.pace_quantum_us (default PACE_QUANTUM_US) worth of its
  * rate (and at least PACE_MIN_BURST packets), so a caller that wakes up at the engine's next
  * deadline with a coarse timer, or late, sends small bursts rather than one packet per wakeup
- * and still keeps the rate.  The deadline is
+ * and still keeps the rate.  Up to the initial window in flight a path is never held back.  The deadline is
  * reported by sctpn_next_deadline only while a path has data held back by pacing alone
  * (pace_blocked, set by output.c). */
 #include "sctpn_internal.h"
@@ -58,8 +58,11 @@ void cc_on_idle(struct sctpn_endpoint *ep, struct path *p, uint64_t now)
 
 int cc_pace_ok(const struct sctpn_endpoint *ep, const struct path *p, uint64_t now)
 {
-    (void)ep;
-    return !p->pacing_rate || p->pace_next_us <= now;
+    /* up to the initial window in flight is never held back: a request or a reply that fits
+     * it leaves at once, as it would at the start of any connection (pacing is for the rest) */
+    if (!p->pacing_rate || p->flight + ep->cfg.mtu <= path_initial_cwnd(ep))
+        return 1;
+    return p->pace_next_us <= now;
 }
 
 void cc_on_sent(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct path *p, struct txc *c,
