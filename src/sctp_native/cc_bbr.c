@@ -131,7 +131,7 @@ static void bbr_on_ack(struct sctpn_endpoint *ep, struct path *p, const struct c
             b->pacing_gain_x1000 = cycle_gain[b->cycle_idx];
         }
     }
-    if (b->mode != BBR_PROBE_RTT && rtt_expired && ack->rtt_us > b->min_rtt_us) {
+    if (b->mode != BBR_PROBE_RTT && rtt_expired) {
         b->mode = BBR_PROBE_RTT;
         b->pacing_gain_x1000 = 1000;
         b->cwnd_gain_x1000 = 1000;

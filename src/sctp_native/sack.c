@@ -173,8 +173,8 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
         if (p->in_fast_recovery && !tsn_lt(cum, p->fr_exit_tsn))
             p->in_fast_recovery = 0;
         if (!bytes_acked[i]) {
-            if (p->rs_have)
-                p->rs_have = 0, p->rs_rtt_us = 0; /* (chunks acked while not in flight) */
+            p->rs_have = 0; /* (only chunks no longer counted in flight were acknowledged) */
+            p->rs_rtt_us = 0;
             continue;
         }
         /* CMT cwnd update: a path's new acknowledgements count even when the association's

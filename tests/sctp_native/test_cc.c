@@ -5,8 +5,12 @@
  *     W_max (C = 0.4 MTU/s^3, K = cbrt(0.3 W_max / C)), checked at 1/4, 1/2, 3/4, 1 and 1.25 K
  *     after the epoch within 5 %.
  *  2. BBR-like controller under 2 % random loss both ways on a 20 Mbit/s bottleneck with a
- *     40 ms RTT: after startup (2 s .. 8 s) the goodput stays above 80 % of the bottleneck,
- *     where Reno (RFC 9260) on the same path and with the same loss stays below 40 %.
+ *     40 ms RTT: after startup (2 s .. 14 s, with one PROBE_RTT) the goodput stays above 80 % of the bottleneck,
+ *     where Reno (RFC 9260) on the same path and with the same loss stays below 40 %; BBR's
+ *     model ends at the bottleneck rate (within 20 %) and the path's RTT.
+ *  4. BBR's PROBE_RTT: the same path without loss; at 3 s the one-way delay grows from 20 to
+ *     30 ms.  The old min_rtt expires 10 s after it was last seen; the window then drops to
+ *     4 MTU (PROBE_RTT, no T3) once, min_rtt becomes the new 60 ms and the rate recovers.
  *  3. pacing: during that BBR run at most 3 DATA packets leave at one instant and no 5 ms
  *     window holds more than the pacing rate allows (plus the pacing quantum), and the
  *     transmissions are spread over many distinct instants. */
@@ -195,6 +199,7 @@ static void test_cubic(void)
 static uint64_t tx_t[MAX_TX];
 static int ntx;
 static uint64_t max_rate;
+static uint32_t min_cwnd;
 
 static int record_tx(struct sim *s, int dir, uint8_t *pkt, size_t len, void *arg)
 {
@@ -210,27 +215,34 @@ static void lossy_pump(struct sim *s, void *arg)
     (void)arg;
     keep_queued(s);
     if (s->now >= t_from && s->now <= t_to) {
-        uint64_t r = stats(s).paths[0].pacing_rate;
-        if (r > max_rate)
-            max_rate = r;
+        struct sctpn_path_stats p = stats(s).paths[0];
+        if (p.pacing_rate > max_rate)
+            max_rate = p.pacing_rate;
+        if (p.cwnd < min_cwnd)
+            min_cwnd = p.cwnd;
     }
 }
 
-/* goodput (bytes/s) from 2 s to 8 s after the association came up */
+/* goodput (bytes/s) from 2 s to 14 s after the association came up (BBR's min_rtt expires
+ * after 10 s: one PROBE_RTT falls in the window) */
 static double lossy_run(int cc, int check_pacing)
 {
     struct sim s;
     const uint64_t bw = 20000000;
     setup(&s, cc, 20000, bw, 0.02);
     t_from = s.now + 2000000;
-    t_to = s.now + 8000000;
+    t_to = s.now + 14000000;
     ntx = 0;
     max_rate = 0;
+    min_cwnd = UINT32_MAX;
     s.filter = record_tx;
     s.pump = lossy_pump;
     sim_run(&s, t_to + 1, NULL, NULL);
-    double rate = (double)(bytes_to - bytes_from) / 6.0;
+    double rate = (double)(bytes_to - bytes_from) / 12.0;
     struct sctpn_assoc_stats st = stats(&s);
+    if (cc == SCTPN_CC_BBR) /* the model: the bottleneck and the path's RTT */
+        CHECK(st.paths[0].btl_bw > bw / 8 * 8 / 10 && st.paths[0].btl_bw < bw / 8 * 12 / 10 &&
+              st.paths[0].min_rtt_us >= 40000 && st.paths[0].min_rtt_us < 45000);
     printf("%s: goodput %.2f MB/s of a %.2f MB/s bottleneck (%.0f %%), cwnd %u, fast rtx %llu, "
            "t3 %llu, btl_bw %.2f MB/s, min_rtt %llu us\n",
            cc == SCTPN_CC_BBR ? "bbr" : cc == SCTPN_CC_CUBIC ? "cubic" : "reno", rate / 1e6,
@@ -271,6 +283,41 @@ static double lossy_run(int cc, int check_pacing)
     return rate;
 }
 
+static uint64_t t_change;
+
+static void probe_rtt_pump(struct sim *s, void *arg)
+{
+    lossy_pump(s, arg);
+    if (t_change && s->now >= t_change) {
+        s->link[0][0].delay_us = 30000;
+        s->link[1][0].delay_us = 30000;
+        t_change = 0;
+    }
+}
+
+static void test_probe_rtt(void)
+{
+    struct sim s;
+    setup(&s, SCTPN_CC_BBR, 20000, 20000000, 0);
+    t_change = s.now + 3000000;
+    t_from = t_change;
+    t_to = s.now + 18000000;
+    max_rate = 0;
+    min_cwnd = UINT32_MAX;
+    s.pump = probe_rtt_pump;
+    sim_run(&s, t_to, NULL, NULL);
+    struct sctpn_assoc_stats st = stats(&s);
+    printf("probe_rtt: smallest cwnd after the delay change %u (4 MTU = %u), min_rtt %llu us, "
+           "btl_bw %.2f MB/s, t3 %llu\n", min_cwnd, 4 * MTU,
+           (unsigned long long)st.paths[0].min_rtt_us, st.paths[0].btl_bw / 1e6,
+           (unsigned long long)st.t3_timeouts);
+    CHECK(min_cwnd == 4 * MTU && st.t3_timeouts == 0);
+    CHECK(st.paths[0].min_rtt_us >= 60000 && st.paths[0].min_rtt_us < 65000);
+    CHECK(st.paths[0].btl_bw > 2000000 && st.paths[0].btl_bw < 3000000);
+    CHECK(st.paths[0].cwnd > 40u * MTU);
+    sim_free(&s);
+}
+
 int main(void)
 {
     test_cubic();
@@ -279,6 +326,7 @@ int main(void)
     double reno = lossy_run(SCTPN_CC_RENO, 0);
     double cubic = lossy_run(SCTPN_CC_CUBIC, 0);
     (void)cubic;
+    test_probe_rtt();
     CHECK(bbr >= 0.8 * bottleneck);
     CHECK(reno < 0.4 * bottleneck);
     printf(" No Errors\n");
