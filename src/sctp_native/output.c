@@ -25,6 +25,18 @@ static int next_rtx(struct sctpn_assoc *a, uint32_t *tsn)
 
 static int cwnd_open(const struct path *p) { return p->flight < p->cwnd; }
 
+/* the window and, for a paced controller, the pacing gate (cc.c) allow a packet now; a path
+ * whose window is open but whose pacing holds it back reports its pacing time as a deadline */
+static int may_send(const struct sctpn_endpoint *ep, struct path *p, uint64_t now)
+{
+    if (!cwnd_open(p))
+        return 0;
+    if (cc_pace_ok(ep, p, now))
+        return 1;
+    p->pace_blocked = 1;
+    return 0;
+}
+
 /* room for one more new chunk past the cumulative ack (0 in the config: no limit) */
 static int span_open(const struct sctpn_endpoint *ep, const struct sctpn_assoc *a)
 {
@@ -91,31 +103,10 @@ static struct txc *new_chunk(struct sctpn_endpoint *ep, struct sctpn_assoc *a, s
     return c;
 }
 
-/* RFC 9260 7.2.1: a path that sent no data for a while halves its cwnd per idle RTO (to no
- * less than 4 MTU, or the configured initial window if larger) before sending again; the step
- * is at least cfg.idle_decay_min_us.  And "after a sufficiently long idle period" (one such
- * step, as Linux TCP's cwnd restart) the cwnd is at least the initial window again: a window
- * that a loss or T3 left below it would otherwise stay there in request/response traffic,
- * where each idle gap ends with a message that fits the initial window but not the reduced one
- * (the farm of issue 6: a 12 KB reply took 2 round trips for the rest of the run) */
-static void cwnd_after_idle(struct sctpn_endpoint *ep, struct path *p, uint64_t now)
+static void sent_chunk(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct path *p, int pi,
+                       uint32_t tsn, struct txc *c, uint64_t now)
 {
-    uint64_t step = p->rto > ep->cfg.idle_decay_min_us ? p->rto : ep->cfg.idle_decay_min_us;
-    if (p->flight || !p->last_data_us || now <= p->last_data_us + step)
-        return;
-    uint32_t floor = 4u * ep->cfg.mtu, iw = path_initial_cwnd(ep);
-    if (iw > floor)
-        floor = iw;
-    for (uint64_t k = (now - p->last_data_us) / step; k > 0 && p->cwnd > floor; k--)
-        p->cwnd = p->cwnd / 2 > floor ? p->cwnd / 2 : floor;
-    if (p->cwnd < iw)
-        p->cwnd = iw;
-    p->last_data_us = now;
-}
-
-static void sent_chunk(struct sctpn_assoc *a, struct path *p, int pi, uint32_t tsn,
-                       struct txc *c, uint64_t now)
-{
+    cc_on_sent(ep, a, p, c, now); /* cc.c: pacing, delivery-rate records */
     p->last_data_us = now;
     c->path = (uint8_t)pi;
     c->sends++;
@@ -150,16 +141,19 @@ static int choose_path(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
         if (a->paths[i].hb_echo_pending || a->paths[i].hb_send_pending)
             return i;
     *have_rtx = 0;
+    for (int i = 0; i < a->npaths; i++)
+        a->paths[i].pace_blocked = 0;
     if (assoc_data_allowed(a)) {
         if (next_rtx(a, rtx_tsn)) {
             *have_rtx = 1;
             struct txc *c = tx_chunk(a, *rtx_tsn);
             struct path *p = &a->paths[c->path];
-            if (cwnd_open(p) || p->fast_rtx_pending)
+            if (may_send(ep, p, now) || p->fast_rtx_pending)
                 return c->path;
         }
         int tlp_new = a->paths[path_for_data(ep, a)].tlp_new_pending;
-        int burst_ok = !ep->cfg.max_burst || a->burst_left > 0 || a->total_flight == 0 || tlp_new;
+        uint16_t max_burst = cc_paces(ep) ? 0 : ep->cfg.max_burst; /* pacing replaces it */
+        int burst_ok = !max_burst || a->burst_left > 0 || a->total_flight == 0 || tlp_new;
         if (a->nqueued && burst_ok && span_open(ep, a) &&
             (a->peer_rwnd > 0 || a->total_flight == 0)) {
             if (a->cmt) { /* CMT: any path with room in its cwnd, round robin */
@@ -167,7 +161,7 @@ static int choose_path(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
                     int i = (a->rr_path + k) % a->npaths;
                     if (a->paths[i].state == SCTPN_PATH_ACTIVE && a->paths[i].confirmed &&
                         (a->paths[i].data_fail == 0 || now >= a->paths[i].data_retry_at) &&
-                        (cwnd_open(&a->paths[i]) || a->paths[i].tlp_new_pending)) {
+                        (a->paths[i].tlp_new_pending || may_send(ep, &a->paths[i], now))) {
                         a->rr_path = (i + 1) % a->npaths;
                         return i;
                     }
@@ -177,11 +171,11 @@ static int choose_path(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
                     any |= a->paths[i].state == SCTPN_PATH_ACTIVE && a->paths[i].confirmed &&
                            a->paths[i].data_fail == 0;
                 int pi = path_for_data(ep, a);
-                if (!any && cwnd_open(&a->paths[pi]))
+                if (!any && may_send(ep, &a->paths[pi], now))
                     return pi;
             } else {
                 int pi = path_for_data(ep, a);
-                if (cwnd_open(&a->paths[pi]) || a->paths[pi].tlp_new_pending)
+                if (a->paths[pi].tlp_new_pending || may_send(ep, &a->paths[pi], now))
                     return pi;
             }
         }
@@ -294,7 +288,7 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
     /* data: retransmissions first (RFC 9260 6.1 C), then new data */
     if (assoc_data_allowed(a) || cookie_echo) {
         size_t hdr = a->idata ? IDATA_HDR : DATA_HDR;
-        cwnd_after_idle(ep, p, now);
+        cc_on_idle(ep, p, now); /* cc.h: cwnd after an idle period */
         int ignore_cwnd = p->fast_rtx_pending;
         if (have_rtx || a->n_rtx) {
             uint32_t t;
@@ -302,12 +296,12 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
                 struct txc *c = tx_chunk(a, t);
                 if (c->state != TXC_RTX || c->path != pi)
                     continue;
-                if (!ignore_cwnd && !cwnd_open(p))
+                if (!ignore_cwnd && !may_send(ep, p, now))
                     break;
                 if (pad4(hdr + c->len) > mtu - n)
                     break;
                 n += put_data_chunk(a, buf + n, mtu - n, t, c);
-                sent_chunk(a, p, pi, t, c, now);
+                sent_chunk(ep, a, p, pi, t, c, now);
                 with_data = 1;
             }
             p->fast_rtx_pending = 0;
@@ -321,9 +315,9 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
             a->burst_left = ep->cfg.max_burst;
         int tlp_new = p->tlp_new_pending; /* a tail-loss probe: one packet ignoring cwnd */
         p->tlp_new_pending = 0;
-        if (ep->cfg.max_burst && a->burst_left <= 0 && !tlp_new)
+        if (ep->cfg.max_burst && !cc_paces(ep) && a->burst_left <= 0 && !tlp_new)
             may_new = 0; /* RFC 9260 6.1: at most max_burst new-data packets per trigger */
-        while (may_new && a->nqueued && (cwnd_open(p) || tlp_new) && span_open(ep, a) &&
+        while (may_new && a->nqueued && (tlp_new || may_send(ep, p, now)) && span_open(ep, a) &&
                (a->peer_rwnd > 0 || a->total_flight == 0) && mtu - n > hdr + 4) {
             size_t room = mtu - n - hdr;
             if (a->peer_rwnd && room > a->peer_rwnd && a->total_flight)
@@ -335,12 +329,16 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
             if (tlp_new)
                 c->flags |= DF_I; /* a probe (tlp.c): the peer SACKs it at once */
             n += put_data_chunk(a, buf + n, mtu - n, tsn, c);
-            sent_chunk(a, p, pi, tsn, c, now);
+            sent_chunk(ep, a, p, pi, tsn, c, now);
             with_data = 1;
             new_data = 1;
         }
         if (new_data)
             a->burst_left--;
+        /* delivery-rate samples (cc_rate.c): the window is not the limit while the sender has
+         * nothing more to send */
+        if (may_new && !a->nqueued && cwnd_open(p))
+            p->app_limited_until = p->delivered + p->flight ? p->delivered + p->flight : 1;
     }
     if (n == SCTP_COMMON_HDR) /* nothing fitted after all */
         return 0;

@@ -17,8 +17,7 @@ uint32_t path_initial_cwnd(const struct sctpn_endpoint *ep)
 
 void path_init(struct sctpn_endpoint *ep, struct path *p, uint64_t now)
 {
-    p->cwnd = path_initial_cwnd(ep);
-    p->ssthresh = 0xffffffffu;
+    cc_init(ep, p); /* cwnd, ssthresh (cc.h) */
     p->rto = ep->cfg.rto_initial_us;
     p->t3 = NEVER;
     p->pto = NEVER;
@@ -162,12 +161,8 @@ void path_t3_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, u
     p->tlp_new_pending = 0;
     p->t3_timeouts++;
     a->t3s++;
-    uint32_t mtu = ep->cfg.mtu;
     p->rto = clamp_rto(ep, p->rto * 2); /* RFC 9260 6.3.3 E1 */
-    p->ssthresh = p->cwnd / 2 > 4 * mtu ? p->cwnd / 2 : 4 * mtu; /* 7.2.3 */
-    p->cwnd = mtu;
-    p->pba = 0;
-    p->flight_peak = 0; /* slow start from 1 MTU counts only what is sent from now on */
+    cc_on_t3(ep, p, now); /* cc.h: 7.2.3, cwnd = 1 MTU for the loss-based controllers */
     p->rtt_pending = 0;
     p->in_fast_recovery = 0;
     p->data_fail++;

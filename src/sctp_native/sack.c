@@ -1,7 +1,7 @@
 /* sack.c — the sender's processing of SACK chunks (RFC 9260 6.2.1, 6.3.2, 7.2): cumulative
  * and gap acknowledgements, reneging, RTT samples (Karn), HTNA missing reports and fast
  * retransmit on the third report with fast recovery (7.2.4; time-based loss marking is in
- * rack.c), per-path slow start and congestion avoidance (7.2.1/7.2.2), the peer's window,
+ * rack.c), the per-path congestion controller's view of each SACK (cc.h), the peer's window,
  * and T3-rtx restarts. */
 #include <stdlib.h>
 
@@ -32,6 +32,7 @@ static void newly_acked(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
 {
     struct path *p = &a->paths[c->path];
     rack_on_acked(ep, a, tsn, c, now);
+    rate_on_acked(p, c, now); /* cc_rate.c */
     if (c->in_flight) {
         p->flight -= c->len;
         a->total_flight -= c->len;
@@ -55,9 +56,7 @@ void sack_fast_rtx(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t ts
 {
     struct path *p = &a->paths[c->path];
     if (!p->in_fast_recovery) {
-        p->ssthresh = p->cwnd / 2 > 4u * ep->cfg.mtu ? p->cwnd / 2 : 4u * ep->cfg.mtu;
-        p->cwnd = p->ssthresh;
-        p->pba = 0;
+        cc_on_loss(ep, p); /* cc.h: ssthresh and cwnd (7.2.3) */
         p->in_fast_recovery = 1;
         p->fr_exit_tsn = a->next_tsn - 1;
     }
@@ -173,33 +172,19 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
         struct path *p = &a->paths[i];
         if (p->in_fast_recovery && !tsn_lt(cum, p->fr_exit_tsn))
             p->in_fast_recovery = 0;
-        if (!bytes_acked[i])
+        if (!bytes_acked[i]) {
+            p->rs_have = 0; /* (only chunks no longer counted in flight were acknowledged) */
+            p->rs_rtt_us = 0;
             continue;
-        uint32_t mtu = ep->cfg.mtu;
+        }
         /* CMT cwnd update: a path's new acknowledgements count even when the association's
          * cumulative point is held back by another path's loss */
-        int advanced = cum_advanced || a->cmt;
-        if (p->cwnd <= p->ssthresh) {
-            uint32_t cap = mtu * (ep->cfg.abc_l ? ep->cfg.abc_l : 1u);
-            /* the window counts as used when the flight filled it (RFC 9260), or, with
-             * cfg.ss_peak, while it is below twice this burst's largest flight (Linux's
-             * tcp_is_cwnd_limited in slow start): a message shorter than the window still
-             * grows it, so the next one of that size goes in one round trip */
-            int used = flight_before[i] + mtu > p->cwnd ||
-                       (ep->cfg.ss_peak && p->cwnd < 2u * p->flight_peak);
-            if (advanced && !p->in_fast_recovery && used)
-                p->cwnd += bytes_acked[i] < cap ? bytes_acked[i] : cap;
-        } else {
-            p->pba += bytes_acked[i];
-            if (p->pba >= p->cwnd && flight_before[i] + mtu > p->cwnd && !p->in_fast_recovery) {
-                p->pba -= p->cwnd;
-                p->cwnd += mtu;
-            }
-        }
-        if (p->flight == 0) {
-            p->pba = 0;
-            p->flight_peak = 0;
-        }
+        struct cc_ack ack = {0};
+        ack.bytes_acked = bytes_acked[i];
+        ack.flight_before = flight_before[i];
+        ack.advanced = cum_advanced || a->cmt;
+        rate_sample(p, &ack);
+        cc_on_ack(ep, p, &ack, now); /* cc.h: the path's congestion controller */
     }
     /* T3-rtx: stop when nothing is outstanding on a path, restart when its data advanced */
     for (int i = 0; i < a->npaths; i++) {

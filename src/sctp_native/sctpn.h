@@ -116,6 +116,12 @@ struct sctpn_event {
 typedef void (*sctpn_event_cb)(void *user, const struct sctpn_event *ev);
 
 /* ---- configuration ---- */
+/* congestion controllers (cfg.cc; docs/sctp-native.md "Congestion control") */
+enum sctpn_cc_algo {
+    SCTPN_CC_RENO = 0,  /* RFC 9260 7.2 (slow start, congestion avoidance, halving on loss) */
+    SCTPN_CC_CUBIC = 1, /* RFC 9438 CUBIC with its Reno-friendly region */
+    SCTPN_CC_BBR = 2,   /* model-based and paced (BBR v1-like): random loss is not congestion */
+};
 struct sctpn_config {
     uint16_t sctp_port;          /* local SCTP port (in the SCTP common header) */
     uint16_t num_ostreams;       /* outbound streams requested */
@@ -173,6 +179,10 @@ struct sctpn_config {
                                   * (each only if sent once, Karn) and arms T1-cookie with the
                                   * path's RTO; the server times the cookie's creation (INIT-ACK
                                   * sent) -> COOKIE-ECHO (ignored above RTO.initial) */
+    uint8_t cc;                  /* enum sctpn_cc_algo (SCTPN_CC_RENO, the default) */
+    uint32_t pace_quantum_us;    /* paced controllers: a path held back by pacing may catch up
+                                  * by this much time at its rate in one burst (0: 1000); the
+                                  * caller's timer resolution and wakeup lateness need it */
     uint8_t cookie_secret[32];   /* MAC key of the state cookie; all zero: random */
     uint64_t seed;               /* PRNG seed (vtags, TSNs, secret); 0: from getrandom() */
     /* local addresses (for the INIT/INIT-ACK address list and the path pairing of incoming
@@ -257,6 +267,8 @@ struct sctpn_path_stats {
     uint32_t error_count;
     uint64_t packets_out, packets_in, t3_timeouts, retransmitted_chunks;
     uint64_t heartbeats_out, heartbeat_acks_in;
+    uint64_t pacing_rate;        /* bytes/s the path is paced at (0: not paced) */
+    uint64_t btl_bw, min_rtt_us; /* SCTPN_CC_BBR: bottleneck rate estimate (bytes/s), min RTT */
 };
 struct sctpn_assoc_stats {
     int state; /* enum sctpn_assoc_state */

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cc.h"
 #include "sctpn.h"
 #include "sctpn_wire.h"
 
@@ -68,6 +69,10 @@ struct txc { /* one DATA/I-DATA chunk, in the ring at TSN & mask */
     uint8_t missing;            /* missing reports */
     uint8_t fast_rtx_done;
     uint8_t in_flight;          /* counted in its path's flight */
+    uint8_t rs_app_limited;     /* delivery rate (cc_rate.c): sent while app-limited */
+    uint64_t rs_delivered;      /* ... its path's delivered bytes when it was sent */
+    uint64_t rs_delivered_us;   /* ... the time of that delivery */
+    uint64_t rs_first_sent_us;  /* ... the send time of the first chunk of that interval */
 };
 
 struct path {
@@ -107,6 +112,23 @@ struct path {
     uint32_t reo_mult;          /* reordering window in min_rtt/4 steps (grows on DSACK-like
                                  * duplicate reports after RACK retransmissions) */
     uint32_t reo_clean;         /* RACK losses since the last duplicate report */
+    /* congestion control (cc.h): the controller's own state, pacing */
+    union {
+        struct cc_cubic_state cubic;
+        struct cc_bbr_state bbr;
+    } cc;
+    uint64_t pacing_rate;       /* bytes per second (0: not paced) */
+    uint64_t pace_next_us;      /* paced: the next packet may leave then */
+    int pace_blocked;           /* the last poll found data held back by pacing alone */
+    /* delivery-rate sampling (cc_rate.c) */
+    uint64_t delivered;         /* bytes of this path's chunks acknowledged so far */
+    uint64_t delivered_us;      /* when the latest of them was */
+    uint64_t first_sent_us;     /* send time of the chunk starting the current interval */
+    uint64_t app_limited_until; /* delivered count ending an app-limited stretch, 0 none */
+    int rs_have;                /* this SACK's sample: newest acked chunk's records */
+    int rs_app_limited;
+    uint64_t rs_prior_delivered, rs_prior_us, rs_send_elapsed, rs_ack_elapsed;
+    uint64_t rs_rtt_us;         /* smallest RTT of a first transmission acked by this SACK */
     uint8_t hb_echo[256];       /* pending HEARTBEAT-ACK info */
     uint16_t hb_echo_len;
     uint8_t hb_echo_pending, hb_send_pending;

@@ -15,6 +15,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "transport/sctpn/sctpn_tp.h"
@@ -380,8 +381,9 @@ int nt_drive(struct sm_transport *t, long timeout_us)
         pfd[s].events = POLLIN;
         pfd[s].revents = 0;
     }
-    int ms = wait_us < 0 ? -1 : (int)((wait_us + 999) / 1000);
-    if (poll(pfd, (nfds_t)t->nudp, ms) > 0)
+    /* microsecond resolution: the deadline may be a paced path's next send time (cc.c) */
+    struct timespec ts = {(time_t)(wait_us / 1000000), (long)(wait_us % 1000000) * 1000};
+    if (ppoll(pfd, (nfds_t)t->nudp, wait_us < 0 ? NULL : &ts, NULL) > 0)
         n = input(t);
     run_timers(t);
     nt_retry_queued(t);

@@ -63,6 +63,8 @@ struct nt_tunables {
     int watchdog_us;         /* SCTPMPI_SCTP_WATCHDOG_US: strong-progress tick, 0 = off */
     int debug;
     enum sm_offload_mode gso, gro; /* SCTPMPI_SCTP_GSO / SCTPMPI_SCTP_GRO */
+    int cc;                  /* SCTPMPI_SCTP_CC: enum sctpn_cc_algo */
+    char cc_bad[32];         /* an SCTPMPI_SCTP_CC value that is none of them (nt_init fails) */
 };
 
 /* a frame waiting for send-buffer space (per lane, in order) */

@@ -1,0 +1,85 @@
+/* cc.c — dispatch to the configured congestion controller (cfg.cc, cc.h) and the pacing gate
+ * of rate-based controllers.  Pacing keeps, per path, the time the next packet may leave
+ * (pace_next_us): each DATA chunk sent moves it on by len / pacing_rate; a path that was
+ * held back may catch up by at most cfg.pace_quantum_us (default PACE_QUANTUM_US) worth of its
+ * rate (and at least PACE_MIN_BURST packets), so a caller that wakes up at the engine's next
+ * deadline with a coarse timer, or late, sends small bursts rather than one packet per wakeup
+ * and still keeps the rate.  Up to the initial window in flight a path is never held back.  The deadline is
+ * reported by sctpn_next_deadline only while a path has data held back by pacing alone
+ * (pace_blocked, set by output.c). */
+#include "sctpn_internal.h"
+
+#define PACE_QUANTUM_US 1000 /* cfg.pace_quantum_us = 0: the burst a paced path may send at
+                              * once, in time at its rate */
+#define PACE_MIN_BURST 2     /* ... but at least this many full packets */
+
+const struct cc_ops *cc_ops_of(const struct sctpn_endpoint *ep)
+{
+    switch (ep->cfg.cc) {
+    case SCTPN_CC_CUBIC:
+        return &sm_cc_cubic;
+    case SCTPN_CC_BBR:
+        return &sm_cc_bbr;
+    default:
+        return &sm_cc_reno;
+    }
+}
+
+int cc_paces(const struct sctpn_endpoint *ep) { return cc_ops_of(ep)->paces; }
+
+void cc_init(struct sctpn_endpoint *ep, struct path *p)
+{
+    memset(&p->cc, 0, sizeof p->cc);
+    p->pacing_rate = 0;
+    p->pace_next_us = 0;
+    p->pace_blocked = 0;
+    cc_ops_of(ep)->init(ep, p);
+}
+
+void cc_on_ack(struct sctpn_endpoint *ep, struct path *p, const struct cc_ack *ack, uint64_t now)
+{
+    cc_ops_of(ep)->on_ack(ep, p, ack, now);
+}
+
+void cc_on_loss(struct sctpn_endpoint *ep, struct path *p)
+{
+    cc_ops_of(ep)->on_loss(ep, p);
+}
+
+void cc_on_t3(struct sctpn_endpoint *ep, struct path *p, uint64_t now)
+{
+    cc_ops_of(ep)->on_t3(ep, p, now);
+}
+
+void cc_on_idle(struct sctpn_endpoint *ep, struct path *p, uint64_t now)
+{
+    cc_ops_of(ep)->on_idle(ep, p, now);
+}
+
+int cc_pace_ok(const struct sctpn_endpoint *ep, const struct path *p, uint64_t now)
+{
+    /* up to the initial window in flight is never held back: a request or a reply that fits
+     * it leaves at once, as it would at the start of any connection (pacing is for the rest) */
+    if (!p->pacing_rate || p->flight + ep->cfg.mtu <= path_initial_cwnd(ep))
+        return 1;
+    return p->pace_next_us <= now;
+}
+
+void cc_on_sent(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct path *p, struct txc *c,
+                uint64_t now)
+{
+    rate_on_sent(a, p, c, now);
+    if (!p->pacing_rate)
+        return;
+    uint64_t rate = p->pacing_rate;
+    uint64_t quantum = ep->cfg.pace_quantum_us ? ep->cfg.pace_quantum_us : PACE_QUANTUM_US;
+    uint64_t q = rate * quantum / 1000000u;
+    if (q < (uint64_t)PACE_MIN_BURST * ep->cfg.mtu)
+        q = (uint64_t)PACE_MIN_BURST * ep->cfg.mtu;
+    uint64_t credit_us = q * 1000000u / rate;
+    if (p->pace_next_us + credit_us < now)
+        p->pace_next_us = now - credit_us;
+    else if (p->pace_next_us < now && now < credit_us)
+        p->pace_next_us = 0; /* (the virtual clock of a test may start near 0) */
+    p->pace_next_us += ((uint64_t)c->len * 1000000u + rate - 1) / rate;
+}

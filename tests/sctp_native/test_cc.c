@@ -1,0 +1,334 @@
+/* test_cc.c — the congestion controllers (cc.h) over the simulated network:
+ *  1. CUBIC (RFC 9438): one DATA packet dropped once the window passed 100 packets on a
+ *     100 ms RTT path: at the loss cwnd becomes exactly beta = 0.7 times the window before it,
+ *     and in the following congestion avoidance the window follows W_cubic(t) = C (t - K)^3 +
+ *     W_max (C = 0.4 MTU/s^3, K = cbrt(0.3 W_max / C)), checked at 1/4, 1/2, 3/4, 1 and 1.25 K
+ *     after the epoch within 5 %.
+ *  2. BBR-like controller under 2 % random loss both ways on a 20 Mbit/s bottleneck with a
+ *     40 ms RTT: after startup (2 s .. 14 s, with one PROBE_RTT) the goodput stays above 80 % of the bottleneck,
+ *     where Reno (RFC 9260) on the same path and with the same loss stays below 40 %; BBR's
+ *     model ends at the bottleneck rate (within 20 %) and the path's RTT.
+ *  4. BBR's PROBE_RTT: the same path without loss; at 3 s the one-way delay grows from 20 to
+ *     30 ms.  The old min_rtt expires 10 s after it was last seen; the window then drops to
+ *     4 MTU (PROBE_RTT, no T3) once, min_rtt becomes the new 60 ms and the rate recovers.
+ *  3. pacing: during that BBR run at most 3 DATA packets leave at one instant and no 5 ms
+ *     window holds more than the pacing rate allows (plus the pacing quantum), and the
+ *     transmissions are spread over many distinct instants. */
+#include <string.h>
+
+#include "sim.h"
+
+#define MTU 1452
+
+static int ups;
+static uint64_t bytes_delivered, bytes_from, bytes_to; /* payload delivered, window edges */
+static uint64_t t_from, t_to;
+
+static void on_event(void *user, const struct sctpn_event *ev)
+{
+    (void)user;
+    if (ev->type == SCTPN_EV_ASSOC_UP)
+        ups++;
+    CHECK(ev->type != SCTPN_EV_ASSOC_DOWN && ev->type != SCTPN_EV_SEND_FAILED);
+}
+
+static void on_data(void *user, const struct sctpn_data *d)
+{
+    struct sim *s = user;
+    bytes_delivered += d->len;
+    if (s->now <= t_from)
+        bytes_from = bytes_delivered;
+    if (s->now <= t_to)
+        bytes_to = bytes_delivered;
+}
+
+static int both_up(struct sim *s, void *arg)
+{
+    (void)s;
+    (void)arg;
+    return ups == 2;
+}
+
+static sctpn_assoc_id the_id;
+
+static struct sctpn_assoc_stats stats(struct sim *s)
+{
+    struct sctpn_assoc_stats st;
+    CHECK(sctpn_get_stats(s->ep[0], the_id, &st) == 0);
+    return st;
+}
+
+/* keep at least 1 MiB queued at node 0 */
+static void keep_queued(struct sim *s)
+{
+    static uint8_t buf[65536];
+    struct iovec iov = {buf, sizeof buf};
+    while (stats(s).bytes_queued < (1u << 20))
+        CHECK(sctpn_send(s->ep[0], the_id, 0, 0, 0, &iov, 1, NULL) == 0);
+}
+
+static void setup(struct sim *s, int cc, uint64_t delay_us, uint64_t bw_bps, double loss)
+{
+    sim_init(s, 1, 11);
+    struct sctpn_config c0, c1;
+    sim_config(s, 0, &c0);
+    sim_config(s, 1, &c1);
+    for (int i = 0; i < 2; i++) {
+        struct sctpn_config *c = i ? &c1 : &c0;
+        c->hb_interval_us = 0;
+        c->rto_min_us = 200000;
+        c->rto_initial_us = 1000000;
+        c->on_event = on_event;
+        c->on_data = on_data;
+        c->user = s;
+        c->cc = (uint8_t)cc;
+        c->rwnd = 8u << 20;
+        c->sndbuf = 8u << 20;
+    }
+    c0.max_burst = 0;
+    for (int d = 0; d < 2; d++) {
+        s->link[d][0].delay_us = delay_us;
+        s->link[d][0].loss = 0;
+    }
+    s->link[0][0].bw_bps = bw_bps;
+    ups = 0;
+    bytes_delivered = bytes_from = bytes_to = 0;
+    t_from = t_to = 0;
+    CHECK(sim_start(s, &c0, &c1) == 0);
+    CHECK(sim_connect(s, &the_id) == 0);
+    CHECK(sim_run(s, s->now + 10000000, both_up, NULL));
+    for (int d = 0; d < 2; d++)
+        s->link[d][0].loss = loss;
+}
+
+/* ---- 1. CUBIC ---- */
+static struct {
+    int dropped;
+    uint32_t prev_cwnd, w_before, w_after;
+    uint64_t t_red;
+    int npoints;
+    double at[8];          /* seconds after the epoch */
+    uint32_t cwnd_at[8];
+    int got[8];
+} cu;
+
+static int cubic_filter(struct sim *s, int dir, uint8_t *pkt, size_t len, void *arg)
+{
+    (void)arg;
+    if (dir == 0 && !cu.dropped && sim_has_chunk(pkt, len, 0) &&
+        stats(s).paths[0].cwnd >= 100u * MTU) {
+        cu.dropped = 1;
+        return 0;
+    }
+    return 1;
+}
+
+static void cubic_pump(struct sim *s, void *arg)
+{
+    (void)arg;
+    keep_queued(s);
+    uint32_t cwnd = stats(s).paths[0].cwnd;
+    if (cu.dropped && !cu.w_before && cwnd < cu.prev_cwnd) {
+        cu.w_before = cu.prev_cwnd;
+        cu.w_after = cwnd;
+        cu.t_red = s->now;
+    }
+    cu.prev_cwnd = cwnd;
+    if (cu.w_before) {
+        /* the epoch begins with the first SACK after fast recovery, one RTT after the loss */
+        double t = (double)(s->now - cu.t_red) / 1e6 - 0.1;
+        for (int i = 0; i < cu.npoints; i++)
+            if (!cu.got[i] && t >= cu.at[i]) {
+                cu.got[i] = 1;
+                cu.cwnd_at[i] = cwnd;
+            }
+    }
+}
+
+static int cubic_reduced(struct sim *s, void *arg)
+{
+    (void)s;
+    (void)arg;
+    return cu.w_before != 0;
+}
+
+static double cbrt_d(double x)
+{
+    double y = x / 3 + 1;
+    for (int i = 0; i < 200; i++)
+        y = (2 * y + x / (y * y)) / 3;
+    return y;
+}
+
+static void test_cubic(void)
+{
+    struct sim s;
+    setup(&s, SCTPN_CC_CUBIC, 50000, 100000000, 0);
+    memset(&cu, 0, sizeof cu);
+    s.filter = cubic_filter;
+    s.pump = cubic_pump;
+    CHECK(sim_run(&s, s.now + 20000000, cubic_reduced, NULL));
+    double w_max = cu.w_before;
+    double beta_cwnd = w_max * 0.7;
+    printf("cubic: W_max %.0f (%.1f packets), after the loss %u (expected %.0f)\n", w_max,
+           w_max / MTU, cu.w_after, beta_cwnd);
+    CHECK(cu.w_before > 100u * MTU);
+    CHECK(cu.w_after == (uint32_t)beta_cwnd);
+    /* follow the curve from there */
+    double k = cbrt_d(0.3 * w_max / MTU / 0.4);
+    double frac[] = {0.25, 0.5, 0.75, 1.0, 1.25};
+    for (int i = 0; i < 5; i++)
+        cu.at[i] = frac[i] * k;
+    cu.npoints = 5;
+    sim_run(&s, cu.t_red + (uint64_t)((1.25 * k + 0.5) * 1e6), NULL, NULL);
+    for (int i = 0; i < 5; i++) {
+        CHECK(cu.got[i]);
+        double d = cu.at[i] - k;
+        double w = 0.4 * d * d * d * MTU + w_max;
+        double err = ((double)cu.cwnd_at[i] - w) / w;
+        printf("cubic: t = %.2f s (%.2f K): cwnd %u, W_cubic %.0f (%+.1f %%)\n", cu.at[i],
+               frac[i], cu.cwnd_at[i], w, 100 * err);
+        CHECK(err < 0.05 && err > -0.05);
+    }
+    CHECK(stats(&s).fast_retransmits >= 1 && stats(&s).t3_timeouts == 0);
+    sim_free(&s);
+}
+
+/* ---- 2./3. BBR under random loss, pacing ---- */
+#define MAX_TX 200000
+static uint64_t tx_t[MAX_TX];
+static int ntx;
+static uint64_t max_rate;
+static uint32_t min_cwnd;
+
+static int record_tx(struct sim *s, int dir, uint8_t *pkt, size_t len, void *arg)
+{
+    (void)arg;
+    if (dir == 0 && sim_has_chunk(pkt, len, 0) && ntx < MAX_TX && s->now >= t_from &&
+        s->now <= t_to)
+        tx_t[ntx++] = s->now;
+    return 1;
+}
+
+static void lossy_pump(struct sim *s, void *arg)
+{
+    (void)arg;
+    keep_queued(s);
+    if (s->now >= t_from && s->now <= t_to) {
+        struct sctpn_path_stats p = stats(s).paths[0];
+        if (p.pacing_rate > max_rate)
+            max_rate = p.pacing_rate;
+        if (p.cwnd < min_cwnd)
+            min_cwnd = p.cwnd;
+    }
+}
+
+/* goodput (bytes/s) from 2 s to 14 s after the association came up (BBR's min_rtt expires
+ * after 10 s: one PROBE_RTT falls in the window) */
+static double lossy_run(int cc, int check_pacing)
+{
+    struct sim s;
+    const uint64_t bw = 20000000;
+    setup(&s, cc, 20000, bw, 0.02);
+    t_from = s.now + 2000000;
+    t_to = s.now + 14000000;
+    ntx = 0;
+    max_rate = 0;
+    min_cwnd = UINT32_MAX;
+    s.filter = record_tx;
+    s.pump = lossy_pump;
+    sim_run(&s, t_to + 1, NULL, NULL);
+    double rate = (double)(bytes_to - bytes_from) / 12.0;
+    struct sctpn_assoc_stats st = stats(&s);
+    if (cc == SCTPN_CC_BBR) /* the model: the bottleneck and the path's RTT */
+        CHECK(st.paths[0].btl_bw > bw / 8 * 8 / 10 && st.paths[0].btl_bw < bw / 8 * 12 / 10 &&
+              st.paths[0].min_rtt_us >= 40000 && st.paths[0].min_rtt_us < 45000);
+    printf("%s: goodput %.2f MB/s of a %.2f MB/s bottleneck (%.0f %%), cwnd %u, fast rtx %llu, "
+           "t3 %llu, btl_bw %.2f MB/s, min_rtt %llu us\n",
+           cc == SCTPN_CC_BBR ? "bbr" : cc == SCTPN_CC_CUBIC ? "cubic" : "reno", rate / 1e6,
+           bw / 8e6, 100 * rate / (bw / 8.0), st.paths[0].cwnd,
+           (unsigned long long)st.fast_retransmits, (unsigned long long)st.t3_timeouts,
+           st.paths[0].btl_bw / 1e6, (unsigned long long)st.paths[0].min_rtt_us);
+    if (check_pacing) {
+        CHECK(ntx > 1000);
+        CHECK(max_rate > 0);
+        int same = 1, max_same = 1, instants = 1;
+        for (int i = 1; i < ntx; i++) {
+            if (tx_t[i] == tx_t[i - 1]) {
+                same++;
+            } else {
+                same = 1;
+                instants++;
+            }
+            if (same > max_same)
+                max_same = same;
+        }
+        /* the most packets in any 5 ms */
+        int most = 0;
+        for (int i = 0, j = 0; i < ntx; i++) {
+            while (tx_t[i] - tx_t[j] >= 5000)
+                j++;
+            if (i - j + 1 > most)
+                most = i - j + 1;
+        }
+        double allowed = (double)max_rate * 0.005 / MTU + 3;
+        printf("pacing: %d DATA packets at %d instants, at most %d at once, at most %d in 5 ms "
+               "(the largest pacing rate %.2f MB/s allows %.1f)\n",
+               ntx, instants, max_same, most, max_rate / 1e6, allowed);
+        CHECK(max_same <= 3);
+        CHECK(most <= allowed);
+        CHECK(instants * 2 >= ntx);
+    }
+    sim_free(&s);
+    return rate;
+}
+
+static uint64_t t_change;
+
+static void probe_rtt_pump(struct sim *s, void *arg)
+{
+    lossy_pump(s, arg);
+    if (t_change && s->now >= t_change) {
+        s->link[0][0].delay_us = 30000;
+        s->link[1][0].delay_us = 30000;
+        t_change = 0;
+    }
+}
+
+static void test_probe_rtt(void)
+{
+    struct sim s;
+    setup(&s, SCTPN_CC_BBR, 20000, 20000000, 0);
+    t_change = s.now + 3000000;
+    t_from = t_change;
+    t_to = s.now + 18000000;
+    max_rate = 0;
+    min_cwnd = UINT32_MAX;
+    s.pump = probe_rtt_pump;
+    sim_run(&s, t_to, NULL, NULL);
+    struct sctpn_assoc_stats st = stats(&s);
+    printf("probe_rtt: smallest cwnd after the delay change %u (4 MTU = %u), min_rtt %llu us, "
+           "btl_bw %.2f MB/s, t3 %llu\n", min_cwnd, 4 * MTU,
+           (unsigned long long)st.paths[0].min_rtt_us, st.paths[0].btl_bw / 1e6,
+           (unsigned long long)st.t3_timeouts);
+    CHECK(min_cwnd == 4 * MTU && st.t3_timeouts == 0);
+    CHECK(st.paths[0].min_rtt_us >= 60000 && st.paths[0].min_rtt_us < 65000);
+    CHECK(st.paths[0].btl_bw > 2000000 && st.paths[0].btl_bw < 3000000);
+    CHECK(st.paths[0].cwnd > 40u * MTU);
+    sim_free(&s);
+}
+
+int main(void)
+{
+    test_cubic();
+    double bottleneck = 20e6 / 8;
+    double bbr = lossy_run(SCTPN_CC_BBR, 1);
+    double reno = lossy_run(SCTPN_CC_RENO, 0);
+    double cubic = lossy_run(SCTPN_CC_CUBIC, 0);
+    (void)cubic;
+    test_probe_rtt();
+    CHECK(bbr >= 0.8 * bottleneck);
+    CHECK(reno < 0.4 * bottleneck);
+    printf(" No Errors\n");
+    return 0;
+}
