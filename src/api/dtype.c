@@ -689,10 +689,12 @@ int PMPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nt, int *comb
     SM_TRY(check_old(dt, "MPI_Type_get_envelope"));
     if (!ni || !na || !nt || !combiner)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_envelope", "NULL argument");
-    *ni = dt->basic ? 0 : dt->ni;
-    *na = dt->basic ? 0 : dt->na;
-    *nt = dt->basic ? 0 : dt->nt;
-    *combiner = dt->basic ? MPI_COMBINER_NAMED : dt->combiner;
+    /* predefined: named, or a parameterized f90 type (dt_fortran.c) with its combiner */
+    int named = dt->basic && !dt->combiner;
+    *ni = named ? 0 : dt->ni;
+    *na = named ? 0 : dt->na;
+    *nt = named ? 0 : dt->nt;
+    *combiner = named ? MPI_COMBINER_NAMED : dt->combiner;
     return MPI_SUCCESS;
 }
 
@@ -702,7 +704,7 @@ int PMPI_Type_get_contents(MPI_Datatype dt, int maxi, int maxa, int maxt, int in
 {
     const char *fn = "MPI_Type_get_contents";
     SM_TRY(check_old(dt, fn));
-    if (dt->basic)
+    if (dt->basic && !dt->combiner)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "predefined datatype has no contents");
     if (maxi < dt->ni || maxa < dt->na || maxt < dt->nt)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "output arrays too small");
@@ -759,14 +761,15 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *dt)
 {
     SM_TRY(sm_check_init("MPI_Type_match_size"));
     MPI_Datatype r = MPI_DATATYPE_NULL;
+    /* the sized Fortran named types (dt_fortran.c) */
     if (typeclass == MPI_TYPECLASS_REAL)
-        r = size == 4 ? MPI_FLOAT : size == 8 ? MPI_DOUBLE
-            : size == (int)sizeof(long double) ? MPI_LONG_DOUBLE : NULL;
+        r = size == 4 ? MPI_REAL4 : size == 8 ? MPI_REAL8 : size == 16 ? MPI_REAL16 : NULL;
     else if (typeclass == MPI_TYPECLASS_INTEGER)
-        r = size == 1 ? MPI_INT8_T : size == 2 ? MPI_INT16_T : size == 4 ? MPI_INT32_T
-            : size == 8 ? MPI_INT64_T : NULL;
+        r = size == 1 ? MPI_INTEGER1 : size == 2 ? MPI_INTEGER2 : size == 4 ? MPI_INTEGER4
+            : size == 8 ? MPI_INTEGER8 : size == 16 ? MPI_INTEGER16 : NULL;
     else if (typeclass == MPI_TYPECLASS_COMPLEX)
-        r = size == 8 ? MPI_C_FLOAT_COMPLEX : size == 16 ? MPI_C_DOUBLE_COMPLEX : NULL;
+        r = size == 8 ? MPI_COMPLEX8 : size == 16 ? MPI_COMPLEX16
+            : size == 32 ? MPI_COMPLEX32 : NULL;
     if (!r || !dt)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_match_size",
                         "no type of class %d and size %d", typeclass, size);

@@ -330,6 +330,114 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
                        "one-sided communication (RMA) is not supported yet");
 }
 
+/* RMA calls declared with the rest of MPI-3.1's one-sided interface: no window ever exists */
+#pragma weak MPI_Win_attach = PMPI_Win_attach
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_attach",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_detach = PMPI_Win_detach
+int PMPI_Win_detach(MPI_Win win, const void *base)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_detach",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_shared_query",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_test = PMPI_Win_test
+int PMPI_Win_test(MPI_Win win, int *flag)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_test",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_flush_local_all = PMPI_Win_flush_local_all
+int PMPI_Win_flush_local_all(MPI_Win win)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_flush_local_all",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_set_info = PMPI_Win_set_info
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_set_info",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_get_info = PMPI_Win_get_info
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_get_info",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_set_name = PMPI_Win_set_name
+int PMPI_Win_set_name(MPI_Win win, const char *win_name)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_set_name",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_get_name = PMPI_Win_get_name
+int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_get_name",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_call_errhandler",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Rput = PMPI_Rput
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+              MPI_Win win, MPI_Request *request)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Rput",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Rget = PMPI_Rget
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Rget",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Raccumulate = PMPI_Raccumulate
+int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Raccumulate",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                         void *result_addr, int result_count, MPI_Datatype result_datatype,
+                         int target_rank, MPI_Aint target_disp, int target_count,
+                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Rget_accumulate",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
 /* ---- MPI-IO ---- */
 #pragma weak MPI_File_open = PMPI_File_open
 int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
