@@ -733,8 +733,7 @@ int PMPI_Type_set_name(MPI_Datatype dt, const char *name)
     SM_TRY(check_old(dt, "MPI_Type_set_name"));
     if (!name)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_set_name", "NULL name");
-    if (dt->basic)
-        return MPI_SUCCESS; /* predefined names stay */
+    /* a predefined type keeps its own name until one is set (Type_get_name) */
     snprintf(dt->uname, sizeof dt->uname, "%s", name);
     return MPI_SUCCESS;
 }
@@ -745,6 +744,10 @@ int PMPI_Type_get_name(MPI_Datatype dt, char *name, int *resultlen)
     SM_TRY(check_old(dt, "MPI_Type_get_name"));
     if (!name || !resultlen)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_name", "NULL argument");
+    if (dt->basic && dt->uname[0]) {
+        *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", dt->uname);
+        return MPI_SUCCESS;
+    }
     const char *n = dt->basic ? dt->name : dt->uname;
     if (dt->basic && strncmp(n, "MPI_", 4) != 0)
         *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "MPI_%s", n);
