@@ -764,15 +764,17 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *dt)
 {
     SM_TRY(sm_check_init("MPI_Type_match_size"));
     MPI_Datatype r = MPI_DATATYPE_NULL;
-    /* the sized Fortran named types (dt_fortran.c) */
+    /* C types where C has one of the size (as before the Fortran types existed), else the
+     * sized Fortran type (INTEGER*16) */
     if (typeclass == MPI_TYPECLASS_REAL)
-        r = size == 4 ? MPI_REAL4 : size == 8 ? MPI_REAL8 : size == 16 ? MPI_REAL16 : NULL;
+        r = size == 4 ? MPI_FLOAT : size == 8 ? MPI_DOUBLE
+            : size == (int)sizeof(long double) ? MPI_LONG_DOUBLE : NULL;
     else if (typeclass == MPI_TYPECLASS_INTEGER)
-        r = size == 1 ? MPI_INTEGER1 : size == 2 ? MPI_INTEGER2 : size == 4 ? MPI_INTEGER4
-            : size == 8 ? MPI_INTEGER8 : size == 16 ? MPI_INTEGER16 : NULL;
+        r = size == 1 ? MPI_INT8_T : size == 2 ? MPI_INT16_T : size == 4 ? MPI_INT32_T
+            : size == 8 ? MPI_INT64_T : size == 16 ? MPI_INTEGER16 : NULL;
     else if (typeclass == MPI_TYPECLASS_COMPLEX)
-        r = size == 8 ? MPI_COMPLEX8 : size == 16 ? MPI_COMPLEX16
-            : size == 32 ? MPI_COMPLEX32 : NULL;
+        r = size == 8 ? MPI_C_FLOAT_COMPLEX : size == 16 ? MPI_C_DOUBLE_COMPLEX
+            : size == (int)sizeof(long double _Complex) ? MPI_C_LONG_DOUBLE_COMPLEX : NULL;
     if (!r || !dt)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_match_size",
                         "no type of class %d and size %d", typeclass, size);

@@ -143,14 +143,17 @@ int main(int argc, char **argv)
     SM_CHECK(v2out[0] == n - 1 && v2out[1] == 2 * (n - 1), "MAX over contiguous f90 integer");
     SM_MPI(MPI_Type_free(&vec));
 
-    /* match_size: the sized Fortran types */
+    /* match_size: a predefined type of the class and size */
     MPI_Datatype m;
     SM_MPI(MPI_Type_match_size(MPI_TYPECLASS_REAL, 8, &m));
-    SM_CHECK(m == MPI_REAL8, "match_size REAL 8");
-    SM_MPI(MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 4, &m));
-    SM_CHECK(m == MPI_INTEGER4, "match_size INTEGER 4");
+    SM_MPI(MPI_Type_size(m, &size));
+    SM_CHECK(m == MPI_DOUBLE && size == 8, "match_size REAL 8");
+    SM_MPI(MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 16, &m));
+    SM_MPI(MPI_Type_size(m, &size));
+    SM_CHECK(m == MPI_INTEGER16 && size == 16, "match_size INTEGER 16");
     SM_MPI(MPI_Type_match_size(MPI_TYPECLASS_COMPLEX, 16, &m));
-    SM_CHECK(m == MPI_COMPLEX16, "match_size COMPLEX 16");
+    SM_MPI(MPI_Type_size(m, &size));
+    SM_CHECK(size == 16, "match_size COMPLEX 16");
     err = MPI_Type_match_size(MPI_TYPECLASS_INTEGER, 3, &m);
     SM_CHECK(err != MPI_SUCCESS, "match_size INTEGER 3 should fail");
 
