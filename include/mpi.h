@@ -1102,6 +1102,21 @@ extern struct sctpmpi_info sctpmpi_info_env;
 #define MPI_WIN_UNIFIED 2
 typedef void MPI_Win_errhandler_function(MPI_Win *, int *, ...);
 typedef MPI_Win_errhandler_function MPI_Win_errhandler_fn;
+/* MPI-IO constants (the calls themselves are not supported: unsupported.c) */
+#define MPI_MODE_CREATE 1
+#define MPI_MODE_RDONLY 2
+#define MPI_MODE_WRONLY 4
+#define MPI_MODE_RDWR 8
+#define MPI_MODE_DELETE_ON_CLOSE 16
+#define MPI_MODE_UNIQUE_OPEN 32
+#define MPI_MODE_EXCL 64
+#define MPI_MODE_APPEND 128
+#define MPI_MODE_SEQUENTIAL 256
+#define MPI_SEEK_SET 600
+#define MPI_SEEK_CUR 602
+#define MPI_SEEK_END 604
+#define MPI_DISPLACEMENT_CURRENT (-54278278)
+#define MPI_MAX_DATAREP_STRING 128
 typedef void MPI_File_errhandler_function(MPI_File *, int *, ...);
 typedef MPI_File_errhandler_function MPI_File_errhandler_fn;
 
