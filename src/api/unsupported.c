@@ -528,3 +528,294 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     return unsupported(MPI_COMM_WORLD, "MPI_File_set_view",
                        "MPI-IO is not supported");
 }
+
+/* ---- the rest of MPI-IO: no file can be opened, so none of these can do anything ---- */
+#pragma weak MPI_File_set_size = PMPI_File_set_size
+int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_set_size", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_preallocate = PMPI_File_preallocate
+int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_preallocate", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_group = PMPI_File_get_group
+int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_group", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_amode = PMPI_File_get_amode
+int PMPI_File_get_amode(MPI_File fh, int *amode)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_amode", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_set_info = PMPI_File_set_info
+int PMPI_File_set_info(MPI_File fh, MPI_Info info)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_set_info", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_info = PMPI_File_get_info
+int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_info", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_view = PMPI_File_get_view
+int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
+                       char *datarep)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_view", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_at_all = PMPI_File_read_at_all
+int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                          MPI_Datatype datatype, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_at_all", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_at_all = PMPI_File_write_at_all
+int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                           MPI_Datatype datatype, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_at_all", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iread_at = PMPI_File_iread_at
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                       MPI_Request *request)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iread_at", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iwrite_at = PMPI_File_iwrite_at
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                        MPI_Datatype datatype, MPI_Request *request)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iwrite_at", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iread_at_all = PMPI_File_iread_at_all
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                           MPI_Datatype datatype, MPI_Request *request)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iread_at_all", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iwrite_at_all = PMPI_File_iwrite_at_all
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                            MPI_Datatype datatype, MPI_Request *request)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iwrite_at_all", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iread = PMPI_File_iread
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iread", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iwrite = PMPI_File_iwrite
+int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                     MPI_Request *request)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iwrite", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iread_all = PMPI_File_iread_all
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                        MPI_Request *request)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iread_all", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iwrite_all = PMPI_File_iwrite_all
+int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                         MPI_Request *request)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iwrite_all", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_position = PMPI_File_get_position
+int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_position", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_byte_offset = PMPI_File_get_byte_offset
+int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_byte_offset", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_shared = PMPI_File_read_shared
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                          MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_shared", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_shared = PMPI_File_write_shared
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_shared", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iread_shared = PMPI_File_iread_shared
+int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                           MPI_Request *request)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iread_shared", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iwrite_shared = PMPI_File_iwrite_shared
+int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Request *request)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iwrite_shared", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_ordered = PMPI_File_read_ordered
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_ordered", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_ordered = PMPI_File_write_ordered
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_ordered", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_seek_shared = PMPI_File_seek_shared
+int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_seek_shared", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_position_shared = PMPI_File_get_position_shared
+int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_position_shared", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_at_all_begin = PMPI_File_read_at_all_begin
+int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                MPI_Datatype datatype)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_at_all_begin", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_at_all_end = PMPI_File_read_at_all_end
+int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_at_all_end", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_at_all_begin = PMPI_File_write_at_all_begin
+int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                 MPI_Datatype datatype)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_at_all_begin", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_at_all_end = PMPI_File_write_at_all_end
+int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_at_all_end", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_all_begin = PMPI_File_read_all_begin
+int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_all_begin", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_all_end = PMPI_File_read_all_end
+int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_all_end", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_all_begin = PMPI_File_write_all_begin
+int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_all_begin", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_all_end = PMPI_File_write_all_end
+int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_all_end", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_ordered_begin = PMPI_File_read_ordered_begin
+int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_ordered_begin", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_ordered_end = PMPI_File_read_ordered_end
+int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_ordered_end", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_ordered_begin = PMPI_File_write_ordered_begin
+int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_ordered_begin", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_ordered_end = PMPI_File_write_ordered_end
+int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_ordered_end", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_type_extent = PMPI_File_get_type_extent
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_type_extent", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_set_atomicity = PMPI_File_set_atomicity
+int PMPI_File_set_atomicity(MPI_File fh, int flag)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_set_atomicity", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_atomicity = PMPI_File_get_atomicity
+int PMPI_File_get_atomicity(MPI_File fh, int *flag)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_atomicity", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_sync = PMPI_File_sync
+int PMPI_File_sync(MPI_File fh)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_sync", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_call_errhandler = PMPI_File_call_errhandler
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_call_errhandler", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_Register_datarep = PMPI_Register_datarep
+int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
+                          MPI_Datarep_conversion_function *write_conversion_fn,
+                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Register_datarep", "MPI-IO is not supported");
+}

@@ -28,3 +28,36 @@ int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn, MPI_Errhandler
 {
     return create((void (*)(void))fn, errhandler, "MPI_File_create_errhandler");
 }
+
+/* The error handler of MPI_FILE_NULL is the one files get when opened (MPI_ERRORS_RETURN
+ * until changed).  No file can be opened, so any other file handle is invalid. */
+static MPI_Errhandler file_default = MPI_ERRORS_RETURN;
+
+#pragma weak MPI_File_set_errhandler = PMPI_File_set_errhandler
+int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
+{
+    const char *fn = "MPI_File_set_errhandler";
+    SM_TRY(sm_check_init(fn));
+    if (file != MPI_FILE_NULL)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_FILE, fn, "invalid file (MPI-IO is not supported)");
+    if (!errhandler)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "null error handler");
+    sm_errh_retain(errhandler);
+    sm_errh_release(file_default);
+    file_default = errhandler;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_File_get_errhandler = PMPI_File_get_errhandler
+int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
+{
+    const char *fn = "MPI_File_get_errhandler";
+    SM_TRY(sm_check_init(fn));
+    if (file != MPI_FILE_NULL)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_FILE, fn, "invalid file (MPI-IO is not supported)");
+    if (!errhandler)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL argument");
+    sm_errh_retain(file_default); /* the caller frees it with MPI_Errhandler_free */
+    *errhandler = file_default;
+    return MPI_SUCCESS;
+}

@@ -207,6 +207,20 @@ int main(int argc, char **argv)
     SM_MPI(MPI_Errhandler_free(&eh));
     SM_CHECK(eh == MPI_ERRHANDLER_NULL, "Errhandler_free");
 
+    /* MPI-IO: the default file error handler (MPI_FILE_NULL's) is real, the calls are stubs */
+    MPI_Errhandler feh;
+    SM_MPI(MPI_File_get_errhandler(MPI_FILE_NULL, &feh));
+    SM_CHECK(feh == MPI_ERRORS_RETURN, "default file error handler");
+    SM_MPI(MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_ARE_FATAL));
+    SM_MPI(MPI_File_get_errhandler(MPI_FILE_NULL, &feh));
+    SM_CHECK(feh == MPI_ERRORS_ARE_FATAL, "file error handler not set");
+    SM_MPI(MPI_File_set_errhandler(MPI_FILE_NULL, MPI_ERRORS_RETURN));
+    MPI_File fh = MPI_FILE_NULL;
+    unsupported(MPI_File_open(MPI_COMM_WORLD, "x", MPI_MODE_RDWR | MPI_MODE_CREATE,
+                              MPI_INFO_NULL, &fh), "File_open");
+    unsupported(MPI_File_iread_at_all(fh, 0, buf, 1, MPI_INT, &req), "File_iread_at_all");
+    unsupported(MPI_File_seek_shared(fh, 0, MPI_SEEK_SET), "File_seek_shared");
+
     SM_MPI(MPI_Info_free(&info));
     SM_MPI(MPI_Op_free(&op));
     SM_MPI(MPI_Type_free(&vec));
