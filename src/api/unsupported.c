@@ -7,7 +7,8 @@
  * parent is always MPI_COMM_NULL, as the standard specifies for such a process). */
 #include "api/api.h"
 
-/* the stubs take the standard's parameters and use none of them */
+/* the stubs take the standard's parameters and use none of them (output handles are set to
+ * their null values, so a program that ignores the error does not use garbage) */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 static int unsupported(MPI_Comm c, const char *fn, const char *what)
@@ -110,6 +111,8 @@ int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
 int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                    MPI_Win *win)
 {
+    if (win)
+        *win = MPI_WIN_NULL; /* no half-made handle for the caller to use */
     return unsupported(comm, "MPI_Win_create",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -118,6 +121,10 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                      MPI_Win *win)
 {
+    if (baseptr)
+        *(void **)baseptr = NULL;
+    if (win)
+        *win = MPI_WIN_NULL; /* no half-made handle for the caller to use */
     return unsupported(comm, "MPI_Win_allocate",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -126,6 +133,10 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
 int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                             void *baseptr, MPI_Win *win)
 {
+    if (baseptr)
+        *(void **)baseptr = NULL;
+    if (win)
+        *win = MPI_WIN_NULL; /* no half-made handle for the caller to use */
     return unsupported(comm, "MPI_Win_allocate_shared",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -133,6 +144,8 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
 #pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
+    if (win)
+        *win = MPI_WIN_NULL; /* no half-made handle for the caller to use */
     return unsupported(comm, "MPI_Win_create_dynamic",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -406,6 +419,8 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
               int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
               MPI_Win win, MPI_Request *request)
 {
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
     return unsupported(MPI_COMM_WORLD, "MPI_Rput",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -415,6 +430,8 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
               MPI_Request *request)
 {
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
     return unsupported(MPI_COMM_WORLD, "MPI_Rget",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -424,6 +441,8 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
                      int target_rank, MPI_Aint target_disp, int target_count,
                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
     return unsupported(MPI_COMM_WORLD, "MPI_Raccumulate",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -434,6 +453,8 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
                          int target_rank, MPI_Aint target_disp, int target_count,
                          MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
     return unsupported(MPI_COMM_WORLD, "MPI_Rget_accumulate",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -442,6 +463,8 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
 #pragma weak MPI_File_open = PMPI_File_open
 int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
 {
+    if (fh)
+        *fh = MPI_FILE_NULL; /* no half-made handle for the caller to use */
     return unsupported(comm, "MPI_File_open",
                        "MPI-IO is not supported");
 }
@@ -591,6 +614,8 @@ int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
 int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
                        MPI_Request *request)
 {
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
     return unsupported(MPI_COMM_WORLD, "MPI_File_iread_at", "MPI-IO is not supported");
 }
 
@@ -598,6 +623,8 @@ int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI
 int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                         MPI_Datatype datatype, MPI_Request *request)
 {
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
     return unsupported(MPI_COMM_WORLD, "MPI_File_iwrite_at", "MPI-IO is not supported");
 }
 
@@ -605,6 +632,8 @@ int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int cou
 int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
                            MPI_Datatype datatype, MPI_Request *request)
 {
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
     return unsupported(MPI_COMM_WORLD, "MPI_File_iread_at_all", "MPI-IO is not supported");
 }
 
@@ -612,12 +641,16 @@ int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
 int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                             MPI_Datatype datatype, MPI_Request *request)
 {
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
     return unsupported(MPI_COMM_WORLD, "MPI_File_iwrite_at_all", "MPI-IO is not supported");
 }
 
 #pragma weak MPI_File_iread = PMPI_File_iread
 int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
 {
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
     return unsupported(MPI_COMM_WORLD, "MPI_File_iread", "MPI-IO is not supported");
 }
 
@@ -625,6 +658,8 @@ int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MP
 int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                      MPI_Request *request)
 {
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
     return unsupported(MPI_COMM_WORLD, "MPI_File_iwrite", "MPI-IO is not supported");
 }
 
@@ -632,6 +667,8 @@ int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datat
 int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                         MPI_Request *request)
 {
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
     return unsupported(MPI_COMM_WORLD, "MPI_File_iread_all", "MPI-IO is not supported");
 }
 
@@ -639,6 +676,8 @@ int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype
 int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                          MPI_Request *request)
 {
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
     return unsupported(MPI_COMM_WORLD, "MPI_File_iwrite_all", "MPI-IO is not supported");
 }
 
@@ -672,6 +711,8 @@ int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
 int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
                            MPI_Request *request)
 {
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
     return unsupported(MPI_COMM_WORLD, "MPI_File_iread_shared", "MPI-IO is not supported");
 }
 
@@ -679,6 +720,8 @@ int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datat
 int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
                             MPI_Request *request)
 {
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
     return unsupported(MPI_COMM_WORLD, "MPI_File_iwrite_shared", "MPI-IO is not supported");
 }
 

@@ -194,7 +194,13 @@ int main(int argc, char **argv)
     unsupported(MPI_Win_shared_query(win, 0, &sz, &du, &base), "Win_shared_query");
     unsupported(MPI_Win_lock_all(0, win), "Win_lock_all");
     unsupported(MPI_Win_flush_local_all(win), "Win_flush_local_all");
+    MPI_Request pending;
+    SM_MPI(MPI_Irecv(&y, 1, MPI_INT, 0, 6, MPI_COMM_SELF, &pending));
+    req = pending; /* not null: the stub must overwrite it */
     unsupported(MPI_Rput(buf, 1, MPI_INT, 0, 0, 1, MPI_INT, win, &req), "Rput");
+    SM_CHECK(req == MPI_REQUEST_NULL, "Rput left a request handle");
+    SM_MPI(MPI_Send(&x, 1, MPI_INT, 0, 6, MPI_COMM_SELF));
+    SM_MPI(MPI_Wait(&pending, MPI_STATUS_IGNORE));
     unsupported(MPI_Rget_accumulate(buf, 1, MPI_INT, buf, 1, MPI_INT, 0, 0, 1, MPI_INT, MPI_SUM,
                                     win, &req), "Rget_accumulate");
     unsupported(MPI_Win_set_name(win, "w"), "Win_set_name");
