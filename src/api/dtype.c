@@ -689,10 +689,12 @@ int PMPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nt, int *comb
     SM_TRY(check_old(dt, "MPI_Type_get_envelope"));
     if (!ni || !na || !nt || !combiner)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_envelope", "NULL argument");
-    *ni = dt->basic ? 0 : dt->ni;
-    *na = dt->basic ? 0 : dt->na;
-    *nt = dt->basic ? 0 : dt->nt;
-    *combiner = dt->basic ? MPI_COMBINER_NAMED : dt->combiner;
+    /* predefined: named, or a parameterized f90 type (dt_fortran.c) with its combiner */
+    int named = dt->basic && !dt->combiner;
+    *ni = named ? 0 : dt->ni;
+    *na = named ? 0 : dt->na;
+    *nt = named ? 0 : dt->nt;
+    *combiner = named ? MPI_COMBINER_NAMED : dt->combiner;
     return MPI_SUCCESS;
 }
 
@@ -702,7 +704,7 @@ int PMPI_Type_get_contents(MPI_Datatype dt, int maxi, int maxa, int maxt, int in
 {
     const char *fn = "MPI_Type_get_contents";
     SM_TRY(check_old(dt, fn));
-    if (dt->basic)
+    if (dt->basic && !dt->combiner)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_TYPE, fn, "predefined datatype has no contents");
     if (maxi < dt->ni || maxa < dt->na || maxt < dt->nt)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "output arrays too small");
@@ -731,8 +733,7 @@ int PMPI_Type_set_name(MPI_Datatype dt, const char *name)
     SM_TRY(check_old(dt, "MPI_Type_set_name"));
     if (!name)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_set_name", "NULL name");
-    if (dt->basic)
-        return MPI_SUCCESS; /* predefined names stay */
+    /* a predefined type keeps its own name until one is set (Type_get_name) */
     snprintf(dt->uname, sizeof dt->uname, "%s", name);
     return MPI_SUCCESS;
 }
@@ -743,6 +744,10 @@ int PMPI_Type_get_name(MPI_Datatype dt, char *name, int *resultlen)
     SM_TRY(check_old(dt, "MPI_Type_get_name"));
     if (!name || !resultlen)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_get_name", "NULL argument");
+    if (dt->basic && dt->uname[0]) {
+        *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "%s", dt->uname);
+        return MPI_SUCCESS;
+    }
     const char *n = dt->basic ? dt->name : dt->uname;
     if (dt->basic && strncmp(n, "MPI_", 4) != 0)
         *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "MPI_%s", n);
@@ -759,14 +764,17 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *dt)
 {
     SM_TRY(sm_check_init("MPI_Type_match_size"));
     MPI_Datatype r = MPI_DATATYPE_NULL;
+    /* C types where C has one of the size (as before the Fortran types existed), else the
+     * sized Fortran type (INTEGER*16) */
     if (typeclass == MPI_TYPECLASS_REAL)
         r = size == 4 ? MPI_FLOAT : size == 8 ? MPI_DOUBLE
             : size == (int)sizeof(long double) ? MPI_LONG_DOUBLE : NULL;
     else if (typeclass == MPI_TYPECLASS_INTEGER)
         r = size == 1 ? MPI_INT8_T : size == 2 ? MPI_INT16_T : size == 4 ? MPI_INT32_T
-            : size == 8 ? MPI_INT64_T : NULL;
+            : size == 8 ? MPI_INT64_T : size == 16 ? MPI_INTEGER16 : NULL;
     else if (typeclass == MPI_TYPECLASS_COMPLEX)
-        r = size == 8 ? MPI_C_FLOAT_COMPLEX : size == 16 ? MPI_C_DOUBLE_COMPLEX : NULL;
+        r = size == 8 ? MPI_C_FLOAT_COMPLEX : size == 16 ? MPI_C_DOUBLE_COMPLEX
+            : size == (int)sizeof(long double _Complex) ? MPI_C_LONG_DOUBLE_COMPLEX : NULL;
     if (!r || !dt)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_match_size",
                         "no type of class %d and size %d", typeclass, size);

@@ -1,8 +1,9 @@
 /* info.c — MPI_Info objects: ordered (key, value) string pairs; create, set, get,
- * get_valuelen, get_nkeys, get_nthkey, delete, dup, free. */
+ * get_valuelen, get_nkeys, get_nthkey, delete, dup, free; and the predefined MPI_INFO_ENV. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "api/api.h"
@@ -13,9 +14,16 @@ struct sctpmpi_info {
     char **key, **val;
 };
 
+/* MPI_INFO_ENV: filled at its first use after MPI_Init (env_fill, below) */
+struct sctpmpi_info sctpmpi_info_env = {.valid = 1};
+static int env_filled;
+static void env_fill(void);
+
 static int check_info(MPI_Info info, const char *fn)
 {
     /* MPI-4: the info functions may be called before MPI is initialised */
+    if (info == MPI_INFO_ENV)
+        env_fill();
     if (!info || !info->valid)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_INFO, fn, "null or freed info");
     return MPI_SUCCESS;
@@ -33,6 +41,8 @@ const char *sm_info_lookup(MPI_Info info, const char *key)
 {
     if (!info)
         return NULL;
+    if (info == MPI_INFO_ENV)
+        env_fill();
     int i = find(info, key);
     return i < 0 ? NULL : info->val[i];
 }
@@ -163,10 +173,66 @@ int PMPI_Info_delete(MPI_Info info, const char *key)
     return MPI_SUCCESS;
 }
 
+/* The standard's keys, from what this process knows: command and argv (the process's
+ * command line, /proc/self/cmdline), maxprocs (the size of MPI_COMM_WORLD), host, arch, wdir
+ * and thread_level (the level MPI_Init_thread provided).  soft and file have no meaning here:
+ * mpiexec takes no soft or file argument, so they are absent. */
+static void env_fill(void)
+{
+    if (env_filled || !sm_initialized)
+        return;
+    env_filled = 1;
+    MPI_Info e = MPI_INFO_ENV;
+    char buf[MPI_MAX_INFO_VAL + 1];
+    FILE *f = fopen("/proc/self/cmdline", "r");
+    if (f) {
+        char cmd[4096];
+        size_t n = fread(cmd, 1, sizeof cmd - 1, f);
+        fclose(f);
+        cmd[n] = 0;
+        if (n > 0 && cmd[0])
+            put(e, "command", cmd);
+        /* the arguments after the command, separated by spaces */
+        size_t at = strlen(cmd) + 1, len = 0;
+        buf[0] = 0;
+        while (at < n) {
+            size_t a = strlen(cmd + at);
+            if (len + a + 2 > sizeof buf)
+                break;
+            if (len)
+                buf[len++] = ' ';
+            memcpy(buf + len, cmd + at, a + 1);
+            len += a;
+            at += a + 1;
+        }
+        if (len)
+            put(e, "argv", buf);
+    }
+    int size = 0;
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    snprintf(buf, sizeof buf, "%d", size);
+    put(e, "maxprocs", buf);
+    if (gethostname(buf, sizeof buf - 1) == 0) {
+        buf[sizeof buf - 1] = 0;
+        put(e, "host", buf);
+    }
+    struct utsname u;
+    if (uname(&u) == 0)
+        put(e, "arch", u.machine);
+    if (getcwd(buf, sizeof buf))
+        put(e, "wdir", buf);
+    static const char *const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                         "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+    if (sm_thread_level >= 0 && sm_thread_level <= 3)
+        put(e, "thread_level", levels[sm_thread_level]);
+}
+
 MPI_Info sm_info_dup(MPI_Info in)
 {
     if (!in)
         return MPI_INFO_NULL;
+    if (in == MPI_INFO_ENV)
+        env_fill();
     struct sctpmpi_info *d = sm_xcalloc(1, sizeof *d);
     d->valid = 1;
     for (int i = 0; i < in->n; i++)
@@ -202,6 +268,9 @@ int PMPI_Info_free(MPI_Info *info)
     if (!info)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_INFO, "MPI_Info_free", "NULL pointer");
     SM_TRY(check_info(*info, "MPI_Info_free"));
+    if (*info == MPI_INFO_ENV)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_INFO, "MPI_Info_free",
+                        "MPI_INFO_ENV is predefined and cannot be freed");
     sm_info_free(*info);
     *info = MPI_INFO_NULL;
     return MPI_SUCCESS;

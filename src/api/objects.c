@@ -58,7 +58,11 @@ BASIC(uint64_t, uint64_t)
 BASIC(aint, MPI_Aint)
 BASIC(offset, MPI_Offset)
 BASIC(count, MPI_Count)
-BASIC(c_float_complex, float _Complex)
+/* MPI_C_COMPLEX and MPI_C_FLOAT_COMPLEX are one type; its name is the shorter one */
+struct sctpmpi_datatype sctpmpi_dt_c_float_complex = {.valid = 1, .basic = 1,
+                                                      .size = sizeof(float _Complex),
+                                                      .extent = sizeof(float _Complex),
+                                                      .name = "c_complex"};
 BASIC(c_double_complex, double _Complex)
 BASIC(c_long_double_complex, long double _Complex)
 BASIC(packed, unsigned char)

@@ -16,12 +16,43 @@
     X(MPI_INT8_T, int8_t) X(MPI_INT16_T, int16_t) X(MPI_INT32_T, int32_t)                      \
     X(MPI_INT64_T, int64_t) X(MPI_UINT8_T, uint8_t) X(MPI_UINT16_T, uint16_t)                  \
     X(MPI_UINT32_T, uint32_t) X(MPI_UINT64_T, uint64_t) X(MPI_AINT, MPI_Aint)                  \
-    X(MPI_OFFSET, MPI_Offset) X(MPI_COUNT, MPI_Count) X(MPI_WCHAR, wchar_t)
-#define FLOAT_TYPES(X) X(MPI_FLOAT, float) X(MPI_DOUBLE, double) X(MPI_LONG_DOUBLE, long double)
+    X(MPI_OFFSET, MPI_Offset) X(MPI_COUNT, MPI_Count) X(MPI_WCHAR, wchar_t)                  \
+    X(MPI_INTEGER, int32_t) X(MPI_INTEGER1, int8_t) X(MPI_INTEGER2, int16_t)                   \
+    X(MPI_INTEGER4, int32_t) X(MPI_INTEGER8, int64_t) INT16_TYPES(X)
+#define FLOAT_TYPES(X)                                                                           \
+    X(MPI_FLOAT, float) X(MPI_DOUBLE, double) X(MPI_LONG_DOUBLE, long double)                   \
+    X(MPI_REAL, float) X(MPI_DOUBLE_PRECISION, double) X(MPI_REAL4, float) X(MPI_REAL8, double) \
+    REAL16_TYPES(X)
 #define COMPLEX_TYPES(X)                                                                         \
     X(MPI_C_FLOAT_COMPLEX, float _Complex) X(MPI_C_DOUBLE_COMPLEX, double _Complex)            \
-    X(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex)
-#define BOOL_TYPES(X) X(MPI_C_BOOL, bool)
+    X(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex) X(MPI_COMPLEX, float _Complex)          \
+    X(MPI_DOUBLE_COMPLEX, double _Complex) X(MPI_COMPLEX8, float _Complex)                     \
+    X(MPI_COMPLEX16, double _Complex) X(MPI_CXX_FLOAT_COMPLEX, float _Complex)                 \
+    X(MPI_CXX_DOUBLE_COMPLEX, double _Complex)                                                 \
+    X(MPI_CXX_LONG_DOUBLE_COMPLEX, long double _Complex) COMPLEX32_TYPES(X)
+/* Fortran LOGICAL: 4 bytes, .TRUE. is 1 (gfortran), any non-zero value counts as true */
+#define BOOL_TYPES(X) X(MPI_C_BOOL, bool) X(MPI_CXX_BOOL, bool) X(MPI_LOGICAL, int32_t)
+
+/* INTEGER*16, REAL*16 and COMPLEX*32 (gfortran's kinds 16: a 128-bit integer and IEEE
+ * binary128) where the compiler has them; elsewhere no operation accepts these types */
+#ifdef __SIZEOF_INT128__
+__extension__ typedef __int128 sm_int128;
+#define INT16_TYPES(X) X(MPI_INTEGER16, sm_int128)
+#else
+#define INT16_TYPES(X)
+#endif
+#if defined(__SIZEOF_FLOAT128__)
+__extension__ typedef __float128 sm_real16;
+__extension__ typedef _Complex float __attribute__((mode(TC))) sm_complex32;
+#define REAL16_TYPES(X) X(MPI_REAL16, sm_real16)
+#define COMPLEX32_TYPES(X) X(MPI_COMPLEX32, sm_complex32)
+#elif defined(__LDBL_MANT_DIG__) && __LDBL_MANT_DIG__ == 113
+#define REAL16_TYPES(X) X(MPI_REAL16, long double)
+#define COMPLEX32_TYPES(X) X(MPI_COMPLEX32, long double _Complex)
+#else
+#define REAL16_TYPES(X)
+#define COMPLEX32_TYPES(X)
+#endif
 #define BYTE_TYPES(X) X(MPI_BYTE, unsigned char)
 
 #define LOOP(T, EXPR)                                                                            \
@@ -68,10 +99,15 @@ DEFINE_OP(bxor, INT_TYPES(X_BXOR) BYTE_TYPES(X_BXOR))
 #define PAIR_TYPES(X)                                                                            \
     X(MPI_FLOAT_INT, float) X(MPI_DOUBLE_INT, double) X(MPI_LONG_INT, long) X(MPI_2INT, int)    \
     X(MPI_SHORT_INT, short) X(MPI_LONG_DOUBLE_INT, long double)
+/* the Fortran pairs: the index has the value's type */
+#define FPAIR_TYPES(X)                                                                           \
+    X(MPI_2INTEGER, int32_t, int32_t) X(MPI_2REAL, float, float)                                \
+    X(MPI_2DOUBLE_PRECISION, double, double)
 
-#define LOC_LOOP(D, T, CMP)                                                                      \
+#define LOC_LOOP(D, T, CMP) LOC_LOOP2(D, T, int, CMP)
+#define LOC_LOOP2(D, T, IT, CMP)                                                                 \
     if (dt == D) {                                                                               \
-        struct pair { T v; int i; };                                                             \
+        struct pair { T v; IT i; };                                                              \
         const struct pair *a = in;                                                               \
         struct pair *b = inout;                                                                  \
         for (int k = 0; k < count; k++) {                                                        \
@@ -84,8 +120,10 @@ DEFINE_OP(bxor, INT_TYPES(X_BXOR) BYTE_TYPES(X_BXOR))
     }
 #define X_MAXLOC(D, T) LOC_LOOP(D, T, >)
 #define X_MINLOC(D, T) LOC_LOOP(D, T, <)
-DEFINE_OP(maxloc, PAIR_TYPES(X_MAXLOC))
-DEFINE_OP(minloc, PAIR_TYPES(X_MINLOC))
+#define X_MAXLOC2(D, T, IT) LOC_LOOP2(D, T, IT, >)
+#define X_MINLOC2(D, T, IT) LOC_LOOP2(D, T, IT, <)
+DEFINE_OP(maxloc, PAIR_TYPES(X_MAXLOC) FPAIR_TYPES(X_MAXLOC2))
+DEFINE_OP(minloc, PAIR_TYPES(X_MINLOC) FPAIR_TYPES(X_MINLOC2))
 
 int sm_op_replace(const void *in, void *inout, int count, MPI_Datatype dt)
 {
@@ -104,13 +142,17 @@ int sm_op_no_op(const void *in, void *inout, int count, MPI_Datatype dt)
  * type's signature */
 static MPI_Datatype leaf_of(MPI_Datatype dt)
 {
+    MPI_Datatype l = NULL;
     if (dt->basic)
-        return dt;
-    if (dt->nsig == 1)
-        return dt->sig[0].type;
-    if (dt->nsig == 0)
-        return MPI_BYTE;
-    return NULL;
+        l = dt;
+    else if (dt->nsig == 1)
+        l = dt->sig[0].type;
+    else if (dt->nsig == 0)
+        l = MPI_BYTE;
+    /* a parameterized f90 type (dt_fortran.c) stands for its sized named type */
+    if (l && l->basic && l->nsig == 1)
+        l = l->sig[0].type;
+    return l;
 }
 
 int sm_op_check(MPI_Comm c, MPI_Op op, MPI_Datatype dt, const char *fn)
@@ -143,7 +185,7 @@ void sm_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype
         return;
     }
     if (dt->basic) {
-        op->fn(in, inout, count, dt);
+        op->fn(in, inout, count, leaf_of(dt));
         return;
     }
     MPI_Datatype leaf = leaf_of(dt);

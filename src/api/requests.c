@@ -1,8 +1,80 @@
 /* requests.c — completing requests: Wait/Test and their all/any/some forms, Cancel,
- * Request_free, Request_get_status, and statuses. */
+ * Request_free, Request_get_status, statuses, and generalized requests (Grequest_start /
+ * Grequest_complete: the program completes them, MPI calls its query, free and cancel
+ * callbacks). */
+#include <sched.h>
 #include <string.h>
 
 #include "api/api.h"
+
+/* ---- generalized requests ----
+ * A request of kind SM_REQ_GREQ whose owned_buf holds the callbacks (released with it).
+ * query_fn runs when Wait/Test/... retire the completed request (and for Request_get_status),
+ * free_fn when the request is both complete and freed: at that retirement, or at
+ * Grequest_complete after MPI_Request_free, or at MPI_Request_free after completion. */
+struct sm_greq {
+    MPI_Grequest_query_function *query_fn;
+    MPI_Grequest_free_function *free_fn;
+    MPI_Grequest_cancel_function *cancel_fn;
+    void *extra_state;
+};
+
+static struct sm_greq *greq_of(MPI_Request r)
+{
+    return r && r->kind == SM_REQ_GREQ ? r->owned_buf : NULL;
+}
+
+static int greq_query(MPI_Request r, MPI_Status *st)
+{
+    struct sm_greq *g = greq_of(r);
+    sm_status_empty(st);
+    return g->query_fn ? g->query_fn(g->extra_state, st) : MPI_SUCCESS;
+}
+
+/* free_fn, then the request goes back to the pool */
+static int greq_free(MPI_Request r)
+{
+    struct sm_greq *g = greq_of(r);
+    int err = g->free_fn ? g->free_fn(g->extra_state) : MPI_SUCCESS;
+    sm_req_release(r);
+    return err;
+}
+
+#pragma weak MPI_Grequest_start = PMPI_Grequest_start
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+                        MPI_Grequest_free_function *free_fn,
+                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                        MPI_Request *request)
+{
+    SM_TRY(sm_check_init("MPI_Grequest_start"));
+    if (!request)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Grequest_start", "NULL request");
+    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_GREQ);
+    struct sm_greq *g = sm_xcalloc(1, sizeof *g);
+    g->query_fn = query_fn;
+    g->free_fn = free_fn;
+    g->cancel_fn = cancel_fn;
+    g->extra_state = extra_state;
+    r->owned_buf = g;
+    *request = r;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Grequest_complete = PMPI_Grequest_complete
+int PMPI_Grequest_complete(MPI_Request request)
+{
+    SM_TRY(sm_check_init("MPI_Grequest_complete"));
+    if (!greq_of(request))
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Grequest_complete",
+                        "not a generalized request");
+    if (request->complete)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Grequest_complete",
+                        "generalized request completed twice");
+    request->complete = 1;
+    if (request->freed) /* MPI_Request_free came first: nobody will wait for it */
+        return greq_free(request);
+    return MPI_SUCCESS;
+}
 
 void sm_status_empty(MPI_Status *s)
 {
@@ -15,6 +87,8 @@ void sm_status_empty(MPI_Status *s)
     s->sm_count = 0;
 }
 
+static void wait_until(int (*done)(void *), void *arg, int n, MPI_Request *reqs);
+
 static int inactive(MPI_Request r) { return !r || (r->persistent && !r->active); }
 static int req_complete(void *a) { return ((struct sctpmpi_request *)a)->complete; }
 
@@ -22,6 +96,20 @@ static int req_complete(void *a) { return ((struct sctpmpi_request *)a)->complet
 static int finish(MPI_Request *req, MPI_Status *status)
 {
     struct sctpmpi_request *r = *req;
+    if (r->kind == SM_REQ_GREQ) {
+        MPI_Status st;
+        int err = greq_query(r, &st);
+        int ferr = greq_free(r);
+        *req = MPI_REQUEST_NULL;
+        if (!err)
+            err = ferr;
+        if (status) {
+            int keep_err = status->MPI_ERROR;
+            *status = st;
+            status->MPI_ERROR = err ? err : keep_err;
+        }
+        return err;
+    }
     int err = r->status.MPI_ERROR;
     if (status) {
         int keep_err = status->MPI_ERROR;
@@ -45,11 +133,30 @@ int sm_wait_one(MPI_Request *req, MPI_Status *status)
         sm_status_empty(status);
         return MPI_SUCCESS;
     }
-    sm_progress_until(req_complete, *req);
+    wait_until(req_complete, *req, 1, req);
     return finish(req, status);
 }
 
 static MPI_Comm comm_of(MPI_Request r) { return r && r->comm ? r->comm : MPI_COMM_WORLD; }
+
+/* progress until done(arg); when an incomplete generalized request is among reqs, poll and
+ * yield instead of blocking in the transport: its completion comes from the program (another
+ * thread), which the transport cannot signal, and a singleton has no transport at all */
+static void wait_until(int (*done)(void *), void *arg, int n, MPI_Request *reqs)
+{
+    int greq = 0;
+    for (int i = 0; i < n && !greq; i++)
+        greq = greq_of(reqs[i]) && !reqs[i]->complete;
+    if (!greq) {
+        sm_progress_until(done, arg);
+        return;
+    }
+    while (!done(arg)) {
+        sm_progress_poll();
+        if (!done(arg))
+            sched_yield();
+    }
+}
 
 #pragma weak MPI_Wait = PMPI_Wait
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
@@ -142,7 +249,7 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     SM_TRY(check_array(count, requests, "MPI_Waitall"));
     struct all_arg a = {count, requests};
-    sm_progress_until(all_complete, &a);
+    wait_until(all_complete, &a, count, requests);
     MPI_Comm c = MPI_COMM_WORLD;
     int err = finish_all(count, requests, statuses, &c);
     return err ? sm_error(c, err, "MPI_Waitall", NULL) : MPI_SUCCESS;
@@ -184,7 +291,7 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
 {
     SM_TRY(check_array(count, requests, "MPI_Waitany"));
     struct all_arg a = {count, requests};
-    sm_progress_until(any_complete, &a);
+    wait_until(any_complete, &a, count, requests);
     return take_any(count, requests, index, status, "MPI_Waitany");
 }
 
@@ -234,7 +341,7 @@ int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indice
 {
     SM_TRY(check_array(incount, requests, "MPI_Waitsome"));
     struct all_arg a = {incount, requests};
-    sm_progress_until(any_complete, &a);
+    wait_until(any_complete, &a, incount, requests);
     return take_some(incount, requests, outcount, indices, statuses, "MPI_Waitsome");
 }
 
@@ -259,6 +366,11 @@ int PMPI_Cancel(MPI_Request *request)
     if (sm_nbc_is_request(r))
         return sm_error(comm_of(r), MPI_ERR_REQUEST, "MPI_Cancel",
                         "non-blocking collectives cannot be cancelled");
+    if (r->kind == SM_REQ_GREQ) {
+        struct sm_greq *g = greq_of(r);
+        int err = g->cancel_fn ? g->cancel_fn(g->extra_state, r->complete) : MPI_SUCCESS;
+        return err ? sm_error(comm_of(r), err, "MPI_Cancel", "cancel_fn failed") : MPI_SUCCESS;
+    }
     if (r->kind == SM_REQ_RECV)
         sm_cancel_recv(r);
     else if (r->kind == SM_REQ_SEND)
@@ -282,6 +394,16 @@ int PMPI_Request_free(MPI_Request *request)
     if (!request || !*request)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "null request");
     struct sctpmpi_request *r = *request;
+    if (r->kind == SM_REQ_GREQ) {
+        *request = MPI_REQUEST_NULL;
+        if (!r->complete) {
+            r->freed = 1; /* free_fn runs at MPI_Grequest_complete */
+            return MPI_SUCCESS;
+        }
+        int err = greq_free(r);
+        return err ? sm_error(MPI_COMM_WORLD, err, "MPI_Request_free", "free_fn failed")
+                   : MPI_SUCCESS;
+    }
     const struct sm_preq_ops *ops = sm_preq_ops_of(r); /* persistent collective, partitioned */
     if (!ops && r->persistent && (r->kind == SM_REQ_SEND || r->kind == SM_REQ_RECV))
         sm_dt_release(r->p_dt); /* a started operation holds a reference of its own */
@@ -309,6 +431,14 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
     if (!request->complete)
         sm_progress_poll();
     *flag = request->complete;
+    if (*flag && request->kind == SM_REQ_GREQ) {
+        MPI_Status st;
+        int err = greq_query(request, &st);
+        if (status)
+            *status = st;
+        return err ? sm_error(MPI_COMM_WORLD, err, "MPI_Request_get_status", "query_fn failed")
+                   : MPI_SUCCESS;
+    }
     if (*flag && status) {
         *status = request->status;
         if (request->kind == SM_REQ_SEND)

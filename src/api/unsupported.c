@@ -7,7 +7,8 @@
  * parent is always MPI_COMM_NULL, as the standard specifies for such a process). */
 #include "api/api.h"
 
-/* the stubs take the standard's parameters and use none of them */
+/* the stubs take the standard's parameters and use none of them (output handles are set to
+ * their null values, so a program that ignores the error does not use garbage) */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 static int unsupported(MPI_Comm c, const char *fn, const char *what)
@@ -110,6 +111,8 @@ int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
 int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                    MPI_Win *win)
 {
+    if (win)
+        *win = MPI_WIN_NULL; /* no half-made handle for the caller to use */
     return unsupported(comm, "MPI_Win_create",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -118,6 +121,10 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                      MPI_Win *win)
 {
+    if (baseptr)
+        *(void **)baseptr = NULL;
+    if (win)
+        *win = MPI_WIN_NULL; /* no half-made handle for the caller to use */
     return unsupported(comm, "MPI_Win_allocate",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -126,6 +133,10 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
 int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                             void *baseptr, MPI_Win *win)
 {
+    if (baseptr)
+        *(void **)baseptr = NULL;
+    if (win)
+        *win = MPI_WIN_NULL; /* no half-made handle for the caller to use */
     return unsupported(comm, "MPI_Win_allocate_shared",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -133,6 +144,8 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
 #pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
+    if (win)
+        *win = MPI_WIN_NULL; /* no half-made handle for the caller to use */
     return unsupported(comm, "MPI_Win_create_dynamic",
                        "one-sided communication (RMA) is not supported yet");
 }
@@ -330,10 +343,128 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
                        "one-sided communication (RMA) is not supported yet");
 }
 
+/* RMA calls declared with the rest of MPI-3.1's one-sided interface: no window ever exists */
+#pragma weak MPI_Win_attach = PMPI_Win_attach
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_attach",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_detach = PMPI_Win_detach
+int PMPI_Win_detach(MPI_Win win, const void *base)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_detach",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_shared_query",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_test = PMPI_Win_test
+int PMPI_Win_test(MPI_Win win, int *flag)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_test",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_flush_local_all = PMPI_Win_flush_local_all
+int PMPI_Win_flush_local_all(MPI_Win win)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_flush_local_all",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_set_info = PMPI_Win_set_info
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_set_info",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_get_info = PMPI_Win_get_info
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_get_info",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_set_name = PMPI_Win_set_name
+int PMPI_Win_set_name(MPI_Win win, const char *win_name)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_set_name",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_get_name = PMPI_Win_get_name
+int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_get_name",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Win_call_errhandler",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Rput = PMPI_Rput
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+              int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+              MPI_Win win, MPI_Request *request)
+{
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
+    return unsupported(MPI_COMM_WORLD, "MPI_Rput",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Rget = PMPI_Rget
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+              MPI_Request *request)
+{
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
+    return unsupported(MPI_COMM_WORLD, "MPI_Rget",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Raccumulate = PMPI_Raccumulate
+int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                     int target_rank, MPI_Aint target_disp, int target_count,
+                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
+    return unsupported(MPI_COMM_WORLD, "MPI_Raccumulate",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
+#pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                         void *result_addr, int result_count, MPI_Datatype result_datatype,
+                         int target_rank, MPI_Aint target_disp, int target_count,
+                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
+    return unsupported(MPI_COMM_WORLD, "MPI_Rget_accumulate",
+                       "one-sided communication (RMA) is not supported yet");
+}
+
 /* ---- MPI-IO ---- */
 #pragma weak MPI_File_open = PMPI_File_open
 int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
 {
+    if (fh)
+        *fh = MPI_FILE_NULL; /* no half-made handle for the caller to use */
     return unsupported(comm, "MPI_File_open",
                        "MPI-IO is not supported");
 }
@@ -419,4 +550,315 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
 {
     return unsupported(MPI_COMM_WORLD, "MPI_File_set_view",
                        "MPI-IO is not supported");
+}
+
+/* ---- the rest of MPI-IO: no file can be opened, so none of these can do anything ---- */
+#pragma weak MPI_File_set_size = PMPI_File_set_size
+int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_set_size", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_preallocate = PMPI_File_preallocate
+int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_preallocate", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_group = PMPI_File_get_group
+int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_group", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_amode = PMPI_File_get_amode
+int PMPI_File_get_amode(MPI_File fh, int *amode)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_amode", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_set_info = PMPI_File_set_info
+int PMPI_File_set_info(MPI_File fh, MPI_Info info)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_set_info", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_info = PMPI_File_get_info
+int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_info", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_view = PMPI_File_get_view
+int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
+                       char *datarep)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_view", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_at_all = PMPI_File_read_at_all
+int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                          MPI_Datatype datatype, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_at_all", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_at_all = PMPI_File_write_at_all
+int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                           MPI_Datatype datatype, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_at_all", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iread_at = PMPI_File_iread_at
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                       MPI_Request *request)
+{
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iread_at", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iwrite_at = PMPI_File_iwrite_at
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                        MPI_Datatype datatype, MPI_Request *request)
+{
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iwrite_at", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iread_at_all = PMPI_File_iread_at_all
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                           MPI_Datatype datatype, MPI_Request *request)
+{
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iread_at_all", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iwrite_at_all = PMPI_File_iwrite_at_all
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                            MPI_Datatype datatype, MPI_Request *request)
+{
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iwrite_at_all", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iread = PMPI_File_iread
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+{
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iread", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iwrite = PMPI_File_iwrite
+int PMPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                     MPI_Request *request)
+{
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iwrite", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iread_all = PMPI_File_iread_all
+int PMPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                        MPI_Request *request)
+{
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iread_all", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iwrite_all = PMPI_File_iwrite_all
+int PMPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                         MPI_Request *request)
+{
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iwrite_all", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_position = PMPI_File_get_position
+int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_position", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_byte_offset = PMPI_File_get_byte_offset
+int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_byte_offset", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_shared = PMPI_File_read_shared
+int PMPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                          MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_shared", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_shared = PMPI_File_write_shared
+int PMPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_shared", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iread_shared = PMPI_File_iread_shared
+int PMPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                           MPI_Request *request)
+{
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iread_shared", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_iwrite_shared = PMPI_File_iwrite_shared
+int PMPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Request *request)
+{
+    if (request)
+        *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
+    return unsupported(MPI_COMM_WORLD, "MPI_File_iwrite_shared", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_ordered = PMPI_File_read_ordered
+int PMPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_ordered", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_ordered = PMPI_File_write_ordered
+int PMPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                            MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_ordered", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_seek_shared = PMPI_File_seek_shared
+int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_seek_shared", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_position_shared = PMPI_File_get_position_shared
+int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_position_shared", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_at_all_begin = PMPI_File_read_at_all_begin
+int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                                MPI_Datatype datatype)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_at_all_begin", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_at_all_end = PMPI_File_read_at_all_end
+int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_at_all_end", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_at_all_begin = PMPI_File_write_at_all_begin
+int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                 MPI_Datatype datatype)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_at_all_begin", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_at_all_end = PMPI_File_write_at_all_end
+int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_at_all_end", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_all_begin = PMPI_File_read_all_begin
+int PMPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_all_begin", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_all_end = PMPI_File_read_all_end
+int PMPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_all_end", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_all_begin = PMPI_File_write_all_begin
+int PMPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_all_begin", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_all_end = PMPI_File_write_all_end
+int PMPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_all_end", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_ordered_begin = PMPI_File_read_ordered_begin
+int PMPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_ordered_begin", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_read_ordered_end = PMPI_File_read_ordered_end
+int PMPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_ordered_end", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_ordered_begin = PMPI_File_write_ordered_begin
+int PMPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_ordered_begin", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_write_ordered_end = PMPI_File_write_ordered_end
+int PMPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_ordered_end", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_type_extent = PMPI_File_get_type_extent
+int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_type_extent", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_set_atomicity = PMPI_File_set_atomicity
+int PMPI_File_set_atomicity(MPI_File fh, int flag)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_set_atomicity", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_get_atomicity = PMPI_File_get_atomicity
+int PMPI_File_get_atomicity(MPI_File fh, int *flag)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_atomicity", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_sync = PMPI_File_sync
+int PMPI_File_sync(MPI_File fh)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_sync", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_File_call_errhandler = PMPI_File_call_errhandler
+int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_File_call_errhandler", "MPI-IO is not supported");
+}
+
+#pragma weak MPI_Register_datarep = PMPI_Register_datarep
+int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
+                          MPI_Datarep_conversion_function *write_conversion_fn,
+                          MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
+{
+    return unsupported(MPI_COMM_WORLD, "MPI_Register_datarep", "MPI-IO is not supported");
 }

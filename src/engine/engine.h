@@ -50,7 +50,8 @@ static inline int sm_comm_world_rank(const struct sctpmpi_comm *c, int r)
 int sm_comm_rank_of_world(const struct sctpmpi_comm *c, int world); /* -1 if not a member */
 
 /* ---- requests ---------------------------------------------------------------------------- */
-enum sm_req_kind { SM_REQ_SEND = 1, SM_REQ_RECV, SM_REQ_DONE /* pre-completed (PROC_NULL) */ };
+enum sm_req_kind { SM_REQ_SEND = 1, SM_REQ_RECV, SM_REQ_DONE /* pre-completed (PROC_NULL) */,
+                   SM_REQ_GREQ /* generalized request (api/requests.c); owned_buf: callbacks */ };
 enum sm_send_mode { SM_MODE_STANDARD, SM_MODE_SYNC, SM_MODE_READY, SM_MODE_BUFFERED };
 
 struct sctpmpi_request {
