@@ -143,6 +143,10 @@ void sm_dt_copy(const void *src, int scount, MPI_Datatype st, void *dst, int rco
                 MPI_Datatype rt);
 /* temp buffer able to hold count elements of dt; *base is what to free */
 void *sm_dt_tmp(int count, MPI_Datatype dt, void **base);
+/* basic elements in `bytes` packed bytes of dt (a pair type's element counts two), and the
+ * packed bytes of the first `count` basic elements (pack.c) */
+MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes);
+size_t sm_dt_elements_bytes(MPI_Datatype dt, MPI_Count count);
 
 /* ---- reductions (op.c) ---- */
 int sm_op_check(MPI_Comm c, MPI_Op op, MPI_Datatype dt, const char *fn);
