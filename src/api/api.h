@@ -181,6 +181,7 @@ int sm_group_compare(MPI_Group a, MPI_Group b);
 struct sm_attr;
 int sm_attr_copy_all(MPI_Comm old, MPI_Comm newc);  /* Comm_dup */
 int sm_attr_delete_all(MPI_Comm c);                 /* Comm_free */
+int sm_attr_finalize(void);                         /* start of Finalize: SELF, WORLD */
 int sm_type_attr_delete_all(MPI_Datatype t);
 int sm_type_attr_copy_all(MPI_Datatype old, MPI_Datatype newt);
 

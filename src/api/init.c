@@ -106,6 +106,8 @@ int PMPI_Is_thread_main(int *flag)
 int PMPI_Finalize(void)
 {
     SM_TRY(sm_check_init("MPI_Finalize"));
+    /* delete callbacks of MPI_COMM_SELF's attributes run first, while MPI is fully usable */
+    int arc = sm_attr_finalize();
     sm_bsend_drain();
     /* a barrier through the engine first: every rank keeps answering its peers (sync acks,
      * cancel answers, rendezvous data) until all have arrived here */
@@ -114,7 +116,7 @@ int PMPI_Finalize(void)
         rc = MPI_ERR_OTHER;
     sm_comm_reap_all();
     sm_finalized = 1;
-    return rc;
+    return rc ? rc : arc;
 }
 
 #pragma weak MPI_Abort = PMPI_Abort
