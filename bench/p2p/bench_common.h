@@ -1,4 +1,4 @@
-/* Shared helpers for the point-to-point benchmarks (pingpong.c, bw.c, farm_demo.c).
+/* Shared helpers for the point-to-point benchmarks (pingpong.c, bw.c).
  * Plain standard C11 + standard MPI so the same sources build against sctpmpi, Open MPI and MPICH.
  * Header-only (static functions) so each benchmark stays a single translation unit. */
 #ifndef SCTPMPI_BENCH_COMMON_H

@@ -48,6 +48,7 @@ struct sctpmpi_op {
     int commute;
     sm_op_fn *fn;              /* predefined */
     MPI_User_function *user;   /* Op_create */
+    MPI_User_function_c *user_c; /* Op_create_c (large_count_op.c): called instead of user */
     int refcount;              /* user ops: the handle + running non-blocking collectives */
 };
 
@@ -206,5 +207,26 @@ int sm_nbc_is_request(MPI_Request r); /* MPI_Cancel must refuse these */
 /* attr.c: a communicator attribute of a user keyval; misc.c: MPI_LASTUSEDCODE's value */
 int sm_comm_attr_get(MPI_Comm comm, int keyval, void *out, int *flag);
 int sm_last_used_code(void);
+
+/* ---- MPI-4 requests (persistent_coll.c): persistent requests of kind SM_REQ_DONE whose
+ * hook_buf points to an object that starts with its operations (persistent collectives,
+ * partitioned requests); MPI_Start and MPI_Request_free dispatch to them */
+struct sm_preq_ops {
+    int (*start)(MPI_Request r);
+    int (*free)(MPI_Request r); /* MPI_Request_free: releases r, or reports an error */
+};
+MPI_Request sm_preq_new(MPI_Comm comm, void *obj);
+const struct sm_preq_ops *sm_preq_ops_of(MPI_Request r); /* NULL: not one of these */
+/* composite requests polled from one progress hook until poll returns 1; then done runs */
+struct sm_waiter {
+    struct sm_waiter *next;
+    int queued;
+    int (*poll)(struct sm_waiter *w);
+    void (*done)(struct sm_waiter *w);
+};
+void sm_waiter_add(struct sm_waiter *w);
+void sm_waiter_remove(struct sm_waiter *w);
+int sm_info_valid(MPI_Info info); /* info.c */
+void sm_bsend_session_freed(MPI_Session s); /* bsend.c: the session's buffer is forgotten */
 
 #endif

@@ -1,23 +1,12 @@
 /* comm_create.c — making and freeing communicators: context ids agreed collectively,
- * Comm_dup(_with_info), split, split_type, create, create_group, free, compare, test_inter,
- * names, info, intercommunicators (Intercomm_create/merge, remote size). */
+ * Comm_dup(_with_info), Comm_idup(_with_info), split, split_type, create, create_group, free,
+ * compare, test_inter, remote size, names, info.  Context ids are agreed in ctx_agree.c;
+ * intercommunicators are built in comm_inter.c. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "api/api.h"
-
-/* Context ids: every process keeps the next id it has never used; a new communicator takes
- * the maximum over the members (so no member uses it yet).  Ids are even: ctx is the
- * point-to-point context, ctx + 1 the collective one.  0..3 are WORLD and SELF. */
-static uint32_t next_ctx = 4;
-
-static uint32_t take(uint32_t agreed, int nids)
-{
-    if (agreed >= SM_CTX_FINALIZE - 2u * (uint32_t)nids - 2)
-        sm_die("communicator context ids exhausted");
-    next_ctx = agreed + 2u * (uint32_t)nids;
-    return agreed;
-}
+#include "api/comm_inter.h"
+#include "api/ctx_agree.h"
 
 struct sm_comm_ext *sm_comm_x(MPI_Comm c)
 {
@@ -34,39 +23,6 @@ int sm_coll_tag(MPI_Comm c)
     c->coll_tag = (t + 1) & 0x0fffffff;
     return t;
 }
-
-/* exchange one buffer with the remote leader (rank 0 of the remote group) of an intercomm */
-static int leader_swap(MPI_Comm inter, const void *s, void *r, size_t n, int tag)
-{
-    MPI_Request rq[2];
-    sm_irecv_ctx(r, n, 0, tag, inter, inter->ctx + 1, &rq[0]);
-    sm_isend_ctx(s, n, 0, tag, inter, inter->ctx + 1, &rq[1]);
-    int e1 = sm_wait_one(&rq[1], MPI_STATUS_IGNORE);
-    int e0 = sm_wait_one(&rq[0], MPI_STATUS_IGNORE);
-    return e0 ? e0 : e1;
-}
-
-static uint32_t ctx_agree_n(MPI_Comm parent, int nids)
-{
-    uint32_t mine = next_ctx, agreed = 0;
-    if (!sm_comm_is_inter(parent)) {
-        sm_coll_allreduce(&mine, &agreed, 1, MPI_UNSIGNED, MPI_MAX, parent);
-        return take(agreed, nids);
-    }
-    MPI_Comm local = parent->x->local_comm;
-    int tag = sm_coll_tag(parent);
-    sm_coll_allreduce(&mine, &agreed, 1, MPI_UNSIGNED, MPI_MAX, local);
-    if (local->rank == 0) {
-        uint32_t theirs = 0;
-        leader_swap(parent, &agreed, &theirs, sizeof agreed, tag);
-        if (theirs > agreed)
-            agreed = theirs;
-    }
-    sm_coll_bcast(&agreed, 1, MPI_UNSIGNED, 0, local);
-    return take(agreed, nids);
-}
-
-uint32_t sm_ctx_agree(MPI_Comm parent) { return ctx_agree_n(parent, 1); }
 
 MPI_Comm sm_comm_new(int rank, int size, const int *world_of, uint32_t ctx)
 {
@@ -103,7 +59,7 @@ static void comm_destroy(MPI_Comm c)
     free(c);
 }
 
-static void inherit(MPI_Comm from, MPI_Comm to)
+void sm_comm_inherit(MPI_Comm from, MPI_Comm to)
 {
     to->errh = from->errh;
     if (from->errh && from->errh->kind == SM_EH_USER)
@@ -146,65 +102,82 @@ static void apply_info(MPI_Comm c, MPI_Info info, int fresh)
         sm_ctx_set_relaxed(c->ctx, x->assert_overtaking || x->assert_no_any_tag);
 }
 
-static MPI_Comm local_clone(MPI_Comm inter, uint32_t ctx)
+/* context ids of a communicator whose MPI_Comm_idup has not finished yet (never agreed on) */
+#define IDUP_PENDING_CTX (SM_CTX_FINALIZE + 4u)
+
+/* the new communicator's id is agreed: it becomes usable */
+static void idup_done(void *arg, uint32_t ctx)
 {
-    MPI_Comm l = inter->x->local_comm;
-    return sm_comm_new(l->rank, l->size, l->world_of, ctx);
+    MPI_Comm c = arg;
+    c->ctx = ctx;
+    if (c->x && c->x->local_comm)
+        c->x->local_comm->ctx = ctx + 2;
+    if (c->x)
+        sm_ctx_set_relaxed(ctx, c->x->assert_overtaking || c->x->assert_no_any_tag);
 }
 
+/* Comm_dup and friends; request non-NULL: Comm_idup, which builds the communicator (copying
+ * the attributes and info as they are at the call) and agrees on its context ids without
+ * blocking; the request completes once they are agreed */
 static int dup_common(MPI_Comm comm, MPI_Info info, int copy_info, MPI_Comm *newcomm,
-                      const char *fn)
+                      MPI_Request *request, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     SM_TRY(out_check(comm, newcomm, fn));
+    if (request)
+        SM_TRY(out_check(comm, request, fn));
     int inter = sm_comm_is_inter(comm);
-    uint32_t ctx = ctx_agree_n(comm, inter ? 2 : 1);
-    MPI_Comm c = sm_comm_new(comm->rank, comm->size, comm->world_of, ctx);
-    inherit(comm, c);
-    if (inter) {
-        struct sm_comm_ext *x = sm_comm_x(c);
-        x->is_inter = 1;
-        x->local_size = comm->x->local_size;
-        x->local_world_of = sm_xmalloc(sizeof(int) * (size_t)x->local_size);
-        memcpy(x->local_world_of, comm->x->local_world_of, sizeof(int) * (size_t)x->local_size);
-        x->local_comm = local_clone(comm, ctx + 2);
-    }
+    uint32_t ctx = request ? IDUP_PENDING_CTX : sm_ctx_agree_n(comm, inter ? 2 : 1);
+    MPI_Comm c;
+    if (inter)
+        c = sm_inter_new(comm->rank, comm->x->local_size, comm->x->local_world_of, comm->size,
+                         comm->world_of, ctx);
+    else
+        c = sm_comm_new(comm->rank, comm->size, comm->world_of, ctx);
+    sm_comm_inherit(comm, c);
     if (comm->x && comm->x->topo)
         sm_comm_x(c)->topo = sm_topo_dup(comm->x->topo);
     if (copy_info && comm->x)
-        apply_info(c, comm->x->info, 1);
-    apply_info(c, info, 1);
+        apply_info(c, comm->x->info, !request);
+    apply_info(c, info, !request);
     int rc = sm_attr_copy_all(comm, c);
     if (rc) {
         comm_destroy(c);
         return sm_error(comm, rc, fn, "attribute copy callback failed");
     }
     *newcomm = c;
+    if (request)
+        sm_ctx_agree_start(comm, inter ? 2 : 1, idup_done, c, request);
     return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Comm_dup = PMPI_Comm_dup
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
-    return dup_common(comm, MPI_INFO_NULL, 1, newcomm, "MPI_Comm_dup");
+    return dup_common(comm, MPI_INFO_NULL, 1, newcomm, NULL, "MPI_Comm_dup");
 }
 
 #pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
-    return dup_common(comm, info, 0, newcomm, "MPI_Comm_dup_with_info");
+    return dup_common(comm, info, 0, newcomm, NULL, "MPI_Comm_dup_with_info");
 }
 
 #pragma weak MPI_Comm_idup = PMPI_Comm_idup
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
-    /* completes at once: the agreement is a blocking allreduce */
-    SM_TRY(PMPI_Comm_dup(comm, newcomm));
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
-    r->complete = 1;
-    r->comm = comm;
-    *request = r;
-    return MPI_SUCCESS;
+    SM_TRY(sm_check_comm(comm, "MPI_Comm_idup"));
+    SM_TRY(out_check(comm, request, "MPI_Comm_idup"));
+    return dup_common(comm, MPI_INFO_NULL, 1, newcomm, request, "MPI_Comm_idup");
+}
+
+#pragma weak MPI_Comm_idup_with_info = PMPI_Comm_idup_with_info
+int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
+                             MPI_Request *request)
+{
+    SM_TRY(sm_check_comm(comm, "MPI_Comm_idup_with_info"));
+    SM_TRY(out_check(comm, request, "MPI_Comm_idup_with_info"));
+    return dup_common(comm, info, 0, newcomm, request, "MPI_Comm_idup_with_info");
 }
 
 static int no_inter(MPI_Comm comm, const char *fn)
@@ -254,7 +227,7 @@ static int split_by(MPI_Comm comm, int color, int key, MPI_Comm *newcomm, const 
             me = i;
     }
     MPI_Comm c = sm_comm_new(me, k, w, ctx);
-    inherit(comm, c);
+    sm_comm_inherit(comm, c);
     free(w);
     free(m);
     free(all);
@@ -267,10 +240,11 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_split";
     SM_TRY(sm_check_comm(comm, fn));
-    SM_TRY(no_inter(comm, fn));
     SM_TRY(out_check(comm, newcomm, fn));
     if (color < 0 && color != MPI_UNDEFINED)
         return sm_error(comm, MPI_ERR_ARG, fn, "color %d is negative", color);
+    if (sm_comm_is_inter(comm))
+        return sm_inter_split(comm, color, key, newcomm, fn);
     return split_by(comm, color, key, newcomm, fn);
 }
 
@@ -313,10 +287,11 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_create";
     SM_TRY(sm_check_comm(comm, fn));
-    SM_TRY(no_inter(comm, fn));
     SM_TRY(out_check(comm, newcomm, fn));
     if (!group || !group->valid)
         return sm_error(comm, MPI_ERR_GROUP, fn, "null or freed group");
+    if (sm_comm_is_inter(comm))
+        return sm_inter_create(comm, group, newcomm, fn);
     for (int i = 0; i < group->size; i++)
         if (sm_comm_rank_of_world(comm, group->world_of[i]) < 0)
             return sm_error(comm, MPI_ERR_GROUP, fn, "group is not a subset of the communicator");
@@ -327,9 +302,23 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
         return MPI_SUCCESS;
     }
     MPI_Comm c = sm_comm_new(me, group->size, group->world_of, ctx);
-    inherit(comm, c);
+    sm_comm_inherit(comm, c);
     *newcomm = c;
     return MPI_SUCCESS;
+}
+
+/* the agreement of Comm_create_group runs over the group alone */
+struct group_agree { MPI_Comm tmp; int err; };
+static int group_allmax(uint32_t v[2], void *arg)
+{
+    struct group_agree *g = arg;
+    uint32_t out[2] = {0, 0};
+    int e = sm_coll_allreduce(v, out, 2, MPI_UNSIGNED, MPI_MAX, g->tmp);
+    v[0] = out[0];
+    v[1] = out[1];
+    if (e && !g->err)
+        g->err = e;
+    return e;
 }
 
 #pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
@@ -337,7 +326,8 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
 {
     const char *fn = "MPI_Comm_create_group";
     SM_TRY(sm_check_comm(comm, fn));
-    SM_TRY(no_inter(comm, fn));
+    if (sm_comm_is_inter(comm)) /* MPI-3.1 6.4.2: comm is an intracommunicator */
+        return sm_error(comm, MPI_ERR_COMM, fn, "not defined on intercommunicators");
     SM_TRY(out_check(comm, newcomm, fn));
     if (!group || !group->valid)
         return sm_error(comm, MPI_ERR_GROUP, fn, "null or freed group");
@@ -350,13 +340,13 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
      * context, with tags of their own (derived from the user's tag) */
     MPI_Comm tmp = sm_comm_new(me, group->size, group->world_of, comm->ctx);
     tmp->coll_tag = 0x10000000 | (tag & 0x0fffffff);
-    uint32_t mine = next_ctx, agreed = 0;
-    int err = sm_coll_allreduce(&mine, &agreed, 1, MPI_UNSIGNED, MPI_MAX, tmp);
+    struct group_agree ga = {tmp, 0};
+    uint32_t ctx = sm_ctx_agree_with(group_allmax, &ga, 1);
     comm_destroy(tmp);
-    if (err)
-        return sm_error(comm, err, fn, NULL);
-    MPI_Comm c = sm_comm_new(me, group->size, group->world_of, take(agreed, 1));
-    inherit(comm, c);
+    if (ga.err)
+        return sm_error(comm, ga.err, fn, NULL);
+    MPI_Comm c = sm_comm_new(me, group->size, group->world_of, ctx);
+    sm_comm_inherit(comm, c);
     *newcomm = c;
     return MPI_SUCCESS;
 }
@@ -530,90 +520,4 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info)
         return MPI_SUCCESS;
     }
     return PMPI_Info_create(info);
-}
-
-/* ---- intercommunicators ------------------------------------------------------------------ */
-#pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
-int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
-                         int remote_leader, int tag, MPI_Comm *newintercomm)
-{
-    const char *fn = "MPI_Intercomm_create";
-    SM_TRY(sm_check_comm(local_comm, fn));
-    SM_TRY(no_inter(local_comm, fn));
-    SM_TRY(out_check(local_comm, newintercomm, fn));
-    if (local_leader < 0 || local_leader >= local_comm->size)
-        return sm_error(local_comm, MPI_ERR_RANK, fn, "bad local leader %d", local_leader);
-    int lsize = local_comm->size;
-    int *lw = sm_xmalloc(sizeof(int) * (size_t)lsize);
-    for (int i = 0; i < lsize; i++)
-        lw[i] = sm_comm_world_rank(local_comm, i);
-    uint32_t mine = next_ctx, agreed = 0;
-    sm_coll_allreduce(&mine, &agreed, 1, MPI_UNSIGNED, MPI_MAX, local_comm);
-    int hdr[2] = {lsize, (int)agreed}, rhdr[2] = {0, 0};
-    int *rw = NULL;
-    if (local_comm->rank == local_leader) {
-        SM_TRY(sm_check_comm(peer_comm, fn));
-        if (remote_leader < 0 || remote_leader >= peer_comm->size)
-            return sm_error(peer_comm, MPI_ERR_RANK, fn, "bad remote leader %d", remote_leader);
-        MPI_Request rq[2];
-        sm_irecv_ctx(rhdr, sizeof rhdr, remote_leader, tag, peer_comm, peer_comm->ctx, &rq[0]);
-        sm_isend_ctx(hdr, sizeof hdr, remote_leader, tag, peer_comm, peer_comm->ctx, &rq[1]);
-        sm_wait_one(&rq[0], MPI_STATUS_IGNORE);
-        sm_wait_one(&rq[1], MPI_STATUS_IGNORE);
-        rw = sm_xmalloc(sizeof(int) * ((size_t)rhdr[0] + 1));
-        sm_irecv_ctx(rw, sizeof(int) * (size_t)rhdr[0], remote_leader, tag, peer_comm,
-                     peer_comm->ctx, &rq[0]);
-        sm_isend_ctx(lw, sizeof(int) * (size_t)lsize, remote_leader, tag, peer_comm,
-                     peer_comm->ctx, &rq[1]);
-        sm_wait_one(&rq[0], MPI_STATUS_IGNORE);
-        sm_wait_one(&rq[1], MPI_STATUS_IGNORE);
-    }
-    sm_coll_bcast(rhdr, 2, MPI_INT, local_leader, local_comm);
-    if (!rw)
-        rw = sm_xmalloc(sizeof(int) * ((size_t)rhdr[0] + 1));
-    sm_coll_bcast(rw, rhdr[0], MPI_INT, local_leader, local_comm);
-    uint32_t ctx = (uint32_t)rhdr[1] > agreed ? (uint32_t)rhdr[1] : agreed;
-    take(ctx, 2);
-    MPI_Comm c = sm_comm_new(local_comm->rank, rhdr[0], rw, ctx);
-    inherit(local_comm, c);
-    struct sm_comm_ext *x = sm_comm_x(c);
-    x->is_inter = 1;
-    x->local_size = lsize;
-    x->local_world_of = lw;
-    x->local_comm = sm_comm_new(local_comm->rank, lsize, lw, ctx + 2);
-    free(rw);
-    *newintercomm = c;
-    return MPI_SUCCESS;
-}
-
-#pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
-int PMPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newintracomm)
-{
-    const char *fn = "MPI_Intercomm_merge";
-    SM_TRY(sm_check_comm(inter, fn));
-    SM_TRY(out_check(inter, newintracomm, fn));
-    if (!sm_comm_is_inter(inter))
-        return sm_error(inter, MPI_ERR_COMM, fn, "not an intercommunicator");
-    MPI_Comm local = inter->x->local_comm;
-    int tag = sm_coll_tag(inter);
-    int mine[2] = {high ? 1 : 0, inter->x->local_world_of[0]}, theirs[2] = {0, 0};
-    sm_coll_bcast(mine, 1, MPI_INT, 0, local); /* the leader's high decides for its group */
-    if (local->rank == 0)
-        leader_swap(inter, mine, theirs, sizeof mine, tag);
-    sm_coll_bcast(theirs, 2, MPI_INT, 0, local);
-    uint32_t ctx = sm_ctx_agree(inter);
-    int local_first = mine[0] != theirs[0] ? mine[0] < theirs[0] : mine[1] < theirs[1];
-    int ls = inter->x->local_size, rs = inter->size, n = ls + rs;
-    int *w = sm_xmalloc(sizeof(int) * (size_t)n);
-    const int *first = local_first ? inter->x->local_world_of : inter->world_of;
-    const int *second = local_first ? inter->world_of : inter->x->local_world_of;
-    int nf = local_first ? ls : rs;
-    memcpy(w, first, sizeof(int) * (size_t)nf);
-    memcpy(w + nf, second, sizeof(int) * (size_t)(n - nf));
-    int me = local_first ? local->rank : rs + local->rank;
-    MPI_Comm c = sm_comm_new(me, n, w, ctx);
-    inherit(inter, c);
-    free(w);
-    *newintracomm = c;
-    return MPI_SUCCESS;
 }

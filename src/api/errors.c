@@ -67,6 +67,11 @@ static const char *const class_text[] = {
     [MPI_ERR_RMA_SHARED] = "RMA shared memory error",
     [MPI_ERR_RMA_FLAVOR] = "wrong RMA window flavour",
     [MPI_ERR_PROC_FAILED] = "a peer process failed or its connection was lost",
+    /* MPI-4 */
+    [MPI_ERR_SESSION] = "invalid session",
+    [MPI_ERR_PROC_ABORTED] = "a peer process aborted",
+    [MPI_ERR_VALUE_TOO_LARGE] = "value too large for the output argument",
+    [MPI_ERR_ERRHANDLER] = "invalid error handler",
 };
 
 static const char *text_of(int code)

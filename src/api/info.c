@@ -1,7 +1,9 @@
 /* info.c — MPI_Info objects: ordered (key, value) string pairs; create, set, get,
  * get_valuelen, get_nkeys, get_nthkey, delete, dup, free. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "api/api.h"
 
@@ -13,7 +15,7 @@ struct sctpmpi_info {
 
 static int check_info(MPI_Info info, const char *fn)
 {
-    SM_TRY(sm_check_init(fn));
+    /* MPI-4: the info functions may be called before MPI is initialised */
     if (!info || !info->valid)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_INFO, fn, "null or freed info");
     return MPI_SUCCESS;
@@ -66,7 +68,6 @@ static void put(MPI_Info info, const char *key, const char *value)
 #pragma weak MPI_Info_create = PMPI_Info_create
 int PMPI_Info_create(MPI_Info *info)
 {
-    SM_TRY(sm_check_init("MPI_Info_create"));
     if (!info)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Info_create", "NULL pointer");
     *info = sm_xcalloc(1, sizeof **info);
@@ -203,5 +204,67 @@ int PMPI_Info_free(MPI_Info *info)
     SM_TRY(check_info(*info, "MPI_Info_free"));
     sm_info_free(*info);
     *info = MPI_INFO_NULL;
+    return MPI_SUCCESS;
+}
+
+/* ---- MPI-4: Info_get_string, Info_create_env --------------------------------------------- */
+int sm_info_valid(MPI_Info info) { return info && info->valid; }
+
+#pragma weak MPI_Info_get_string = PMPI_Info_get_string
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+{
+    const char *fn = "MPI_Info_get_string";
+    SM_TRY(check_info(info, fn));
+    if (!key || !buflen || !flag || (*buflen > 0 && !value))
+        return sm_error(MPI_COMM_SELF, MPI_ERR_ARG, fn, "NULL argument");
+    if (!*key || strlen(key) > MPI_MAX_INFO_KEY)
+        return sm_error(MPI_COMM_SELF, MPI_ERR_INFO_KEY, fn, "invalid key");
+    const char *v = sm_info_lookup(info, key);
+    *flag = v != NULL;
+    if (!v)
+        return MPI_SUCCESS;
+    int need = (int)strlen(v) + 1;
+    if (*buflen > 0) {
+        int n = need <= *buflen ? need - 1 : *buflen - 1;
+        memcpy(value, v, (size_t)n);
+        value[n] = 0;
+    }
+    *buflen = need;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Info_create_env = PMPI_Info_create_env
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    const char *fn = "MPI_Info_create_env";
+    if (!info)
+        return sm_error(MPI_COMM_SELF, MPI_ERR_ARG, fn, "NULL info pointer");
+    SM_TRY(PMPI_Info_create(info));
+    char buf[64];
+    if (argc > 0 && argv && argv[0])
+        PMPI_Info_set(*info, "command", argv[0]);
+    if (argc > 1 && argv) {
+        size_t len = 0;
+        for (int i = 1; i < argc; i++)
+            len += strlen(argv[i] ? argv[i] : "") + 1;
+        char *a = sm_xmalloc(len + 1);
+        a[0] = 0;
+        for (int i = 1; i < argc; i++) {
+            if (i > 1)
+                strcat(a, " ");
+            strcat(a, argv[i] ? argv[i] : "");
+        }
+        PMPI_Info_set(*info, "argv", a);
+        free(a);
+    }
+    snprintf(buf, sizeof buf, "%d", sm_eng.size > 0 ? sm_eng.size : 1);
+    PMPI_Info_set(*info, "maxprocs", buf);
+    PMPI_Info_set(*info, "soft", buf);
+    PMPI_Info_set(*info, "thread_level", "MPI_THREAD_SERIALIZED");
+    char host[256];
+    if (gethostname(host, sizeof host) == 0) {
+        host[sizeof host - 1] = 0;
+        PMPI_Info_set(*info, "host", host);
+    }
     return MPI_SUCCESS;
 }

@@ -37,19 +37,72 @@ int sm_comm_rank_of_world(const struct sctpmpi_comm *c, int world)
     return v ? (int)v - 1 : -1;
 }
 
+/* The World Model (MPI_Init .. MPI_Finalize) and the sessions (session.c) share one engine,
+ * reference counted: the first user starts it; when the last one is done, every process
+ * drains and meets in a barrier.  The engine itself stops at MPI_Finalize, or, when the World
+ * Model was never finalized, at process exit (so that MPI_Init may still follow the last
+ * MPI_Session_finalize). */
+static int world_init, world_done, engine_up, engine_stopped, lib_users;
+
+static void lib_atexit(void)
+{
+    if (engine_up && !engine_stopped && lib_users == 0) {
+        engine_stopped = 1;
+        sm_engine_stop();
+    }
+}
+
+int sm_lib_acquire(void)
+{
+    if (engine_stopped)
+        return MPI_ERR_OTHER;
+    if (!engine_up) {
+        if (sm_engine_start())
+            exit(1);
+        setup_comms();
+        main_thread = pthread_self();
+        engine_up = 1;
+        atexit(lib_atexit);
+    }
+    lib_users++;
+    sm_initialized = 1;
+    return MPI_SUCCESS;
+}
+
+int sm_lib_release(void)
+{
+    if (--lib_users > 0)
+        return MPI_SUCCESS;
+    sm_bsend_drain();
+    /* a barrier through the engine first: every rank keeps answering its peers (sync acks,
+     * cancel answers, rendezvous data) until all have arrived here */
+    int rc = sm_barrier_ctx(MPI_COMM_WORLD, SM_CTX_FINALIZE);
+    sm_initialized = 0;
+    if (world_done) {
+        engine_stopped = 1;
+        if (sm_engine_stop())
+            rc = MPI_ERR_OTHER;
+        sm_comm_reap_all();
+        sm_finalized = 1;
+    }
+    return rc;
+}
+
 #pragma weak MPI_Init_thread = PMPI_Init_thread
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     (void)argc;
     (void)argv;
-    if (sm_initialized) {
-        fprintf(stderr, "sctpmpi: MPI_Init called twice\n");
+    if (world_init) {
+        fprintf(stderr, "sctpmpi: MPI_Init called %s\n",
+                world_done ? "after MPI_Finalize" : "twice");
         exit(1);
     }
-    if (sm_engine_start())
+    if (sm_lib_acquire() != MPI_SUCCESS) {
+        fprintf(stderr, "sctpmpi: MPI_Init called after the library was shut down\n");
         exit(1);
-    setup_comms();
-    main_thread = pthread_self();
+    }
+    world_init = 1;
     /* The engine is not thread-safe; SERIALIZED is honest because the library runs no threads
      * of its own that enter the engine. */
     sm_thread_level = required < MPI_THREAD_SINGLE       ? MPI_THREAD_SINGLE
@@ -57,7 +110,6 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
                                                          : required;
     if (provided)
         *provided = sm_thread_level;
-    sm_initialized = 1;
     return MPI_SUCCESS;
 }
 
@@ -73,7 +125,7 @@ int PMPI_Initialized(int *flag)
 {
     if (!flag)
         return MPI_ERR_ARG;
-    *flag = sm_initialized;
+    *flag = world_init;
     return MPI_SUCCESS;
 }
 
@@ -82,7 +134,7 @@ int PMPI_Finalized(int *flag)
 {
     if (!flag)
         return MPI_ERR_ARG;
-    *flag = sm_finalized;
+    *flag = world_done;
     return MPI_SUCCESS;
 }
 
@@ -106,16 +158,18 @@ int PMPI_Is_thread_main(int *flag)
 int PMPI_Finalize(void)
 {
     SM_TRY(sm_check_init("MPI_Finalize"));
+    if (!world_init || world_done) {
+        fprintf(stderr, "sctpmpi: MPI_Finalize called %s\n",
+                world_done ? "twice" : "before MPI_Init");
+        exit(1);
+    }
     /* delete callbacks of MPI_COMM_SELF's attributes run first, while MPI is fully usable */
     int arc = sm_attr_finalize();
+    world_done = 1;
     sm_bsend_drain();
-    /* a barrier through the engine first: every rank keeps answering its peers (sync acks,
-     * cancel answers, rendezvous data) until all have arrived here */
-    int rc = sm_barrier_ctx(MPI_COMM_WORLD, SM_CTX_FINALIZE);
-    if (sm_engine_stop())
-        rc = MPI_ERR_OTHER;
-    sm_comm_reap_all();
-    sm_finalized = 1;
+    int rc = sm_lib_release();
+    if (lib_users > 0) /* sessions are still open: the World Model's objects stay usable */
+        sm_initialized = 1;
     return rc ? rc : arc;
 }
 

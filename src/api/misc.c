@@ -1,9 +1,12 @@
 /* misc.c — the smaller calls programs link against: Alloc_mem/Free_mem, user error classes,
- * codes and strings, MPI-1 error handler names, Pcontrol, Status_set_elements/cancelled,
- * Get_address, Aint_add/diff. */
+ * codes and strings (added and removed), MPI-1 error handler names, Pcontrol,
+ * Status_set_elements/cancelled, Get_address, Aint_add/diff, Get_hw_resource_info,
+ * Type_get_value_index. */
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "api/api.h"
 
@@ -30,7 +33,7 @@ int PMPI_Free_mem(void *base)
 }
 
 /* ---- user error classes and codes: numbered after MPI_ERR_LASTCODE --------------------- */
-struct uerr { int klass; char *text; };
+struct uerr { int klass; char *text; int removed; };
 static struct uerr *uerrs;
 static int nuerr;
 
@@ -41,13 +44,14 @@ static int add(int klass)
         sm_die("out of memory");
     uerrs[nuerr].klass = klass;
     uerrs[nuerr].text = NULL;
+    uerrs[nuerr].removed = 0;
     return MPI_ERR_LASTCODE + 1 + nuerr++;
 }
 
 static struct uerr *find(int code)
 {
     int i = code - MPI_ERR_LASTCODE - 1;
-    return i >= 0 && i < nuerr ? &uerrs[i] : NULL;
+    return i >= 0 && i < nuerr && !uerrs[i].removed ? &uerrs[i] : NULL;
 }
 
 /* errors.c asks here for codes it does not know */
@@ -98,6 +102,102 @@ int PMPI_Add_error_string(int errorcode, const char *string)
     u->text = sm_xmalloc(n + 1);
     memcpy(u->text, string, n);
     u->text[n] = 0;
+    return MPI_SUCCESS;
+}
+
+/* MPI-4.1: a removed class or code is gone for good (its number is not given out again) */
+#pragma weak MPI_Remove_error_class = PMPI_Remove_error_class
+int PMPI_Remove_error_class(int errorclass)
+{
+    const char *fn = "MPI_Remove_error_class";
+    SM_TRY(sm_check_init(fn));
+    struct uerr *u = find(errorclass);
+    if (!u || u->klass >= 0)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "%d is not a user error class",
+                        errorclass);
+    for (int i = 0; i < nuerr; i++)
+        if (!uerrs[i].removed && uerrs[i].klass == errorclass)
+            return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                            "error class %d still has error codes", errorclass);
+    free(u->text);
+    u->text = NULL;
+    u->removed = 1;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Remove_error_code = PMPI_Remove_error_code
+int PMPI_Remove_error_code(int errorcode)
+{
+    const char *fn = "MPI_Remove_error_code";
+    SM_TRY(sm_check_init(fn));
+    struct uerr *u = find(errorcode);
+    if (!u || u->klass < 0)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "%d is not a user error code",
+                        errorcode);
+    free(u->text);
+    u->text = NULL;
+    u->removed = 1;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Remove_error_string = PMPI_Remove_error_string
+int PMPI_Remove_error_string(int errorcode)
+{
+    const char *fn = "MPI_Remove_error_string";
+    SM_TRY(sm_check_init(fn));
+    struct uerr *u = find(errorcode);
+    if (!u || !u->text)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
+                        "%d is not a user error class or code with a string", errorcode);
+    free(u->text);
+    u->text = NULL;
+    return MPI_SUCCESS;
+}
+
+/* ---- MPI-4.1: the hardware this process runs on, as an info object -------------------- */
+#pragma weak MPI_Get_hw_resource_info = PMPI_Get_hw_resource_info
+int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
+{
+    const char *fn = "MPI_Get_hw_resource_info";
+    SM_TRY(sm_check_init(fn));
+    if (!hw_info)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL argument");
+    SM_TRY(PMPI_Info_create(hw_info));
+    char v[64];
+    snprintf(v, sizeof v, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+    SM_TRY(PMPI_Info_set(*hw_info, "sctpmpi_cpus_online", v));
+    snprintf(v, sizeof v, "%lld",
+             (long long)sysconf(_SC_PHYS_PAGES) * (long long)sysconf(_SC_PAGESIZE));
+    SM_TRY(PMPI_Info_set(*hw_info, "sctpmpi_memory_bytes", v));
+    if (gethostname(v, sizeof v) == 0) {
+        v[sizeof v - 1] = 0;
+        SM_TRY(PMPI_Info_set(*hw_info, "sctpmpi_host", v));
+    }
+    return MPI_SUCCESS;
+}
+
+/* ---- MPI-4.1: the predefined (value, index) pair type for MINLOC / MAXLOC --------------- */
+#pragma weak MPI_Type_get_value_index = PMPI_Type_get_value_index
+int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
+                              MPI_Datatype *pair_type)
+{
+    const char *fn = "MPI_Type_get_value_index";
+    SM_TRY(sm_check_init(fn));
+    if (!pair_type)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL argument");
+    static const struct { MPI_Datatype value, index, pair; } pairs[] = {
+        {MPI_FLOAT, MPI_INT, MPI_FLOAT_INT},   {MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT},
+        {MPI_LONG, MPI_INT, MPI_LONG_INT},     {MPI_INT, MPI_INT, MPI_2INT},
+        {MPI_SHORT, MPI_INT, MPI_SHORT_INT},   {MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT},
+#ifdef MPI_2INTEGER
+        {MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER}, {MPI_REAL, MPI_REAL, MPI_2REAL},
+        {MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_2DOUBLE_PRECISION},
+#endif
+    };
+    *pair_type = MPI_DATATYPE_NULL;
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        if (pairs[i].value == value_type && pairs[i].index == index_type)
+            *pair_type = pairs[i].pair;
     return MPI_SUCCESS;
 }
 

@@ -130,6 +130,12 @@ void sm_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype
 {
     if (count <= 0)
         return;
+    if (op->user_c) {
+        MPI_Datatype d = dt;
+        MPI_Count n = count;
+        op->user_c((void *)in, inout, &n, &d);
+        return;
+    }
     if (op->user) {
         MPI_Datatype d = dt;
         int n = count;

@@ -22,6 +22,7 @@ static int make(const void *buf, int count, MPI_Datatype dt, int peer, int tag, 
     r->p_buf = buf;
     r->p_count = count;
     r->p_dt = dt;
+    sm_dt_retain(dt); /* the type may be freed before the request: released by Request_free */
     r->peer = peer;
     r->tag = tag;
     r->comm = comm;
@@ -76,6 +77,9 @@ int PMPI_Start(MPI_Request *request)
     struct sctpmpi_request *r = *request;
     if (r->active)
         return sm_error(r->comm, MPI_ERR_REQUEST, "MPI_Start", "request is already active");
+    const struct sm_preq_ops *ops = sm_preq_ops_of(r); /* persistent collective, partitioned */
+    if (ops)
+        return ops->start(r);
     r->active = 1;
     r->complete = 0;
     r->io_pending = r->await_cts = r->await_sync = r->matched = r->cancel_pending = 0;

@@ -26,8 +26,8 @@ static int finish(MPI_Request *req, MPI_Status *status)
     if (status) {
         int keep_err = status->MPI_ERROR;
         *status = r->status;
-        if (r->kind == SM_REQ_SEND || r->kind == SM_REQ_DONE)
-            status->sm_count = r->kind == SM_REQ_SEND ? r->bytes : 0;
+        if (r->kind == SM_REQ_SEND) /* DONE requests carry their own count (0 or a receive's) */
+            status->sm_count = r->bytes;
         status->MPI_ERROR = err ? err : keep_err;
     }
     if (r->persistent) {
@@ -282,7 +282,12 @@ int PMPI_Request_free(MPI_Request *request)
     if (!request || !*request)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "null request");
     struct sctpmpi_request *r = *request;
-    if (r->complete || (r->persistent && !r->active))
+    const struct sm_preq_ops *ops = sm_preq_ops_of(r); /* persistent collective, partitioned */
+    if (!ops && r->persistent && (r->kind == SM_REQ_SEND || r->kind == SM_REQ_RECV))
+        sm_dt_release(r->p_dt); /* a started operation holds a reference of its own */
+    if (ops) {
+        SM_TRY(ops->free(r));
+    } else if (r->complete || (r->persistent && !r->active))
         sm_req_release(r);
     else
         r->freed = 1; /* released by the engine when it completes */
@@ -309,5 +314,80 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         if (request->kind == SM_REQ_SEND)
             status->sm_count = request->bytes;
     }
+    return MPI_SUCCESS;
+}
+
+/* ---- MPI-4.1: non-destructive completion checks over arrays ---------------------------- */
+#pragma weak MPI_Request_get_status_any = PMPI_Request_get_status_any
+int PMPI_Request_get_status_any(int count, MPI_Request reqs[], int *index, int *flag,
+                                MPI_Status *status)
+{
+    const char *fn = "MPI_Request_get_status_any";
+    SM_TRY(sm_check_init(fn));
+    if (count < 0 || (count && !reqs) || !index || !flag)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "bad count or NULL argument");
+    int active = 0;
+    *flag = 0;
+    *index = MPI_UNDEFINED;
+    for (int i = 0; i < count; i++) {
+        if (inactive(reqs[i]))
+            continue;
+        active++;
+        int done;
+        SM_TRY(PMPI_Request_get_status(reqs[i], &done, status));
+        if (done) {
+            *flag = 1;
+            *index = i;
+            return MPI_SUCCESS;
+        }
+    }
+    if (!active) { /* no active request: flag true, index undefined, empty status */
+        *flag = 1;
+        sm_status_empty(status);
+    }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Request_get_status_all = PMPI_Request_get_status_all
+int PMPI_Request_get_status_all(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+    const char *fn = "MPI_Request_get_status_all";
+    SM_TRY(sm_check_init(fn));
+    if (count < 0 || (count && !reqs) || !flag)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "bad count or NULL argument");
+    *flag = 1;
+    for (int i = 0; i < count && *flag; i++) {
+        int done;
+        SM_TRY(PMPI_Request_get_status(reqs[i], &done, MPI_STATUS_IGNORE));
+        *flag = done;
+    }
+    if (*flag && statuses != MPI_STATUSES_IGNORE)
+        for (int i = 0; i < count; i++) {
+            int done;
+            SM_TRY(PMPI_Request_get_status(reqs[i], &done, &statuses[i]));
+        }
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Request_get_status_some = PMPI_Request_get_status_some
+int PMPI_Request_get_status_some(int incount, MPI_Request reqs[], int *outcount, int indices[],
+                                 MPI_Status statuses[])
+{
+    const char *fn = "MPI_Request_get_status_some";
+    SM_TRY(sm_check_init(fn));
+    if (incount < 0 || (incount && (!reqs || !indices)) || !outcount)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "bad count or NULL argument");
+    int active = 0, n = 0;
+    for (int i = 0; i < incount; i++) {
+        if (inactive(reqs[i]))
+            continue;
+        active++;
+        int done;
+        MPI_Status *st = statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[n];
+        SM_TRY(PMPI_Request_get_status(reqs[i], &done, st));
+        if (done)
+            indices[n++] = i;
+    }
+    *outcount = active ? n : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }

@@ -40,7 +40,7 @@ static int finish(void)
     return 0;
 }
 
-static void *xmalloc(size_t n)
+static inline void *xmalloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
     CHECK(p != NULL, "out of memory");

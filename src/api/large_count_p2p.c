@@ -1,0 +1,174 @@
+/* large_count_p2p.c — the large-count ("_c") point-to-point functions, status counts and the
+ * buffered-send buffer: each calls its int twin, with a derived datatype standing for counts
+ * beyond the int range (see large_count.h). */
+#include "api/large_count.h"
+
+MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes); /* pack.c */
+
+/* the sends and receives that take (buf, count, dt, peer, tag, comm, last) */
+#define LC_P2P(NAME, BUFT, LASTT)                                                                \
+    _Pragma(LC_STR(weak MPI_##NAME##_c = PMPI_##NAME##_c))                                       \
+    int PMPI_##NAME##_c(BUFT *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag,          \
+                        MPI_Comm comm, LASTT last)                                               \
+    {                                                                                            \
+        MPI_Datatype t;                                                                          \
+        int n;                                                                                   \
+        SM_TRY(sm_lc_arg(count, dt, &t, &n, comm, "MPI_" #NAME "_c"));                           \
+        int rc = PMPI_##NAME(buf, n, t, peer, tag, comm, last);                                  \
+        sm_lc_done(t, dt);                                                                       \
+        return rc;                                                                               \
+    }
+#define LC_STR(x) #x
+#define LC_SEND(NAME)                                                                            \
+    _Pragma(LC_STR(weak MPI_##NAME##_c = PMPI_##NAME##_c))                                       \
+    int PMPI_##NAME##_c(const void *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag,    \
+                        MPI_Comm comm)                                                           \
+    {                                                                                            \
+        MPI_Datatype t;                                                                          \
+        int n;                                                                                   \
+        SM_TRY(sm_lc_arg(count, dt, &t, &n, comm, "MPI_" #NAME "_c"));                           \
+        int rc = PMPI_##NAME(buf, n, t, peer, tag, comm);                                        \
+        sm_lc_done(t, dt);                                                                       \
+        return rc;                                                                               \
+    }
+
+LC_SEND(Send)
+LC_SEND(Bsend)
+LC_SEND(Ssend)
+LC_SEND(Rsend)
+LC_P2P(Recv, void, MPI_Status *)
+LC_P2P(Isend, const void, MPI_Request *)
+LC_P2P(Ibsend, const void, MPI_Request *)
+LC_P2P(Issend, const void, MPI_Request *)
+LC_P2P(Irsend, const void, MPI_Request *)
+LC_P2P(Irecv, void, MPI_Request *)
+LC_P2P(Send_init, const void, MPI_Request *)
+LC_P2P(Bsend_init, const void, MPI_Request *)
+LC_P2P(Ssend_init, const void, MPI_Request *)
+LC_P2P(Rsend_init, const void, MPI_Request *)
+LC_P2P(Recv_init, void, MPI_Request *)
+
+#pragma weak MPI_Sendrecv_c = PMPI_Sendrecv_c
+int PMPI_Sendrecv_c(const void *sbuf, MPI_Count scount, MPI_Datatype st, int dest, int stag,
+                    void *rbuf, MPI_Count rcount, MPI_Datatype rt, int source, int rtag,
+                    MPI_Comm comm, MPI_Status *status)
+{
+    const char *fn = "MPI_Sendrecv_c";
+    MPI_Datatype t1, t2;
+    int n1, n2;
+    SM_TRY(sm_lc_arg(scount, st, &t1, &n1, comm, fn));
+    int rc = sm_lc_arg(rcount, rt, &t2, &n2, comm, fn);
+    if (rc == MPI_SUCCESS) {
+        rc = PMPI_Sendrecv(sbuf, n1, t1, dest, stag, rbuf, n2, t2, source, rtag, comm, status);
+        sm_lc_done(t2, rt);
+    }
+    sm_lc_done(t1, st);
+    return rc;
+}
+
+#pragma weak MPI_Sendrecv_replace_c = PMPI_Sendrecv_replace_c
+int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype dt, int dest, int stag,
+                            int source, int rtag, MPI_Comm comm, MPI_Status *status)
+{
+    MPI_Datatype t;
+    int n;
+    SM_TRY(sm_lc_arg(count, dt, &t, &n, comm, "MPI_Sendrecv_replace_c"));
+    int rc = PMPI_Sendrecv_replace(buf, n, t, dest, stag, source, rtag, comm, status);
+    sm_lc_done(t, dt);
+    return rc;
+}
+
+#pragma weak MPI_Mrecv_c = PMPI_Mrecv_c
+int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype dt, MPI_Message *message,
+                 MPI_Status *status)
+{
+    MPI_Datatype t;
+    int n;
+    SM_TRY(sm_lc_arg(count, dt, &t, &n, MPI_COMM_WORLD, "MPI_Mrecv_c"));
+    int rc = PMPI_Mrecv(buf, n, t, message, status);
+    sm_lc_done(t, dt);
+    return rc;
+}
+
+#pragma weak MPI_Imrecv_c = PMPI_Imrecv_c
+int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype dt, MPI_Message *message,
+                  MPI_Request *request)
+{
+    MPI_Datatype t;
+    int n;
+    SM_TRY(sm_lc_arg(count, dt, &t, &n, MPI_COMM_WORLD, "MPI_Imrecv_c"));
+    int rc = PMPI_Imrecv(buf, n, t, message, request);
+    sm_lc_done(t, dt);
+    return rc;
+}
+
+/* ---- counts of statuses: from the byte count the status holds ---------------------------- */
+static int status_args(const MPI_Status *status, MPI_Datatype dt, MPI_Count *count,
+                       const char *fn)
+{
+    SM_TRY(sm_check_init(fn));
+    SM_TRY(sm_check_dt(MPI_COMM_WORLD, dt, fn));
+    if (!status || !count)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL argument");
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Get_count_c = PMPI_Get_count_c
+int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype dt, MPI_Count *count)
+{
+    SM_TRY(status_args(status, dt, count, "MPI_Get_count_c"));
+    size_t e = sm_dt_psize(dt); /* bytes one element occupies on the wire */
+    if (e == 0)
+        *count = 0;
+    else
+        *count = status->sm_count % e ? MPI_UNDEFINED : (MPI_Count)(status->sm_count / e);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Get_elements_c = PMPI_Get_elements_c
+int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype dt, MPI_Count *count)
+{
+    SM_TRY(status_args(status, dt, count, "MPI_Get_elements_c"));
+    if (dt->basic) {
+        size_t e = (size_t)dt->extent;
+        *count = !e ? 0 : status->sm_count % e ? MPI_UNDEFINED : (MPI_Count)(status->sm_count / e);
+        return MPI_SUCCESS;
+    }
+    *count = sm_dt_elements(dt, status->sm_count);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Status_set_elements_c = PMPI_Status_set_elements_c
+int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype dt, MPI_Count count)
+{
+    return PMPI_Status_set_elements_x(status, dt, count);
+}
+
+/* ---- the buffered-send buffer: the int layer takes at most INT_MAX bytes of it ----------- */
+static void *attached;
+static MPI_Count attached_size;
+
+#pragma weak MPI_Buffer_attach_c = PMPI_Buffer_attach_c
+int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
+{
+    if (size < 0)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Buffer_attach_c",
+                        "size %lld is negative", (long long)size);
+    SM_TRY(PMPI_Buffer_attach(buffer, size > INT_MAX ? INT_MAX : (int)size));
+    attached = buffer;
+    attached_size = size;
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Buffer_detach_c = PMPI_Buffer_detach_c
+int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
+{
+    int n;
+    if (!size)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Buffer_detach_c", "NULL size");
+    SM_TRY(PMPI_Buffer_detach(buffer_addr, &n));
+    void *b = buffer_addr ? *(void **)buffer_addr : NULL;
+    *size = b && b == attached && attached_size > INT_MAX ? attached_size : n;
+    attached = NULL;
+    return MPI_SUCCESS;
+}
