@@ -144,6 +144,10 @@ void sm_dt_copy(const void *src, int scount, MPI_Datatype st, void *dst, int rco
                 MPI_Datatype rt);
 /* temp buffer able to hold count elements of dt; *base is what to free */
 void *sm_dt_tmp(int count, MPI_Datatype dt, void **base);
+/* basic elements in `bytes` packed bytes of dt (a pair type's element counts two), and the
+ * packed bytes of the first `count` basic elements (pack.c) */
+MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes);
+size_t sm_dt_elements_bytes(MPI_Datatype dt, MPI_Count count);
 
 /* ---- reductions (op.c) ---- */
 int sm_op_check(MPI_Comm c, MPI_Op op, MPI_Datatype dt, const char *fn);
@@ -178,6 +182,7 @@ int sm_group_compare(MPI_Group a, MPI_Group b);
 struct sm_attr;
 int sm_attr_copy_all(MPI_Comm old, MPI_Comm newc);  /* Comm_dup */
 int sm_attr_delete_all(MPI_Comm c);                 /* Comm_free */
+int sm_attr_finalize(void);                         /* start of Finalize: SELF, WORLD */
 int sm_type_attr_delete_all(MPI_Datatype t);
 int sm_type_attr_copy_all(MPI_Datatype old, MPI_Datatype newt);
 

@@ -22,12 +22,35 @@ struct sm_attr {
 static struct keyval *keyvals;
 static int next_id = 0x7000; /* above the predefined keys (mpi.h) */
 
+/* a keyval lives until it is freed and no attribute uses it any more: until then its id stays
+ * valid (a freed keyval can still be used to get or delete the attributes set with it, and
+ * freeing it again is harmless) */
 static struct keyval *kv_find(int id, int kind)
 {
     for (struct keyval *k = keyvals; k; k = k->next)
-        if (k->id == id && k->kind == kind && !k->freed)
+        if (k->id == id && k->kind == kind)
             return k;
     return NULL;
+}
+
+/* drop k from the list once it is freed and unused */
+static void kv_reclaim(struct keyval *k)
+{
+    if (!k->freed || k->uses > 0)
+        return;
+    for (struct keyval **p = &keyvals; *p; p = &(*p)->next)
+        if (*p == k) {
+            *p = k->next;
+            free(k);
+            return;
+        }
+}
+
+/* one attribute fewer uses k */
+static void kv_unuse(struct keyval *k)
+{
+    k->uses--;
+    kv_reclaim(k);
 }
 
 static int kv_create(int kind, void *copy_fn, void *delete_fn, int *keyval, void *extra,
@@ -56,8 +79,11 @@ static int kv_free(int kind, int *keyval, const char *fn)
     struct keyval *k = kv_find(*keyval, kind);
     if (!k)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_KEYVAL, fn, "invalid keyval %d", *keyval);
-    k->freed = 1; /* attributes still set keep using it until deleted */
     *keyval = MPI_KEYVAL_INVALID;
+    if (k->freed) /* already freed, still used by attributes */
+        return MPI_SUCCESS;
+    k->freed = 1; /* attributes still set keep using it until deleted */
+    kv_reclaim(k);
     return MPI_SUCCESS;
 }
 
@@ -111,17 +137,27 @@ static int attr_get(struct sm_attr *list, struct keyval *k, void *out, int *flag
     return MPI_SUCCESS;
 }
 
-static int attr_delete(struct sm_attr **list, struct keyval *k, void *obj)
+/* take a out of list (found again: a delete callback may have changed the list) */
+static void attr_unlink(struct sm_attr **list, struct sm_attr *a)
 {
     for (struct sm_attr **p = list; *p; p = &(*p)->next)
-        if ((*p)->kv == k) {
-            struct sm_attr *a = *p;
+        if (*p == a) {
+            *p = a->next;
+            struct keyval *k = a->kv;
+            free(a);
+            kv_unuse(k);
+            return;
+        }
+}
+
+static int attr_delete(struct sm_attr **list, struct keyval *k, void *obj)
+{
+    for (struct sm_attr *a = *list; a; a = a->next)
+        if (a->kv == k) {
             int rc = call_delete(k, obj, a->val);
             if (rc)
                 return rc;
-            *p = a->next;
-            free(a);
-            k->uses--;
+            attr_unlink(list, a);
             return MPI_SUCCESS;
         }
     return MPI_ERR_KEYVAL;
@@ -134,14 +170,12 @@ static int delete_all(struct sm_attr **list, void *obj)
         int rc = call_delete(a->kv, obj, a->val);
         if (rc)
             return rc;
-        *list = a->next;
-        a->kv->uses--;
-        free(a);
+        attr_unlink(list, a);
     }
     return MPI_SUCCESS;
 }
 
-static int copy_all(struct sm_attr *from, struct sm_attr **to, void *oldobj)
+static int copy_all(struct sm_attr *from, struct sm_attr **to, void *oldobj, void *newobj)
 {
     for (struct sm_attr *a = from; a; a = a->next) {
         if (!a->kv->copy_fn)
@@ -150,8 +184,11 @@ static int copy_all(struct sm_attr *from, struct sm_attr **to, void *oldobj)
         int flag = 0;
         int rc = ((copy_cb *)a->kv->copy_fn)(oldobj, a->kv->id, a->kv->extra, a->val, &out,
                                               &flag);
-        if (rc)
+        if (rc) {
+            /* the copy fails: the attributes copied so far go again */
+            delete_all(to, newobj);
             return rc;
+        }
         if (flag) {
             struct sm_attr *n = sm_xcalloc(1, sizeof *n);
             n->kv = a->kv;
@@ -223,10 +260,19 @@ int sm_attr_copy_all(MPI_Comm old, MPI_Comm newc)
 {
     if (!old->x || !old->x->attrs)
         return MPI_SUCCESS;
-    return copy_all(old->x->attrs, &sm_comm_x(newc)->attrs, old);
+    return copy_all(old->x->attrs, &sm_comm_x(newc)->attrs, old, newc);
 }
 
 int sm_attr_delete_all(MPI_Comm c) { return c->x ? delete_all(&c->x->attrs, c) : MPI_SUCCESS; }
+
+/* the start of MPI_Finalize: the attributes of MPI_COMM_SELF, then of MPI_COMM_WORLD, are
+ * deleted, each in the reverse order of setting (lists keep the newest first) */
+int sm_attr_finalize(void)
+{
+    int rc = sm_attr_delete_all(MPI_COMM_SELF);
+    int rc2 = sm_attr_delete_all(MPI_COMM_WORLD);
+    return rc ? rc : rc2;
+}
 
 /* MPI-1 names */
 #pragma weak MPI_Keyval_create = PMPI_Keyval_create
@@ -270,9 +316,6 @@ static int type_ok(MPI_Datatype t, int keyval, struct keyval **k, const char *fn
     *k = kv_find(keyval, K_TYPE);
     if (!*k)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_KEYVAL, fn, "invalid keyval %d", keyval);
-    if (t->basic)
-        return sm_error(MPI_COMM_WORLD, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                        "attributes on predefined datatypes are not supported");
     return MPI_SUCCESS;
 }
 
@@ -289,10 +332,6 @@ int PMPI_Type_set_attr(MPI_Datatype t, int keyval, void *val)
 int PMPI_Type_get_attr(MPI_Datatype t, int keyval, void *val, int *flag)
 {
     struct keyval *k;
-    if (t && t->valid && t->basic && kv_find(keyval, K_TYPE)) {
-        *flag = 0;
-        return MPI_SUCCESS;
-    }
     SM_TRY(type_ok(t, keyval, &k, "MPI_Type_get_attr"));
     return attr_get(t->attrs, k, val, flag);
 }
@@ -310,7 +349,7 @@ int sm_type_attr_delete_all(MPI_Datatype t) { return delete_all(&t->attrs, t); }
 
 int sm_type_attr_copy_all(MPI_Datatype old, MPI_Datatype newt)
 {
-    return old->basic ? MPI_SUCCESS : copy_all(old->attrs, &newt->attrs, old);
+    return copy_all(old->attrs, &newt->attrs, old, newt);
 }
 
 /* ---- windows: keyvals only (windows themselves are not implemented) ---------------------- */

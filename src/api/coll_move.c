@@ -321,18 +321,19 @@ static int alltoallw(const void *sbuf, const int *sc, const MPI_Aint *sd, const 
                      MPI_Comm c)
 {
     int n = c->size, me = c->rank, tag = sm_coll_tag(c), err = 0;
-    sm_dt_copy((const char *)sbuf + sd[me], sc[me], st[me], (char *)rbuf + rd[me], rc[me],
-               rt[me]);
+    sm_dt_copy(at_bytes(sbuf, sd[me]), sc[me], st[me], at_bytes(rbuf, rd[me]), rc[me], rt[me]);
     int pof2 = (n & (n - 1)) == 0;
     for (int s = 1; s < n; s++) {
         int to = pof2 ? me ^ s : (me + s) % n, from = pof2 ? me ^ s : (me - s + n) % n;
         MPI_Request rq[2];
         int k = 0;
-        if (rc[from])
-            sm_irecv_dt((char *)rbuf + rd[from], rc[from], rt[from], from, tag, c, CCTX(c),
+        /* a pair exchanges a message only when it carries data: the two sides may describe
+         * zero bytes differently (count 0, or elements of a zero-size type) */
+        if (rc[from] && sm_dt_psize(rt[from]))
+            sm_irecv_dt(at_bytes(rbuf, rd[from]), rc[from], rt[from], from, tag, c, CCTX(c),
                         &rq[k++]);
-        if (sc[to])
-            sm_isend_dt((const char *)sbuf + sd[to], sc[to], st[to], to, tag, c, CCTX(c),
+        if (sc[to] && sm_dt_psize(st[to]))
+            sm_isend_dt(at_bytes(sbuf, sd[to]), sc[to], st[to], to, tag, c, CCTX(c),
                         SM_MODE_STANDARD, &rq[k++]);
         int e = c_waitall(k, rq);
         if (e && !err)
@@ -366,7 +367,7 @@ static const void *in_place_copy(struct a2a *a, const void *rbuf, int n)
     MPI_Aint lo = 0, hi = 0;
     int any = 0;
     for (int i = 0; i < n; i++) {
-        if (!a->rc[i])
+        if (!a->rc[i] || !sm_dt_psize(a->rt[i]))
             continue;
         MPI_Datatype t = a->rt[i];
         MPI_Aint tlb = t->basic ? 0 : t->true_lb, text = t->basic ? t->extent : t->true_extent;

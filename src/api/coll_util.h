@@ -3,6 +3,7 @@
 #ifndef SCTPMPI_COLL_UTIL_H
 #define SCTPMPI_COLL_UTIL_H
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,9 +63,16 @@ static inline int c_waitall(int n, MPI_Request *r)
 }
 
 /* address of element i of a buffer of type t */
+/* element i of buf; integer arithmetic, as buf may be MPI_BOTTOM (absolute displacements) */
 static inline void *at(const void *buf, MPI_Aint i, MPI_Datatype t)
 {
-    return (char *)buf + i * t->extent;
+    return (void *)((uintptr_t)buf + (uintptr_t)(i * t->extent));
+}
+
+/* buf + off bytes, MPI_BOTTOM included */
+static inline void *at_bytes(const void *buf, MPI_Aint off)
+{
+    return (void *)((uintptr_t)buf + (uintptr_t)off);
 }
 
 /* size thresholds of the algorithm choices (coll_algo.c; docs/tunables.md) */

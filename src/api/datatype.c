@@ -1,4 +1,6 @@
 /* datatype.c — datatype queries for the predefined types and element counts of statuses. */
+#include <limits.h>
+
 #include "api/api.h"
 
 static int check_dt(MPI_Datatype dt, const char *fn)
@@ -37,11 +39,10 @@ int PMPI_Get_count(const MPI_Status *status, MPI_Datatype dt, int *count)
         *count = 0;
         return MPI_SUCCESS;
     }
-    *count = status->sm_count % e ? MPI_UNDEFINED : (int)(status->sm_count / e);
+    size_t n = status->sm_count / e;
+    *count = status->sm_count % e || n > INT_MAX ? MPI_UNDEFINED : (int)n;
     return MPI_SUCCESS;
 }
-
-MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes); /* pack.c */
 
 #pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype dt, MPI_Count *count)
@@ -49,13 +50,9 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype dt, MPI_Count *co
     SM_TRY(check_dt(dt, "MPI_Get_elements"));
     if (!status || !count)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Get_elements", "NULL argument");
-    if (dt->basic) {
-        int c;
-        SM_TRY(PMPI_Get_count(status, dt, &c));
-        *count = c;
-        return MPI_SUCCESS;
-    }
-    *count = sm_dt_elements(dt, status->sm_count);
+    MPI_Count c = sm_dt_elements(dt, status->sm_count);
+    /* bytes that do not end on a basic element's boundary */
+    *count = sm_dt_elements_bytes(dt, c) == status->sm_count ? c : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }
 
@@ -64,6 +61,6 @@ int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype dt, int *count)
 {
     MPI_Count c;
     SM_TRY(PMPI_Get_elements_x(status, dt, &c));
-    *count = (int)c;
+    *count = c > INT_MAX ? MPI_UNDEFINED : (int)c;
     return MPI_SUCCESS;
 }

@@ -417,7 +417,11 @@ int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
     d->lb = old->lb;
     d->extent = old->extent;
     d->committed = old->basic || old->committed;
-    sm_type_attr_copy_all(old, d);
+    int rc = sm_type_attr_copy_all(old, d);
+    if (rc) { /* a copy callback failed: no new type */
+        sm_dt_release(d);
+        return sm_error(MPI_COMM_WORLD, rc, fn, "attribute copy callback failed");
+    }
     *newtype = d;
     return MPI_SUCCESS;
 }

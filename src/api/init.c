@@ -163,12 +163,14 @@ int PMPI_Finalize(void)
                 world_done ? "twice" : "before MPI_Init");
         exit(1);
     }
+    /* delete callbacks of MPI_COMM_SELF's attributes run first, while MPI is fully usable */
+    int arc = sm_attr_finalize();
     world_done = 1;
     sm_bsend_drain();
     int rc = sm_lib_release();
     if (lib_users > 0) /* sessions are still open: the World Model's objects stay usable */
         sm_initialized = 1;
-    return rc;
+    return rc ? rc : arc;
 }
 
 #pragma weak MPI_Abort = PMPI_Abort

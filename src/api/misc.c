@@ -233,21 +233,8 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype dt, MPI_Count co
     SM_TRY(sm_check_dt(MPI_COMM_WORLD, dt, "MPI_Status_set_elements"));
     if (!status || count < 0)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_set_elements", "bad argument");
-    if (dt->basic) {
-        status->sm_count = (size_t)count * (size_t)dt->extent;
-        return MPI_SUCCESS;
-    }
-    /* whole elements of dt, then leaves of a partial one */
-    MPI_Count per = 0;
-    for (size_t k = 0; k < dt->nsig; k++)
-        per += (MPI_Count)dt->sig[k].count;
-    size_t bytes = per ? (size_t)(count / per) * dt->psize : 0;
-    MPI_Count rest = per ? count % per : 0;
-    for (size_t k = 0; k < dt->nsig && rest > 0; k++) {
-        MPI_Count take = rest < (MPI_Count)dt->sig[k].count ? rest : (MPI_Count)dt->sig[k].count;
-        bytes += (size_t)take * (size_t)dt->sig[k].type->extent;
-        rest -= take;
-    }
+    /* whole elements of dt, then the basic elements of a partial one */
+    size_t bytes = sm_dt_elements_bytes(dt, count);
     status->sm_count = bytes;
     return MPI_SUCCESS;
 }

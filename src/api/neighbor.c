@@ -78,9 +78,6 @@ static int neighbor(int op, const void *sbuf, int scount, const int *scounts, co
         MPI_Datatype t = op == NB_ALLTOALLW ? sts[k] : sts[0];
         ss.type[k] = t;
         ss.count[k] = vs ? scounts[k] : scount;
-        err = sm_check_buffer(c, sbuf, ss.count[k], t, fn);
-        if (err)
-            break;
         if (op == NB_ALLGATHER || op == NB_ALLGATHERV)
             ss.buf[k] = sbuf;
         else if (op == NB_ALLTOALL)
@@ -88,21 +85,25 @@ static int neighbor(int op, const void *sbuf, int scount, const int *scounts, co
         else if (op == NB_ALLTOALLV)
             ss.buf[k] = at(sbuf, sdispls[k], t);
         else
-            ss.buf[k] = (const char *)sbuf + sdisplsw[k];
+            ss.buf[k] = at_bytes(sbuf, sdisplsw[k]);
+        /* the address used, so MPI_BOTTOM with absolute displacements passes */
+        err = sm_check_buffer(c, ss.buf[k], ss.count[k], t, fn);
+        if (err)
+            break;
     }
     for (int j = 0; !err && j < ni; j++) {
         MPI_Datatype t = op == NB_ALLTOALLW ? rts[j] : rts[0];
         rs.type[j] = t;
         rs.count[j] = vr ? rcounts[j] : rcount;
-        err = sm_check_buffer(c, rbuf, rs.count[j], t, fn);
-        if (err)
-            break;
         if (op == NB_ALLGATHER || op == NB_ALLTOALL)
             rs.buf[j] = at(rbuf, (MPI_Aint)j * rcount, t);
         else if (op == NB_ALLTOALLW)
-            rs.buf[j] = (char *)rbuf + rdisplsw[j];
+            rs.buf[j] = at_bytes(rbuf, rdisplsw[j]);
         else
             rs.buf[j] = at(rbuf, rdispls[j], t);
+        err = sm_check_buffer(c, rs.buf[j], rs.count[j], t, fn);
+        if (err)
+            break;
     }
     if (!err)
         err = exchange(c, kind, ni, in, &rs, no, out, &ss, req, fn);

@@ -174,30 +174,88 @@ void *sm_dt_tmp(int count, MPI_Datatype dt, void **base)
     return b + shift;
 }
 
-/* elements (predefined leaves) in `bytes` packed bytes of dt */
+/* basic elements in one predefined leaf: two for the pair types (MPI_DOUBLE_INT, ...), whose
+ * first member takes *first bytes; one for every other predefined type */
+static int leaf_parts(MPI_Datatype t, size_t *first)
+{
+    *first = 0;
+    if (t == MPI_FLOAT_INT)
+        *first = sizeof(float);
+    else if (t == MPI_DOUBLE_INT)
+        *first = sizeof(double);
+    else if (t == MPI_LONG_INT)
+        *first = sizeof(long);
+    else if (t == MPI_2INT)
+        *first = sizeof(int);
+    else if (t == MPI_SHORT_INT)
+        *first = sizeof(short);
+    else if (t == MPI_LONG_DOUBLE_INT)
+        *first = sizeof(long double);
+    return *first ? 2 : 1;
+}
+
+/* basic elements in `left` packed bytes of at most max leaves of type t; *left keeps the bytes
+ * of a partial leaf; *whole says whether every leaf was complete */
+static MPI_Count leaf_elements(MPI_Datatype t, size_t max, size_t *left, int *whole)
+{
+    size_t first, e = (size_t)t->extent;
+    int parts = leaf_parts(t, &first);
+    size_t n = e ? *left / e : max;
+    if (n > max)
+        n = max;
+    *left -= n * e;
+    MPI_Count c = (MPI_Count)n * parts;
+    *whole = n == max;
+    if (!*whole && parts == 2 && *left >= first)
+        c++;
+    return c;
+}
+
+/* basic elements (a pair type's element counts two) in `bytes` packed bytes of dt */
 MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes)
 {
+    int whole;
     if (dt->basic)
-        return dt->extent ? (MPI_Count)(bytes / (size_t)dt->extent) : 0;
+        return dt->extent ? leaf_elements(dt, bytes / (size_t)dt->extent + 1, &bytes, &whole) : 0;
     size_t ps = dt->psize;
     if (!ps)
         return 0;
     MPI_Count per = 0;
-    for (size_t k = 0; k < dt->nsig; k++)
-        per += (MPI_Count)dt->sig[k].count;
+    for (size_t k = 0; k < dt->nsig; k++) {
+        size_t first;
+        per += (MPI_Count)dt->sig[k].count * leaf_parts(dt->sig[k].type, &first);
+    }
     MPI_Count n = (MPI_Count)(bytes / ps) * per;
     size_t rest = bytes % ps;
     for (size_t k = 0; k < dt->nsig && rest; k++) {
-        size_t e = (size_t)dt->sig[k].type->extent;
-        size_t whole = e ? rest / e : 0;
-        if (whole > dt->sig[k].count)
-            whole = dt->sig[k].count;
-        n += (MPI_Count)whole;
-        rest -= whole * e;
-        if (whole < dt->sig[k].count)
+        n += leaf_elements(dt->sig[k].type, dt->sig[k].count, &rest, &whole);
+        if (!whole)
             break;
     }
     return n;
+}
+
+/* the inverse: packed bytes holding the first `count` basic elements of a run of dt's */
+size_t sm_dt_elements_bytes(MPI_Datatype dt, MPI_Count count)
+{
+    size_t first;
+    if (dt->basic) {
+        int parts = leaf_parts(dt, &first);
+        return (size_t)(count / parts) * (size_t)dt->extent + (count % parts ? first : 0);
+    }
+    MPI_Count per = 0;
+    for (size_t k = 0; k < dt->nsig; k++)
+        per += (MPI_Count)dt->sig[k].count * leaf_parts(dt->sig[k].type, &first);
+    size_t bytes = per ? (size_t)(count / per) * dt->psize : 0;
+    MPI_Count rest = per ? count % per : 0;
+    for (size_t k = 0; k < dt->nsig && rest > 0; k++) {
+        MPI_Datatype t = dt->sig[k].type;
+        MPI_Count in_run = (MPI_Count)dt->sig[k].count * leaf_parts(t, &first);
+        MPI_Count take = rest < in_run ? rest : in_run;
+        bytes += sm_dt_elements_bytes(t, take);
+        rest -= take;
+    }
+    return bytes;
 }
 
 /* ---- MPI_Pack family --------------------------------------------------------------------- */

@@ -256,6 +256,88 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
     return MPI_SUCCESS;
 }
 
+/* ---- Dims_create ------------------------------------------------------------------------- */
+struct dims_search {
+    int k;          /* number of free dimensions */
+    int *divs;      /* divisors of the number to split, ascending */
+    int ndivs;
+    int *cur;       /* the sequence being built, non-increasing */
+    int *best;      /* the best complete sequence so far */
+    int best_spread; /* its largest minus smallest; -1 before the first */
+};
+
+static int cmp_int_up(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* is the complete sequence cur better than best (equal spreads: compare smallest first) */
+static int dims_better(const struct dims_search *s)
+{
+    int spread = s->cur[0] - s->cur[s->k - 1];
+    if (s->best_spread < 0 || spread < s->best_spread)
+        return 1;
+    if (spread > s->best_spread)
+        return 0;
+    for (int i = s->k - 1; i >= 0; i--)
+        if (s->cur[i] != s->best[i])
+            return s->cur[i] > s->best[i];
+    return 0;
+}
+
+/* the largest y with y^e <= v (e >= 1) */
+static int iroot(int v, int e)
+{
+    int lo = 1, hi = v;
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+        long long p = 1;
+        for (int j = 0; j < e && p <= v; j++)
+            p *= mid;
+        if (p <= v)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* fill cur[i..k-1] with a non-increasing split of r (each at most cur[i-1]) */
+static void dims_dfs(struct dims_search *s, int i, int r)
+{
+    int m = s->k - i;
+    if (m == 1) {
+        if (i > 0 && r > s->cur[i - 1])
+            return;
+        s->cur[i] = r;
+        if (dims_better(s)) {
+            memcpy(s->best, s->cur, sizeof(int) * (size_t)s->k);
+            s->best_spread = s->cur[0] - r;
+        }
+        return;
+    }
+    for (int j = 0; j < s->ndivs; j++) {
+        int x = s->divs[j];
+        if (x > r || (i > 0 && x > s->cur[i - 1]))
+            break;
+        if (r % x)
+            continue;
+        /* x must be at least the m-th root of r (the rest are no larger than x) */
+        long long p = 1;
+        for (int e = 0; e < m && p < r; e++)
+            p *= x;
+        if (p < r)
+            continue;
+        /* the smallest value is at most the (m-1)-th root of r / x, so the spread is at
+         * least first minus that; this bound only grows with x */
+        if (s->best_spread >= 0 && (i ? s->cur[0] : x) - iroot(r / x, m - 1) > s->best_spread)
+            break;
+        s->cur[i] = x;
+        dims_dfs(s, i + 1, r / x);
+    }
+}
+
 #pragma weak MPI_Dims_create = PMPI_Dims_create
 int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 {
@@ -282,38 +364,28 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
                             nnodes);
         return MPI_SUCCESS;
     }
-    /* prime factors, largest first, each to the currently smallest free dimension */
-    int f[64], nf = 0;
-    for (int p = 2; rest > 1 && nf < 64;) {
-        if (rest % p == 0) {
-            f[nf++] = p;
-            rest /= p;
-        } else {
-            p++;
+    /* the free dimensions get the most balanced factorisation of rest: smallest spread
+     * (largest minus smallest); among equal spreads, the one whose values sorted upward are
+     * lexicographically largest.  Searched exhaustively over rest's divisors. */
+    struct dims_search s = {.k = free_n};
+    s.divs = sm_xmalloc(sizeof(int) * 1600);
+    for (int x = 1; (long long)x * x <= rest; x++)
+        if (rest % x == 0) {
+            s.divs[s.ndivs++] = x;
+            if (x != rest / x)
+                s.divs[s.ndivs++] = rest / x;
         }
-    }
-    int *d = sm_xmalloc(sizeof(int) * (size_t)free_n);
-    for (int i = 0; i < free_n; i++)
-        d[i] = 1;
-    for (int i = nf - 1; i >= 0; i--) {
-        int m = 0;
-        for (int j = 1; j < free_n; j++)
-            if (d[j] < d[m])
-                m = j;
-        d[m] *= f[i];
-    }
-    /* non-increasing order */
-    for (int i = 0; i < free_n; i++)
-        for (int j = i + 1; j < free_n; j++)
-            if (d[j] > d[i]) {
-                int x = d[i];
-                d[i] = d[j];
-                d[j] = x;
-            }
+    qsort(s.divs, (size_t)s.ndivs, sizeof(int), cmp_int_up);
+    s.cur = sm_xmalloc(sizeof(int) * (size_t)free_n * 2);
+    s.best = s.cur + free_n;
+    s.best_spread = -1;
+    dims_dfs(&s, 0, rest);
+    int *d = s.best;
     for (int i = 0, k = 0; i < ndims; i++)
         if (dims[i] == 0)
             dims[i] = d[k++];
-    free(d);
+    free(s.divs);
+    free(s.cur);
     return MPI_SUCCESS;
 }
 
