@@ -11,11 +11,16 @@ static int check_probe(int source, int tag, MPI_Comm comm, const char *fn)
     return sm_check_recv_tag(comm, tag, fn);
 }
 
+/* probes and matched receives complete one operation: they leave the status's MPI_ERROR
+ * field as the program set it (only multiple-completion calls write it) */
 static void proc_null_status(MPI_Status *s)
 {
+    if (!s)
+        return;
+    int keep = s->MPI_ERROR;
     sm_status_empty(s);
-    if (s)
-        s->MPI_SOURCE = MPI_PROC_NULL;
+    s->MPI_SOURCE = MPI_PROC_NULL;
+    s->MPI_ERROR = keep;
 }
 
 static void msg_status(MPI_Comm comm, const struct sm_msg *m, MPI_Status *s)
@@ -24,7 +29,6 @@ static void msg_status(MPI_Comm comm, const struct sm_msg *m, MPI_Status *s)
         return;
     s->MPI_SOURCE = sm_comm_rank_of_world(comm, m->src);
     s->MPI_TAG = m->tag;
-    s->MPI_ERROR = MPI_SUCCESS;
     s->sm_cancelled = 0;
     s->sm_count = m->size;
 }
