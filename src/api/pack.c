@@ -306,68 +306,165 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
     return MPI_SUCCESS;
 }
 
-/* external32: every predefined leaf big-endian; pair types field by field (in their native,
- * padded layout: we produce what we consume, see docs/mpi-functions.md) */
+/* ---- external32 (MPI-3.1 13.5.2): every predefined leaf in its external size, big-endian,
+ * fields of pair and complex types one after the other without padding.  Data is first packed
+ * natively (each leaf as its extent), then converted leaf by leaf. ---- */
+
+/* one field of a leaf: at native offset noff, nsize bytes there, esize bytes in external32;
+ * kind 'i' signed integer, 'u' unsigned integer or plain bytes, 'L' x87 long double stored as
+ * IEEE binary128 */
+struct ext_field { unsigned char noff, nsize, esize; char kind; };
+
+static const struct ext_leaf {
+    MPI_Datatype t;
+    int n;
+    struct ext_field f[2];
+} ext_leaves[] = {
+    {MPI_LONG, 1, {{0, sizeof(long), 4, 'i'}}},
+    {MPI_UNSIGNED_LONG, 1, {{0, sizeof(long), 4, 'u'}}},
+    {MPI_LONG_DOUBLE, 1, {{0, 16, 16, 'L'}}},
+    {MPI_C_LONG_DOUBLE_COMPLEX, 2, {{0, 16, 16, 'L'}, {16, 16, 16, 'L'}}},
+    {MPI_CXX_LONG_DOUBLE_COMPLEX, 2, {{0, 16, 16, 'L'}, {16, 16, 16, 'L'}}},
+    {MPI_C_FLOAT_COMPLEX, 2, {{0, 4, 4, 'u'}, {4, 4, 4, 'u'}}},
+    {MPI_CXX_FLOAT_COMPLEX, 2, {{0, 4, 4, 'u'}, {4, 4, 4, 'u'}}},
+    {MPI_COMPLEX, 2, {{0, 4, 4, 'u'}, {4, 4, 4, 'u'}}},
+    {MPI_COMPLEX8, 2, {{0, 4, 4, 'u'}, {4, 4, 4, 'u'}}},
+    {MPI_C_DOUBLE_COMPLEX, 2, {{0, 8, 8, 'u'}, {8, 8, 8, 'u'}}},
+    {MPI_CXX_DOUBLE_COMPLEX, 2, {{0, 8, 8, 'u'}, {8, 8, 8, 'u'}}},
+    {MPI_DOUBLE_COMPLEX, 2, {{0, 8, 8, 'u'}, {8, 8, 8, 'u'}}},
+    {MPI_COMPLEX16, 2, {{0, 8, 8, 'u'}, {8, 8, 8, 'u'}}},
+    {MPI_COMPLEX32, 2, {{0, 16, 16, 'u'}, {16, 16, 16, 'u'}}},
+    {MPI_FLOAT_INT, 2, {{0, 4, 4, 'u'}, {4, 4, 4, 'i'}}},
+    {MPI_DOUBLE_INT, 2, {{0, 8, 8, 'u'}, {8, 4, 4, 'i'}}},
+    {MPI_LONG_INT, 2, {{0, sizeof(long), 4, 'i'}, {sizeof(long), 4, 4, 'i'}}},
+    {MPI_2INT, 2, {{0, 4, 4, 'i'}, {4, 4, 4, 'i'}}},
+    {MPI_SHORT_INT, 2, {{0, 2, 2, 'i'}, {4, 4, 4, 'i'}}},
+    {MPI_LONG_DOUBLE_INT, 2, {{0, 16, 16, 'L'}, {16, 4, 4, 'i'}}},
+    {MPI_2INTEGER, 2, {{0, 4, 4, 'i'}, {4, 4, 4, 'i'}}},
+    {MPI_2REAL, 2, {{0, 4, 4, 'u'}, {4, 4, 4, 'u'}}},
+    {MPI_2DOUBLE_PRECISION, 2, {{0, 8, 8, 'u'}, {8, 8, 8, 'u'}}},
+};
+
+/* the fields of leaf t (a plain leaf: one field of its extent) */
+static const struct ext_field *ext_fields(MPI_Datatype t, int *n, struct ext_field *one)
+{
+    for (size_t i = 0; i < sizeof ext_leaves / sizeof ext_leaves[0]; i++)
+        if (ext_leaves[i].t == t) {
+            *n = ext_leaves[i].n;
+            return ext_leaves[i].f;
+        }
+    *one = (struct ext_field){0, (unsigned char)t->extent, (unsigned char)t->extent, 'u'};
+    *n = 1;
+    return one;
+}
+
+static size_t ext_leaf_size(MPI_Datatype t)
+{
+    int n;
+    struct ext_field one;
+    const struct ext_field *f = ext_fields(t, &n, &one);
+    size_t sz = 0;
+    for (int i = 0; i < n; i++)
+        sz += f[i].esize;
+    return sz;
+}
+
+/* external32 bytes of one element of dt */
+static size_t ext_size(MPI_Datatype dt)
+{
+    if (dt->basic)
+        return ext_leaf_size(dt);
+    size_t sz = 0;
+    for (size_t k = 0; k < dt->nsig; k++)
+        sz += dt->sig[k].count * ext_leaf_size(dt->sig[k].type);
+    return sz;
+}
+
 static int little_endian(void)
 {
     const uint16_t one = 1;
     return *(const unsigned char *)&one == 1;
 }
 
-static void swap(unsigned char *p, size_t n)
+/* bytes in memory order <-> big-endian */
+static void copy_be(unsigned char *dst, const unsigned char *src, size_t n)
 {
-    for (size_t i = 0; i < n / 2; i++) {
-        unsigned char t = p[i];
-        p[i] = p[n - 1 - i];
-        p[n - 1 - i] = t;
-    }
+    for (size_t i = 0; i < n; i++)
+        dst[i] = little_endian() ? src[n - 1 - i] : src[i];
 }
 
-static void swap_leaf(unsigned char *p, MPI_Datatype t)
+static void field_to_ext(const unsigned char *nat, const struct ext_field *f, unsigned char *ext)
 {
-    size_t first = 0;
-    if (t == MPI_FLOAT_INT)
-        first = sizeof(float);
-    else if (t == MPI_DOUBLE_INT)
-        first = sizeof(double);
-    else if (t == MPI_LONG_INT)
-        first = sizeof(long);
-    else if (t == MPI_2INT)
-        first = sizeof(int);
-    else if (t == MPI_SHORT_INT)
-        first = sizeof(short);
-    else if (t == MPI_LONG_DOUBLE_INT)
-        first = sizeof(long double);
-    if (first) {
-        swap(p, first);
-        swap(p + (first < sizeof(int) ? sizeof(int) : first), sizeof(int));
+    if (f->kind == 'L') {
+#ifdef __SIZEOF_FLOAT128__
+        long double x;
+        memcpy(&x, nat, sizeof x);
+        __extension__ __float128 q = (__float128)x;
+        copy_be(ext, (const unsigned char *)&q, 16);
+#else
+        copy_be(ext, nat, 16);
+#endif
         return;
     }
-    if (t == MPI_C_FLOAT_COMPLEX || t == MPI_C_DOUBLE_COMPLEX || t == MPI_C_LONG_DOUBLE_COMPLEX) {
-        size_t h = (size_t)t->extent / 2;
-        swap(p, h);
-        swap(p + h, h);
+    if (f->esize == f->nsize) {
+        copy_be(ext, nat, f->nsize);
         return;
     }
-    swap(p, (size_t)t->extent);
+    /* a narrower integer: the low-order bytes (values that do not fit are cut, as MPI allows) */
+    unsigned char be[16];
+    copy_be(be, nat, f->nsize);
+    memcpy(ext, be + (f->nsize - f->esize), f->esize);
 }
 
-static void swap_all(unsigned char *p, size_t bytes, int count, MPI_Datatype dt)
+static void field_from_ext(const unsigned char *ext, const struct ext_field *f, unsigned char *nat)
 {
-    if (!little_endian())
+    if (f->kind == 'L') {
+#ifdef __SIZEOF_FLOAT128__
+        __extension__ __float128 q;
+        copy_be((unsigned char *)&q, ext, 16);
+        long double x = (long double)q;
+        memset(nat, 0, f->nsize);
+        memcpy(nat, &x, sizeof x < f->nsize ? sizeof x : f->nsize);
+#else
+        copy_be(nat, ext, 16);
+#endif
         return;
-    size_t done = 0;
+    }
+    if (f->esize == f->nsize) {
+        copy_be(nat, ext, f->nsize);
+        return;
+    }
+    /* widen: sign-extend signed integers, zero-extend the others */
+    unsigned char be[16];
+    unsigned char fill = (f->kind == 'i' && (ext[0] & 0x80)) ? 0xff : 0;
+    memset(be, fill, f->nsize - f->esize);
+    memcpy(be + (f->nsize - f->esize), ext, f->esize);
+    copy_be(nat, be, f->nsize);
+}
+
+/* convert count elements of dt between the native packed form and external32 */
+static void ext_convert(unsigned char *nat, unsigned char *ext, int count, MPI_Datatype dt,
+                        int to_ext)
+{
     for (int i = 0; i < count; i++) {
-        if (dt->basic) {
-            swap_leaf(p + done, dt);
-            done += (size_t)dt->extent;
-            continue;
-        }
-        for (size_t k = 0; k < dt->nsig; k++)
-            for (size_t j = 0; j < dt->sig[k].count && done < bytes; j++) {
-                swap_leaf(p + done, dt->sig[k].type);
-                done += (size_t)dt->sig[k].type->extent;
+        size_t nk = dt->basic ? 1 : dt->nsig;
+        for (size_t k = 0; k < nk; k++) {
+            MPI_Datatype t = dt->basic ? dt : dt->sig[k].type;
+            size_t reps = dt->basic ? 1 : dt->sig[k].count;
+            int n;
+            struct ext_field one;
+            const struct ext_field *f = ext_fields(t, &n, &one);
+            for (size_t j = 0; j < reps; j++) {
+                for (int q = 0; q < n; q++) {
+                    if (to_ext)
+                        field_to_ext(nat + f[q].noff, &f[q], ext);
+                    else
+                        field_from_ext(ext, &f[q], nat + f[q].noff);
+                    ext += f[q].esize;
+                }
+                nat += (size_t)t->extent;
             }
+        }
     }
 }
 
@@ -388,7 +485,7 @@ int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype dt, M
     SM_TRY(sm_check_dt(MPI_COMM_WORLD, dt, fn));
     if (incount < 0 || !size)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "bad count or NULL size");
-    *size = (MPI_Aint)(sm_dt_psize(dt) * (size_t)incount);
+    *size = (MPI_Aint)(ext_size(dt) * (size_t)incount);
     return MPI_SUCCESS;
 }
 
@@ -402,12 +499,13 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI
     SM_TRY(sm_check_buffer(MPI_COMM_WORLD, inbuf, incount, dt, fn));
     if (!position || *position < 0)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "bad position");
-    size_t n = sm_dt_psize(dt) * (size_t)incount;
+    size_t n = ext_size(dt) * (size_t)incount, native = sm_dt_psize(dt) * (size_t)incount;
     if (*position + (MPI_Aint)n > outsize)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_TRUNCATE, fn, "output buffer too small");
-    unsigned char *o = (unsigned char *)outbuf + *position;
-    sm_dt_pack(inbuf, incount, dt, o);
-    swap_all(o, n, incount, dt);
+    unsigned char *tmp = sm_xmalloc(native ? native : 1);
+    sm_dt_pack(inbuf, incount, dt, tmp);
+    ext_convert(tmp, (unsigned char *)outbuf + *position, incount, dt, 1);
+    free(tmp);
     *position += (MPI_Aint)n;
     return MPI_SUCCESS;
 }
@@ -422,13 +520,12 @@ int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insiz
     SM_TRY(sm_check_buffer(MPI_COMM_WORLD, outbuf, outcount, dt, fn));
     if (!position || *position < 0)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "bad position");
-    size_t n = sm_dt_psize(dt) * (size_t)outcount;
+    size_t n = ext_size(dt) * (size_t)outcount, native = sm_dt_psize(dt) * (size_t)outcount;
     if (*position + (MPI_Aint)n > insize)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_TRUNCATE, fn, "input buffer too small");
-    unsigned char *tmp = sm_xmalloc(n ? n : 1);
-    memcpy(tmp, (const unsigned char *)inbuf + *position, n);
-    swap_all(tmp, n, outcount, dt);
-    sm_dt_unpack(tmp, n, outbuf, outcount, dt);
+    unsigned char *tmp = sm_xcalloc(native ? native : 1, 1);
+    ext_convert(tmp, (unsigned char *)inbuf + *position, outcount, dt, 0);
+    sm_dt_unpack(tmp, native, outbuf, outcount, dt);
     free(tmp);
     *position += (MPI_Aint)n;
     return MPI_SUCCESS;
