@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# check_exports.sh LIB MPI_H — the library's dynamic symbol table holds only MPI_*, PMPI_* and
+# check_exports.sh LIB MPI_H [FUNCTIONS_MD] — the library's dynamic symbol table holds only MPI_*, PMPI_* and
 # sctpmpi_* names; every MPI_ function is a weak alias of a strong PMPI_ one at the same address;
 # every function mpi.h declares as MPI_ it also declares as PMPI_, and the library defines both.
 set -u
-lib=$1 hdr=$2
+lib=$1 hdr=$2 doc=${3:-}
 fail=0
 syms=$(nm -D --defined-only "$lib") || { echo "nm failed on $lib"; exit 1; }
 
@@ -38,6 +38,14 @@ fi
 undef=$(comm -23 <(echo "$mpi_decl") <(echo "$syms" | awk '{print $3}' | grep '^MPI_' | sort -u))
 if [ -n "$undef" ]; then
   echo "FAILED: mpi.h declares functions the library does not define:"; echo "$undef" | head; fail=1
+fi
+# docs/mpi-functions.md: a row for every exported function, not marked missing
+if [ -n "$doc" ]; then
+  undoc=$(comm -23 <(echo "$syms" | awk '{print $3}' | grep '^MPI_' | sort -u) \
+                   <(grep -oE '^\| `MPI_[A-Za-z0-9_]+` \| [TIU] \|' "$doc" | grep -oE 'MPI_[A-Za-z0-9_]+' | sort -u))
+  if [ -n "$undoc" ]; then
+    echo "FAILED: exported but without a T/I/U row in $(basename "$doc"):"; echo "$undoc" | head; fail=1
+  fi
 fi
 [ $fail -eq 0 ] && echo "exports: $n_mpi MPI_ functions, each a weak alias of its PMPI_ twin; nothing else but sctpmpi_ objects" && echo " No Errors"
 exit $fail
