@@ -36,6 +36,7 @@ struct sctpmpi_datatype {
     MPI_Datatype *types;
     char uname[MPI_MAX_OBJECT_NAME];
     struct sm_attr *attrs;
+    struct sctpmpi_datatype *next_recycled; /* released objects awaiting reuse (dtype.c) */
 };
 
 struct sctpmpi_group { int valid; int size; int *world_of; int refcount; };

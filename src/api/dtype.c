@@ -112,10 +112,33 @@ static void add_child(struct builder *B, MPI_Datatype t, MPI_Aint disp, size_t r
     B->psize += reps * sm_dt_psize(t);
 }
 
+/* Released derived-type objects are kept, marked invalid, and reused newest first by the next
+ * constructor (as handle tables are in other MPIs): a handle the program still holds after
+ * MPI_Type_free fails cleanly with MPI_ERR_TYPE instead of touching freed memory, and one
+ * reused by a later constructor names that new type. */
+static struct sctpmpi_datatype *dt_recycled;
+
+static struct sctpmpi_datatype *dt_alloc(void)
+{
+    struct sctpmpi_datatype *d = dt_recycled;
+    if (!d)
+        return sm_xcalloc(1, sizeof *d);
+    dt_recycled = d->next_recycled;
+    memset(d, 0, sizeof *d);
+    return d;
+}
+
+static void dt_recycle(struct sctpmpi_datatype *d)
+{
+    memset(d, 0, sizeof *d); /* valid = 0 */
+    d->next_recycled = dt_recycled;
+    dt_recycled = d;
+}
+
 static MPI_Datatype finish(struct builder *B, int combiner, int ni, const int *ints, int na,
                            const MPI_Aint *aints, int nt, const MPI_Datatype *types)
 {
-    struct sctpmpi_datatype *d = sm_xcalloc(1, sizeof *d);
+    struct sctpmpi_datatype *d = dt_alloc();
     d->valid = 1;
     d->refcount = 1;
     d->handles = 1;
@@ -176,7 +199,7 @@ void sm_dt_release(MPI_Datatype dt)
     free(dt->ints);
     free(dt->aints);
     free(dt->types);
-    free(dt);
+    dt_recycle(dt);
 }
 
 int sm_check_dt(MPI_Comm c, MPI_Datatype dt, const char *fn)
