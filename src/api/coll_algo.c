@@ -7,27 +7,17 @@
  * ranks take the same path. */
 #include <ctype.h>
 
+#include "util/util.h"
 #include "api/coll_util.h"
 
 static struct sm_coll_tun tun;
 static int tun_loaded;
 
+/* the shared parser: k/m/g suffixes, and a warning (then the default) for junk */
 static size_t env_size(const char *name, size_t dflt)
 {
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return dflt;
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (end == s)
-        return dflt;
-    switch (tolower((unsigned char)*end)) {
-    case 'k': v <<= 10; break;
-    case 'm': v <<= 20; break;
-    case 'g': v <<= 30; break;
-    default: break;
-    }
-    return (size_t)v;
+    long long v = sm_env_size(name, (long long)dflt);
+    return v < 0 ? dflt : (size_t)v;
 }
 
 const struct sm_coll_tun *sm_coll_tunables(void)

@@ -1,4 +1,5 @@
-/* util.h — small shared helpers: logging, tunables from SCTPMPI_* variables, time, lists. */
+/* util.h — small shared helpers: logging, tunables from SCTPMPI_* variables, secret
+ * comparison, time, lists. */
 #ifndef SCTPMPI_UTIL_H
 #define SCTPMPI_UTIL_H
 
@@ -22,6 +23,10 @@ long long sm_env_size(const char *name, long long dflt);
 long long sm_env_int(const char *name, long long dflt);
 int sm_env_bool(const char *name, int dflt); /* 1/0, on/off, yes/no, true/false */
 const char *sm_env_str(const char *name, const char *dflt);
+
+/* ---- job secret: comparisons whose time does not depend on where the inputs differ ----- */
+int sm_bytes_equal(const void *a, const void *b, size_t n);
+int sm_secret_equal(const char *a, const char *b, size_t max); /* NUL-terminated within max */
 
 /* ---- time -------------------------------------------------------------------------------- */
 static inline uint64_t sm_now_ns(void)

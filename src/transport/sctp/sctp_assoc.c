@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/util.h"
 #include "transport/sctp/sctp_internal.h"
 #include "transport/sctp_card.h"
 
@@ -180,15 +181,6 @@ int sctp_assoc_send_hello(struct sm_transport *t, struct sctp_peer *p, int sid)
     return 0;
 }
 
-static int secret_equal(const char *a, const char *b)
-{
-    size_t la = strnlen(a, SCTP_SM_SECRET_MAX), lb = strnlen(b, SCTP_SM_SECRET_MAX);
-    unsigned diff = (unsigned)(la ^ lb);
-    for (size_t i = 0; i < la && i < lb; i++)
-        diff |= (unsigned)(a[i] ^ b[i]);
-    return diff == 0;
-}
-
 int sctp_assoc_check_hello(struct sm_transport *t, struct sctp_peer *p, int sid, const char *data,
                            size_t len)
 {
@@ -205,7 +197,7 @@ int sctp_assoc_check_hello(struct sm_transport *t, struct sctp_peer *p, int sid,
         sctp_assoc_abort(t, p, why);
         return -1;
     }
-    if (!secret_equal(h.secret, t->secret)) {
+    if (!sm_secret_equal(h.secret, t->secret, SCTP_SM_SECRET_MAX)) {
         sctp_assoc_abort(t, p, "wrong job secret");
         return -1;
     }

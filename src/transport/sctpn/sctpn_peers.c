@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/util.h"
 #include "mpi.h"
 #include "transport/sctp_card.h"
 #include "transport/sctpn/sctpn_tp.h"
@@ -461,7 +462,7 @@ static void on_hello(struct sm_transport *t, struct nt_assoc *a, struct nt_rx *r
     h.secret[NT_SECRET_MAX - 1] = '\0';
     if (got != sizeof h || h.magic != NT_PPID_HELLO)
         reject(t, a, "malformed hello");
-    else if (strcmp(h.secret, t->secret) != 0)
+    else if (!sm_secret_equal(h.secret, t->secret, NT_SECRET_MAX))
         reject(t, a, "wrong job secret");
     else if (h.size != t->size || h.rank < 0 || h.rank >= t->size || h.rank == t->rank)
         reject(t, a, "hello names a rank outside this job");

@@ -492,7 +492,7 @@ static void on_hello(struct sm_transport *t, struct conn *c)
         reject(t, c, "hello names a rank that is not a peer");
         return;
     }
-    if (memcmp(c->hello + 16, t->secret, SECRET_LEN)) {
+    if (!sm_bytes_equal(c->hello + 16, t->secret, SECRET_LEN)) {
         reject(t, c, "wrong job secret");
         return;
     }
