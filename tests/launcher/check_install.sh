@@ -1,7 +1,7 @@
 #!/bin/sh
 # check_install.sh BUILD_DIR — installs into a temporary prefix and checks the layout:
 # bin/mpicc, bin/mpiexec, bin/mpirun (-> mpiexec), and, when libsctpmpi.so is built,
-# include/mpi.h and lib/libsctpmpi.so with a program compiled by the installed mpicc.
+# bin/sctpmpi_info, include/mpi.h and lib/libsctpmpi.so with a program compiled by the installed mpicc.
 set -u
 build=$1
 prefix=$(mktemp -d "${TMPDIR:-/tmp}/sm_prefix_XXXXXX")
@@ -23,6 +23,7 @@ show=$("$prefix/bin/mpicc" -show -c x.c)
 [ "$show" = "${CC:-cc} -I$prefix/include -c x.c" ] || fail "installed mpicc -show: $show"
 if [ $full -eq 1 ]; then
   [ -f "$prefix/include/mpi.h" ] || fail "include/mpi.h missing"
+  "$prefix/bin/sctpmpi_info" --parsable | grep -qx 'backend:native' || fail "installed sctpmpi_info"
   ls "$prefix"/lib*/libsctpmpi.so >/dev/null 2>&1 || fail "lib/libsctpmpi.so missing"
   printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n' >"$prefix/t.c"
   "$prefix/bin/mpicc" "$prefix/t.c" -o "$prefix/t" || fail "installed mpicc cannot build a program"

@@ -183,7 +183,7 @@ int main(int argc, char **argv)
     int rc = mpiexec_parse_options(argc, argv, &opt);
     if (rc != 0) {
         free(opt.env_assign);
-        return rc > 0 ? 0 : 2;
+        return rc > 0 ? 0 : rc == -2 ? 1 : 2;
     }
     signal(SIGPIPE, SIG_IGN);
     raise_fd_limit();

@@ -1,10 +1,18 @@
-/* options.c — parses mpiexec's flags (see docs/launcher.md); stops at the program name. */
+/* options.c — parses mpiexec's flags (see docs/launcher.md), including the spellings users
+ * bring from Open MPI and MPICH, and checks that every host a host list or hostfile names is
+ * this machine (multi-host launch is not supported); stops at the program name. */
 #include "options.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #ifndef SCTPMPI_VERSION_STRING
 #define SCTPMPI_VERSION_STRING "unknown"
@@ -13,17 +21,70 @@
 static void print_usage(FILE *f)
 {
     fprintf(f,
-            "usage: mpiexec [options] program [args...]\n"
-            "  -n, -np N            number of ranks (default 1)\n"
-            "  --transport T        tcp or sctp (sets SCTPMPI_TRANSPORT for the ranks)\n"
-            "  --timeout S          kill the job after S seconds (env SCTPMPI_TIMEOUT); exit 124\n"
-            "  -x VAR | -x VAR=VAL  pass VAR (from our environment, or set to VAL) to the ranks\n"
-            "  -l, --prefix-output  prefix each output line with [rank]\n"
-            "  --netlab TOPO        run the ranks on the emulated hosts of a netlab topology\n"
-            "  -h, --help           this help\n"
-            "  --version            print the version\n"
-            "mpirun is the same program.  Exit status: 0 if every rank finalized and exited 0,\n"
-            "else the first failing rank's code (128+signal if killed by a signal).\n");
+"NAME\n"
+"    mpiexec, mpirun - run an MPI program on N ranks (sctpmpi's launcher)\n"
+"\n"
+"SYNOPSIS\n"
+"    mpiexec [options] [--] program [args...]\n"
+"\n"
+"DESCRIPTION\n"
+"    Starts N copies of program on this host, serves them PMI-1, forwards their output,\n"
+"    and stops the whole job at the first failure.  Every rank runs on this machine;\n"
+"    host lists and hostfiles are accepted only when they name this machine.  Options\n"
+"    that take a value accept both '--opt VALUE' and '--opt=VALUE'.\n"
+"\n"
+"OPTIONS\n"
+"    -n N, -np N, --n N, --np N\n"
+"        Number of ranks, 1..65536 (default 1, or the slots of -H/--hostfile).\n"
+"    --transport T\n"
+"        tcp or sctp: sets SCTPMPI_TRANSPORT for the ranks.\n"
+"    --timeout S\n"
+"        Kill the job after S seconds (also SCTPMPI_TIMEOUT); exit status 124.\n"
+"    -x VAR, -x VAR=VAL\n"
+"        Pass VAR from our environment, or set VAR=VAL, for the ranks (Open MPI).\n"
+"    -genv VAR VAL, -env VAR VAL (also -genv VAR=VAL)\n"
+"        Set VAR=VAL for the ranks (MPICH); same as -x VAR=VAL.\n"
+"    -genvlist A,B,..., -envlist A,B,...\n"
+"        Pass these variables from our environment (MPICH); same as -x A -x B.\n"
+"    -genvall, -envall\n"
+"        Accepted: the ranks always get mpiexec's whole environment.\n"
+"    -l, --prefix-output\n"
+"        Prefix each output line with [rank].\n"
+"    -H LIST, -host LIST, --host LIST, -hosts LIST, --hosts LIST\n"
+"        Comma-separated host[:slots] list.  Every host must be this machine\n"
+"        (localhost, 127.x.x.x, ::1, its hostname or one of its addresses); the slots\n"
+"        (1 per host without ':slots') give the rank count when -n is absent.\n"
+"    -f FILE, -hostfile FILE, --hostfile FILE, -machinefile FILE, --machinefile FILE\n"
+"        Hostfile: one 'host', 'host:slots' or 'host slots=N' per line, '#' comments;\n"
+"        same rules as -H.\n"
+"    -ppn N, --map-by ppr:N:node\n"
+"        N ranks per host: accepted when the job fits on this one host (N >= ranks);\n"
+"        --map-by slot|core|socket|numa|hwthread|node is accepted and has no effect.\n"
+"    --oversubscribe, -oversubscribe\n"
+"        Accepted: all ranks run on this host anyway, and more ranks than cores is\n"
+"        allowed (the ranks then stop spinning while they wait).\n"
+"    --netlab TOPO\n"
+"        Run the ranks on the emulated hosts of a netlab topology.\n"
+"    -h, --help\n"
+"        This help.\n"
+"    --version\n"
+"        Print the version.\n"
+"    --  End of options: the next argument is the program.\n"
+"\n"
+"ENVIRONMENT\n"
+"    SCTPMPI_TIMEOUT      seconds before the job is killed (as --timeout).\n"
+"    SCTPMPI_TRANSPORT    tcp or sctp, passed to the ranks (as --transport).\n"
+"    The ranks get mpiexec's whole environment plus PMI_FD, PMI_RANK, PMI_SIZE,\n"
+"    SCTPMPI_LOCAL_RANKS and SCTPMPI_JOB_SECRET.  Every SCTPMPI_* tunable is listed by\n"
+"    sctpmpi_info --all and documented in docs/tunables.md.\n"
+"\n"
+"EXIT STATUS\n"
+"    0 if every rank finalized and exited 0; else the first failing rank's exit code\n"
+"    (128+signal if it was killed by a signal); 124 on --timeout; 127 if the program\n"
+"    cannot be started; 1 for a multi-host request or a launcher error; 2 for a usage\n"
+"    error.\n"
+"\n"
+"    mpirun is the same program.\n");
 }
 
 static int parse_double(const char *s, double *out)
@@ -66,8 +127,229 @@ static const char *flag_value(int argc, char **argv, int *i, const char *flag, i
     return argv[++*i];
 }
 
+/* Strings made here ("VAR=VAL" of -genv) live until exit. */
+static char **owned;
+static size_t nowned;
+
+static void free_owned(void)
+{
+    for (size_t i = 0; i < nowned; i++)
+        free(owned[i]);
+    free(owned);
+    owned = NULL;
+    nowned = 0;
+}
+
+static char *own_string(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char **grown = realloc(owned, (nowned + 1) * sizeof *owned);
+    char *s = malloc(la + lb + 2);
+    if (!grown || !s) {
+        free(s);
+        if (grown)
+            owned = grown;
+        return NULL;
+    }
+    if (!owned)
+        atexit(free_owned);
+    owned = grown;
+    memcpy(s, a, la);
+    s[la] = '=';
+    memcpy(s + la + 1, b, lb + 1);
+    owned[nowned++] = s;
+    return s;
+}
+
+/* Is NAME this machine: localhost, a loopback address, our hostname, or one of our addresses? */
+static int host_is_local(const char *name)
+{
+    char buf[256];
+    size_t len = strlen(name);
+    if (len >= sizeof buf || len == 0)
+        return 0;
+    memcpy(buf, name, len + 1);
+    if (buf[0] == '[' && buf[len - 1] == ']') { /* [::1] */
+        buf[len - 1] = '\0';
+        memmove(buf, buf + 1, len - 1);
+    }
+    if (strcasecmp(buf, "localhost") == 0 || strcasecmp(buf, "localhost.localdomain") == 0 ||
+        strcasecmp(buf, "ip6-localhost") == 0 || strcasecmp(buf, "ip6-loopback") == 0)
+        return 1;
+    struct in_addr a4;
+    struct in6_addr a6;
+    int is4 = inet_pton(AF_INET, buf, &a4) == 1;
+    int is6 = !is4 && inet_pton(AF_INET6, buf, &a6) == 1;
+    if (is4 && (ntohl(a4.s_addr) >> 24) == 127)
+        return 1;
+    if (is6 && IN6_IS_ADDR_LOOPBACK(&a6))
+        return 1;
+    if (is4 || is6) {
+        struct ifaddrs *ifs, *it;
+        int found = 0;
+        if (getifaddrs(&ifs) < 0)
+            return 0;
+        for (it = ifs; it && !found; it = it->ifa_next) {
+            if (!it->ifa_addr)
+                continue;
+            if (is4 && it->ifa_addr->sa_family == AF_INET)
+                found = ((struct sockaddr_in *)(void *)it->ifa_addr)->sin_addr.s_addr == a4.s_addr;
+            else if (is6 && it->ifa_addr->sa_family == AF_INET6)
+                found = memcmp(&((struct sockaddr_in6 *)(void *)it->ifa_addr)->sin6_addr, &a6,
+                               sizeof a6) == 0;
+        }
+        freeifaddrs(ifs);
+        return found;
+    }
+    char me[256];
+    if (gethostname(me, sizeof me) < 0)
+        return 0;
+    me[sizeof me - 1] = '\0';
+    if (strcasecmp(buf, me) == 0)
+        return 1;
+    /* short and fully qualified forms of our name */
+    size_t sb = strcspn(buf, "."), sm = strcspn(me, ".");
+    return (buf[sb] == '\0' || me[sm] == '\0') && sb == sm && strncasecmp(buf, me, sb) == 0;
+}
+
+static int not_local(const char *host)
+{
+    fprintf(stderr, "mpiexec: multi-host launch is not supported yet: %s is not this machine\n",
+            host);
+    return -2;
+}
+
+/* One "host" or "host:slots" ([v6]:slots, or a bare IPv6 address); adds its slots. */
+static int add_host(const char *spec, int slots_default, struct mpiexec_options *opt,
+                    const char *where)
+{
+    char host[256];
+    int slots = slots_default;
+    const char *colon = strrchr(spec, ':');
+    int v6bare = spec[0] != '[' && colon && strchr(spec, ':') != colon; /* ::1 */
+    size_t hl = (colon && !v6bare && !(spec[0] == '[' && colon < strchr(spec, ']')))
+                    ? (size_t)(colon - spec) : strlen(spec);
+    if (hl == 0 || hl >= sizeof host) {
+        fprintf(stderr, "mpiexec: %s: bad host '%s'\n", where, spec);
+        return -1;
+    }
+    memcpy(host, spec, hl);
+    host[hl] = '\0';
+    if (spec[hl] == ':' && parse_count(spec + hl + 1, &slots) < 0) {
+        fprintf(stderr, "mpiexec: %s: bad slot count in '%s'\n", where, spec);
+        return -1;
+    }
+    if (!host_is_local(host))
+        return not_local(host);
+    opt->host_slots += slots;
+    return 0;
+}
+
+static int parse_host_list(const char *list, struct mpiexec_options *opt, const char *flag)
+{
+    char *copy = strdup(list), *save = NULL;
+    int rc = 0, n = 0;
+    if (!copy)
+        return -1;
+    for (char *h = strtok_r(copy, ",", &save); h && rc == 0; h = strtok_r(NULL, ",", &save), n++)
+        rc = add_host(h, 1, opt, flag);
+    free(copy);
+    if (rc == 0 && n == 0) {
+        fprintf(stderr, "mpiexec: %s wants a host list, got '%s'\n", flag, list);
+        rc = -1;
+    }
+    return rc;
+}
+
+static int parse_hostfile(const char *path, struct mpiexec_options *opt)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "mpiexec: cannot open hostfile %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    char line[1024], where[1100];
+    int rc = 0, lineno = 0, hosts = 0;
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        lineno++;
+        snprintf(where, sizeof where, "hostfile %s line %d", path, lineno);
+        line[strcspn(line, "#\r\n")] = '\0';
+        char *save = NULL, *host = strtok_r(line, " \t", &save);
+        if (!host)
+            continue;
+        int slots = 1;
+        for (char *t = strtok_r(NULL, " \t", &save); t && rc == 0; t = strtok_r(NULL, " \t", &save)) {
+            if (strncmp(t, "slots=", 6) == 0) {
+                if (parse_count(t + 6, &slots) < 0) {
+                    fprintf(stderr, "mpiexec: %s: bad '%s'\n", where, t);
+                    rc = -1;
+                }
+            } else if (strncmp(t, "max_slots=", 10) != 0 && strncmp(t, "max-slots=", 10) != 0) {
+                fprintf(stderr, "mpiexec: %s: cannot parse '%s' (want host, host:slots or "
+                                "host slots=N)\n", where, t);
+                rc = -1;
+            }
+        }
+        if (rc == 0)
+            rc = add_host(host, slots, opt, where);
+        hosts++;
+    }
+    fclose(f);
+    if (rc == 0 && hosts == 0) {
+        fprintf(stderr, "mpiexec: hostfile %s names no host\n", path);
+        rc = -1;
+    }
+    return rc;
+}
+
+static int parse_map_by(const char *v, struct mpiexec_options *opt)
+{
+    static const char *const noop[] = {"slot", "core", "socket", "numa", "hwthread", "node",
+                                       "package", "l3cache", NULL};
+    int n, used = 0;
+    char policy[32];
+    size_t pl = strcspn(v, ":");
+    if (sscanf(v, "ppr:%d:node%n", &n, &used) == 1 && v[used] == '\0' && n >= 1) {
+        opt->ppn = n;
+        return 0;
+    }
+    snprintf(policy, sizeof policy, "%.*s", (int)(pl < sizeof policy ? pl : sizeof policy - 1), v);
+    for (int i = 0; noop[i]; i++)
+        if (strcasecmp(policy, noop[i]) == 0)
+            return 0;
+    fprintf(stderr, "mpiexec: --map-by wants ppr:N:node or slot/core/socket/numa/hwthread/node, "
+                    "got '%s'\n", v);
+    return -1;
+}
+
+/* Matches A against several spellings of one flag; returns the value or NULL. */
+static const char *flag_any(int argc, char **argv, int *i, const char *const *names, int *missing)
+{
+    const char *v = NULL;
+    for (int k = 0; names[k] && !v && !*missing; k++)
+        v = flag_value(argc, argv, i, names[k], missing);
+    return v;
+}
+
+static int add_env(struct mpiexec_options *opt, char *assign)
+{
+    if (!assign) {
+        perror("mpiexec");
+        return -1;
+    }
+    opt->env_assign[opt->nenv++] = assign;
+    return 0;
+}
+
 int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
 {
+    static const char *const n_flags[] = {"-n", "-np", "--n", "--np", NULL};
+    static const char *const host_flags[] = {"-H", "-host", "--host", "-hosts", "--hosts", NULL};
+    static const char *const file_flags[] = {"-f", "-hostfile", "--hostfile", "-machinefile",
+                                             "--machinefile", NULL};
+    static const char *const envlist_flags[] = {"-genvlist", "-envlist", NULL};
+    static const char *const ppn_flags[] = {"-ppn", "--ppn", NULL};
+    static const char *const mapby_flags[] = {"--map-by", "-map-by", NULL};
     memset(opt, 0, sizeof *opt);
     opt->nranks = 1;
     const char *env_timeout = getenv("SCTPMPI_TIMEOUT");
@@ -75,12 +357,16 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
         fprintf(stderr, "mpiexec: SCTPMPI_TIMEOUT=%s is not a number of seconds\n", env_timeout);
         return -1;
     }
-    opt->env_assign = calloc((size_t)argc + 1, sizeof *opt->env_assign);
+    size_t cap = (size_t)argc + 1; /* -genvlist A,B,C adds one per name */
+    for (int k = 1; k < argc; k++)
+        for (const char *c = argv[k]; *c; c++)
+            cap += *c == ',';
+    opt->env_assign = calloc(cap, sizeof *opt->env_assign);
     if (!opt->env_assign) {
         perror("mpiexec");
         return -1;
     }
-    int i;
+    int i, rc;
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v;
@@ -103,12 +389,15 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
             opt->prefix_output = 1;
             continue;
         }
-        if ((v = flag_value(argc, argv, &i, "-n", &missing)) ||
-            (!missing && (v = flag_value(argc, argv, &i, "-np", &missing)))) {
+        if (strcmp(a, "--oversubscribe") == 0 || strcmp(a, "-oversubscribe") == 0 ||
+            strcmp(a, "-genvall") == 0 || strcmp(a, "-envall") == 0)
+            continue; /* all ranks run on this host with our whole environment anyway */
+        if ((v = flag_any(argc, argv, &i, n_flags, &missing))) {
             if (parse_count(v, &opt->nranks) < 0) {
                 fprintf(stderr, "mpiexec: -n wants a rank count between 1 and 65536, got '%s'\n", v);
                 return -1;
             }
+            opt->nranks_given = 1;
             continue;
         }
         if (!missing && (v = flag_value(argc, argv, &i, "--transport", &missing))) {
@@ -134,6 +423,64 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
             opt->env_assign[opt->nenv++] = (char *)v;
             continue;
         }
+        if (!missing && (strcmp(a, "-genv") == 0 || strcmp(a, "-env") == 0)) {
+            /* -genv VAR VAL, or -genv VAR=VAL (a name never holds '=') */
+            if (i + 1 >= argc || !argv[i + 1][0] || argv[i + 1][0] == '=') {
+                fprintf(stderr, "mpiexec: %s wants VAR VALUE\n", a);
+                return -1;
+            }
+            if (strchr(argv[i + 1], '=')) {
+                opt->env_assign[opt->nenv++] = argv[++i];
+                continue;
+            }
+            if (i + 2 >= argc) {
+                fprintf(stderr, "mpiexec: %s %s needs a value\n", a, argv[i + 1]);
+                return -1;
+            }
+            if (add_env(opt, own_string(argv[i + 1], argv[i + 2])) < 0)
+                return -1;
+            i += 2;
+            continue;
+        }
+        if (!missing && (v = flag_any(argc, argv, &i, envlist_flags, &missing))) {
+            char *save = NULL, *list = (char *)v; /* split in place: argv is ours to edit */
+            int names = 0;
+            for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+                if (strchr(name, '=')) {
+                    fprintf(stderr, "mpiexec: %s wants variable names, got '%s'\n", a, name);
+                    return -1;
+                }
+                opt->env_assign[opt->nenv++] = name;
+                names++;
+            }
+            if (!names) {
+                fprintf(stderr, "mpiexec: %s wants a comma-separated list of variables\n", a);
+                return -1;
+            }
+            continue;
+        }
+        if (!missing && (v = flag_any(argc, argv, &i, host_flags, &missing))) {
+            if ((rc = parse_host_list(v, opt, a)) < 0)
+                return rc;
+            continue;
+        }
+        if (!missing && (v = flag_any(argc, argv, &i, file_flags, &missing))) {
+            if ((rc = parse_hostfile(v, opt)) < 0)
+                return rc;
+            continue;
+        }
+        if (!missing && (v = flag_any(argc, argv, &i, ppn_flags, &missing))) {
+            if (parse_count(v, &opt->ppn) < 0) {
+                fprintf(stderr, "mpiexec: -ppn wants a count between 1 and 65536, got '%s'\n", v);
+                return -1;
+            }
+            continue;
+        }
+        if (!missing && (v = flag_any(argc, argv, &i, mapby_flags, &missing))) {
+            if (parse_map_by(v, opt) < 0)
+                return -1;
+            continue;
+        }
         if (!missing && (v = flag_value(argc, argv, &i, "--netlab", &missing))) {
             opt->netlab_topo = v;
             continue;
@@ -144,9 +491,18 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
             fprintf(stderr, "mpiexec: unknown option %s (see mpiexec --help)\n", a);
         return -1;
     }
+    if (!opt->nranks_given && opt->host_slots > 0)
+        opt->nranks = opt->host_slots > 65536 ? 65536 : opt->host_slots;
+    else if (!opt->nranks_given && opt->ppn > 0)
+        opt->nranks = opt->ppn;
+    if (opt->ppn > 0 && opt->nranks > opt->ppn) {
+        fprintf(stderr, "mpiexec: multi-host launch is not supported yet: %d ranks at %d per "
+                        "host need %d hosts\n", opt->nranks, opt->ppn,
+                (opt->nranks + opt->ppn - 1) / opt->ppn);
+        return -2;
+    }
     if (i >= argc) {
-        fprintf(stderr, "mpiexec: no program given\n");
-        print_usage(stderr);
+        fprintf(stderr, "mpiexec: no program given (see mpiexec --help)\n");
         return -1;
     }
     opt->prog_argv = argv + i;

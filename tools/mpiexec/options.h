@@ -10,11 +10,15 @@ struct mpiexec_options {
     const char *netlab_topo; /* --netlab TOPO, NULL = run locally */
     char **env_assign;     /* -x VAR=VAL or -x VAR (value taken from our environment) */
     int nenv;
+    int nranks_given;      /* -n/-np appeared (else the host list's slots may set nranks) */
+    int ppn;               /* -ppn N / --map-by ppr:N:node, 0 = not given */
+    int host_slots;        /* slots named by -H/--hostfile (all on this host), 0 = none */
     char **prog_argv;      /* program and its arguments (NULL-terminated) */
 };
 
 /* Parses argv.  Returns 0 to run, 1 if it already printed help/version (exit 0),
- * -1 on a usage error (message printed; exit 2). */
+ * -1 on a usage error (message printed; exit 2), -2 when the options ask for more than this
+ * one host (message printed; exit 1). */
 int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt);
 
 #endif

@@ -1,0 +1,79 @@
+#!/bin/sh
+# check_flags.sh MPIEXEC ENV_CHECK TRANSPORT — mpiexec's Open MPI / MPICH flag spellings, each
+# running a real MPI program (env_check) that checks the environment its ranks got:
+# -genv/-env/-genvlist, --oversubscribe, -H/--host/-hosts and hostfiles naming this machine
+# (their slots give the rank count), -ppn/--map-by on one host; a remote-looking host, a ppn
+# needing more hosts and an unknown flag fail with a clear message and no rank started.
+set -u
+mpiexec=$1; prog=$2; tr=$3
+dir=$(mktemp -d "${TMPDIR:-/tmp}/sm_flags_XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+n=0
+fail() { echo "FAIL: $*"; [ -f "$dir/out" ] && cat "$dir/out"; exit 1; }
+ok() { n=$((n + 1)); }
+# run EXPECTED_SIZE mpiexec-args... : must exit 0 with " No Errors" and "size N"
+run() {
+  want=$1; shift
+  "$mpiexec" --transport "$tr" --timeout 60 "$@" >"$dir/out" 2>&1 || fail "exit $?: $*"
+  grep -qx ' No Errors' "$dir/out" || fail "no ' No Errors': $*"
+  grep -qx "size $want" "$dir/out" || fail "not $want ranks: $*"
+  ok
+}
+
+run 2 -n 2 -genv SM_G 'a b' "$prog" 'SM_G=a b'
+run 2 -np 2 -env SM_E 1 -genv SM_F=x=y "$prog" SM_E=1 SM_F=x=y
+SM_L1=one SM_L2=two run 3 -n 3 -genvlist SM_L1,SM_L2 "$prog" SM_L1=one SM_L2=two
+SM_L1=one run 2 -n 2 -envlist SM_L1 -genvall -envall "$prog" SM_L1=one
+run 3 -n 3 --oversubscribe -oversubscribe -x SM_X=9 "$prog" SM_X=9 SM_NOT_SET=!
+# host lists naming this machine; their slots give the rank count when -n is absent
+run 2 -H localhost:2 "$prog"
+run 3 --host 127.0.0.1,localhost:2 "$prog"
+run 1 -hosts "$(hostname)" "$prog"
+run 2 --hosts=::1,127.0.0.2 "$prog"
+run 4 -n 4 -H localhost "$prog"
+printf '# local hosts\nlocalhost slots=2\n\n127.0.0.1:1   # trailing comment\n%s\n' "$(hostname)" >"$dir/hosts"
+run 4 --hostfile "$dir/hosts" "$prog"
+run 4 -f "$dir/hosts" "$prog"
+run 2 -n 2 -machinefile "$dir/hosts" "$prog"
+run 4 --machinefile="$dir/hosts" -hostfile "$dir/hosts" -n 4 "$prog"
+run 2 -ppn 2 -n 2 "$prog"
+run 3 --map-by ppr:4:node -n 3 "$prog"
+run 2 --map-by core -n 2 "$prog"
+
+# refusals: exit status, message, and no rank started (the program would create a file)
+marker="$dir/started"
+refuse() {
+  code=$1; msg=$2; shift 2
+  "$mpiexec" "$@" sh -c "touch '$marker'" >"$dir/out" 2>&1; rc=$?
+  [ $rc -eq "$code" ] || fail "exit $rc (want $code): $*"
+  grep -qF -- "$msg" "$dir/out" || fail "message '$msg' missing: $*"
+  [ ! -e "$marker" ] || fail "a rank was started: $*"
+  ok
+}
+remote="multi-host launch is not supported yet: 198.18.0.1 is not this machine"
+refuse 1 "$remote" -H 198.18.0.1
+refuse 1 "$remote" -n 2 --host localhost,198.18.0.1:4
+printf 'localhost\n198.18.0.1 slots=2\n' >"$dir/remote"
+refuse 1 "$remote" --hostfile "$dir/remote"
+refuse 1 "multi-host launch is not supported yet: remote-node-x.invalid is not this machine" \
+  -hosts remote-node-x.invalid
+refuse 1 "multi-host launch is not supported yet: 4 ranks at 2 per host need 2 hosts" -ppn 2 -n 4
+refuse 1 "multi-host launch is not supported yet: 2 ranks at 1 per host need 2 hosts" \
+  --map-by ppr:1:node -n 2
+refuse 2 "unknown option --frobnicate (see mpiexec --help)" --frobnicate
+refuse 2 "unknown option -gen (see mpiexec --help)" -gen A B
+"$mpiexec" -genv A >"$dir/out" 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -qF -- "-genv A needs a value" "$dir/out" || fail "-genv without a value ($rc)"; ok
+refuse 2 "cannot open hostfile" --hostfile "$dir/nonexistent"
+refuse 2 "--map-by wants ppr:N:node" --map-by ppr:x:socket
+printf 'localhost junk\n' >"$dir/bad"
+refuse 2 "cannot parse 'junk'" -f "$dir/bad"
+
+# --help documents every spelling, the environment and the exit status
+"$mpiexec" --help >"$dir/out" || fail "--help"
+for w in -genv -env -genvlist --oversubscribe -oversubscribe -H --host -hosts --hostfile \
+         -machinefile -ppn ppr:N:node SCTPMPI_TIMEOUT "EXIT STATUS"; do
+  grep -qF -- "$w" "$dir/out" || fail "--help does not mention $w"
+done
+ok
+echo "PASS: $n checks ($tr)"
