@@ -128,6 +128,8 @@ void sm_dt_unpack_range(const void *in, size_t off, size_t n, void *buf, int cou
                         MPI_Datatype dt);
 void sm_dt_retain(MPI_Datatype dt);
 void sm_dt_release(MPI_Datatype dt);
+/* get_contents: the constituent types as new user handles (revived if the program freed them) */
+void sm_dt_hand_out(MPI_Datatype *out, MPI_Datatype const *types, int n);
 int sm_check_dt(MPI_Comm c, MPI_Datatype dt, const char *fn); /* valid (and committed) */
 /* requests for (buf, count, dt) on an explicit context; derived types are packed / unpacked */
 int sm_isend_dt(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,

@@ -739,19 +739,24 @@ int PMPI_Type_get_contents(MPI_Datatype dt, int maxi, int maxa, int maxt, int in
         ints[i] = dt->ints[i];
     for (int i = 0; i < dt->na; i++)
         aints[i] = dt->aints[i];
-    for (int i = 0; i < dt->nt; i++) {
-        types[i] = dt->types[i];
-        if (types[i]->basic)
+    sm_dt_hand_out(types, dt->types, dt->nt);
+    return MPI_SUCCESS;
+}
+
+void sm_dt_hand_out(MPI_Datatype *out, MPI_Datatype const *types, int n)
+{
+    for (int i = 0; i < n; i++) {
+        out[i] = types[i];
+        if (out[i]->basic)
             continue;
         /* a new user handle the caller frees; the constituent may have been freed already */
-        if (!types[i]->valid) {
-            types[i]->valid = 1;
-            types[i]->handles = 0;
+        if (!out[i]->valid) {
+            out[i]->valid = 1;
+            out[i]->handles = 0;
         }
-        types[i]->handles++;
-        sm_dt_retain(types[i]);
+        out[i]->handles++;
+        sm_dt_retain(out[i]);
     }
-    return MPI_SUCCESS;
 }
 
 #pragma weak MPI_Type_set_name = PMPI_Type_set_name

@@ -531,18 +531,7 @@ int PMPI_Type_get_contents_c(MPI_Datatype dt, MPI_Count maxi, MPI_Count maxa, MP
         ints[i] = c->ints[i];
     for (int i = 0; i < c->nl; i++)
         larges[i] = c->larges[i];
-    for (int i = 0; i < c->nt; i++) {
-        types[i] = c->types[i];
-        if (types[i]->basic)
-            continue;
-        /* a new user handle the caller frees; the constituent may have been freed already */
-        if (!types[i]->valid) {
-            types[i]->valid = 1;
-            types[i]->handles = 0;
-        }
-        types[i]->handles++;
-        sm_dt_retain(types[i]);
-    }
+    sm_dt_hand_out(types, c->types, c->nt);
     return MPI_SUCCESS;
 }
 
