@@ -388,7 +388,7 @@ int MPI_Startall(int count, MPI_Request requests[]);
 int MPI_Type_size(MPI_Datatype dt, int *size);
 int MPI_Type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent);
 
-/* ---- constants of the issue-5 functions -------------------------------------------------- */
+/* ---- type classes and the MPI-1 combiner names --------------------------------------------- */
 #define MPI_TYPECLASS_REAL 1
 #define MPI_TYPECLASS_INTEGER 2
 #define MPI_TYPECLASS_COMPLEX 3

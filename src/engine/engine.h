@@ -3,7 +3,7 @@
  *
  * Files of the engine:
  *   request.c   request allocation, ids, completion
- *   order.c     per-(sender, context) sequence tracking, early arrivals, reservations (BRIEF §3)
+ *   order.c     per-(sender, context) sequence tracking, early arrivals, reservations (the ordering rule)
  *   match.c     posted-receive and unexpected queues, matching
  *   protocol.c  eager / synchronous / rendezvous / cancel senders and frame handlers
  *   flowctl.c   eager credits per peer
