@@ -1080,6 +1080,13 @@ extern struct sctpmpi_info sctpmpi_info_env;
 #define MPI_F_STATUS_SIZE 6
 #define MPI_F_STATUS_IGNORE ((MPI_Fint *)0)
 #define MPI_F_STATUSES_IGNORE ((MPI_Fint *)0)
+/* mpi_f08's status as seen from C: the Fortran status's integers under names */
+typedef struct MPI_F08_status {
+    MPI_Fint MPI_SOURCE, MPI_TAG, MPI_ERROR;
+    MPI_Fint sm_private[3];
+} MPI_F08_status;
+#define MPI_F08_STATUS_IGNORE ((MPI_F08_status *)0)
+#define MPI_F08_STATUSES_IGNORE ((MPI_F08_status *)0)
 
 /* one-sided communication (RMA): constants and callbacks */
 #define MPI_LOCK_EXCLUSIVE 234
@@ -1657,6 +1664,20 @@ int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size);
 int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size);
 int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size);
 int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size);
+
+/* ---- session handles and mpi_f08 statuses (handles_fortran.c) ---------------------------- */
+MPI_Fint MPI_Session_c2f(MPI_Session session);
+MPI_Session MPI_Session_f2c(MPI_Fint session);
+int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
+int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
+MPI_Fint PMPI_Session_c2f(MPI_Session session);
+MPI_Session PMPI_Session_f2c(MPI_Fint session);
+int PMPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+int PMPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+int PMPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
+int PMPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
 
 /* ---- the profiling interface: every function again as PMPI_ ------------------------ */
 /* The library defines each function as PMPI_name and MPI_name as a weak alias of it, so a

@@ -1,5 +1,7 @@
 /* handles_fortran.c — conversion between C handles (pointers) and Fortran handles (MPI_Fint):
- * MPI_<Kind>_c2f / MPI_<Kind>_f2c for every handle kind, and MPI_Status_c2f / MPI_Status_f2c.
+ * MPI_<Kind>_c2f / MPI_<Kind>_f2c for every handle kind, and the status conversions between C,
+ * Fortran (an array of MPI_F_STATUS_SIZE integers) and mpi_f08 (MPI_F08_status, the same
+ * integers as a struct).
  *
  * Each kind has a table from small integers to handles.  The null handle is 0.  The predefined
  * handles are entered first, in a fixed order, so they always get the same numbers (for example
@@ -18,7 +20,10 @@ struct htab {
     struct sm_map rev; /* handle address -> number */
 };
 
-enum { H_COMM, H_GROUP, H_TYPE, H_REQUEST, H_OP, H_ERRH, H_INFO, H_WIN, H_FILE, H_MESSAGE, H_N };
+enum {
+    H_COMM, H_GROUP, H_TYPE, H_REQUEST, H_OP, H_ERRH, H_INFO, H_WIN, H_FILE, H_MESSAGE, H_SESSION,
+    H_N
+};
 static struct htab tabs[H_N];
 static int tabs_ready;
 
@@ -104,6 +109,7 @@ CONVERT(Info, MPI_Info, H_INFO)
 CONVERT(Win, MPI_Win, H_WIN)
 CONVERT(File, MPI_File, H_FILE)
 CONVERT(Message, MPI_Message, H_MESSAGE)
+CONVERT(Session, MPI_Session, H_SESSION)
 
 /* A Fortran status is MPI_F_STATUS_SIZE integers: MPI_SOURCE, MPI_TAG, MPI_ERROR (Fortran's
  * indices 1-3), then the private fields (cancelled flag, received byte count). */
@@ -136,5 +142,48 @@ int PMPI_Status_f2c(const MPI_Fint *f, MPI_Status *c)
     c->MPI_ERROR = f[2];
     c->sm_cancelled = f[3];
     memcpy(&c->sm_count, &f[4], sizeof c->sm_count);
+    return MPI_SUCCESS;
+}
+
+/* mpi_f08's status is the Fortran status's integers under names */
+_Static_assert(sizeof(MPI_F08_status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint),
+               "MPI_F08_status must hold exactly a Fortran status");
+
+#pragma weak MPI_Status_c2f08 = PMPI_Status_c2f08
+int PMPI_Status_c2f08(const MPI_Status *c, MPI_F08_status *f08)
+{
+    if (!f08)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_c2f08", "NULL status");
+    MPI_Fint f[MPI_F_STATUS_SIZE];
+    SM_TRY(PMPI_Status_c2f(c, f));
+    memcpy(f08, f, sizeof f);
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Status_f082c = PMPI_Status_f082c
+int PMPI_Status_f082c(const MPI_F08_status *f08, MPI_Status *c)
+{
+    if (!f08)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_f082c", "NULL status");
+    MPI_Fint f[MPI_F_STATUS_SIZE];
+    memcpy(f, f08, sizeof f);
+    return PMPI_Status_f2c(f, c);
+}
+
+#pragma weak MPI_Status_f082f = PMPI_Status_f082f
+int PMPI_Status_f082f(const MPI_F08_status *f08, MPI_Fint *f)
+{
+    if (!f08 || !f)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_f082f", "NULL status");
+    memcpy(f, f08, MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
+    return MPI_SUCCESS;
+}
+
+#pragma weak MPI_Status_f2f08 = PMPI_Status_f2f08
+int PMPI_Status_f2f08(const MPI_Fint *f, MPI_F08_status *f08)
+{
+    if (!f08 || !f)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_f2f08", "NULL status");
+    memcpy(f08, f, MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
     return MPI_SUCCESS;
 }

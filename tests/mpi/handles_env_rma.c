@@ -121,6 +121,31 @@ int main(int argc, char **argv)
              "status round trip: count %d cancelled %d", count, flag);
     SM_CHECK(MPI_Status_c2f(MPI_STATUS_IGNORE, fst) != MPI_SUCCESS, "c2f of STATUS_IGNORE");
     SM_CHECK(MPI_Status_f2c(MPI_F_STATUS_IGNORE, &st2) != MPI_SUCCESS, "f2c of F_STATUS_IGNORE");
+    /* mpi_f08 statuses: C -> f08 -> Fortran -> f08 -> C keeps every field */
+    MPI_F08_status f08, f08b;
+    MPI_Fint fst2[MPI_F_STATUS_SIZE];
+    MPI_Status st3;
+    SM_MPI(MPI_Status_c2f08(&st, &f08));
+    SM_CHECK(f08.MPI_SOURCE == 3 && f08.MPI_TAG == 77 && f08.MPI_ERROR == MPI_ERR_TRUNCATE,
+             "f08 status fields");
+    SM_MPI(MPI_Status_f082f(&f08, fst2));
+    SM_CHECK(!memcmp(fst2, fst, sizeof fst), "f08 -> Fortran differs from c2f");
+    SM_MPI(MPI_Status_f2f08(fst2, &f08b));
+    SM_MPI(MPI_Status_f082c(&f08b, &st3));
+    SM_MPI(MPI_Get_count(&st3, MPI_INT, &count));
+    SM_MPI(MPI_Test_cancelled(&st3, &flag));
+    SM_CHECK(st3.MPI_SOURCE == 3 && st3.MPI_TAG == 77 && st3.MPI_ERROR == MPI_ERR_TRUNCATE &&
+                 count == 5 && flag,
+             "f08 status round trip: count %d cancelled %d", count, flag);
+    SM_CHECK(MPI_Status_c2f08(&st, MPI_F08_STATUS_IGNORE) != MPI_SUCCESS, "c2f08 to IGNORE");
+    /* session handles */
+    MPI_Session ses;
+    SM_MPI(MPI_Session_init(MPI_INFO_NULL, MPI_ERRORS_RETURN, &ses));
+    MPI_Fint fses = MPI_Session_c2f(ses);
+    SM_CHECK(fses > 0 && MPI_Session_f2c(fses) == ses, "session round trip (%d)", (int)fses);
+    SM_CHECK(MPI_Session_c2f(MPI_SESSION_NULL) == 0 && MPI_Session_f2c(0) == MPI_SESSION_NULL,
+             "session null");
+    SM_MPI(MPI_Session_finalize(&ses));
 
     /* MPI_INFO_ENV */
     char val[MPI_MAX_INFO_VAL + 1], cwd[1024];
