@@ -191,6 +191,17 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
     return MPI_SUCCESS;
 }
 
+/* a communicator made from groups takes the caller's error handler (default: fatal) and info */
+static void adopt(MPI_Comm c, MPI_Errhandler errhandler, MPI_Info info)
+{
+    MPI_Errhandler eh = errhandler ? errhandler : MPI_ERRORS_ARE_FATAL;
+    sm_errh_retain(eh);
+    sm_errh_release(c->errh);
+    c->errh = eh;
+    if (info != MPI_INFO_NULL)
+        PMPI_Comm_set_info(c, info);
+}
+
 /* a tag for the context agreement, from the string tag (FNV-1a) */
 static int string_tag(const char *s)
 {
@@ -228,13 +239,7 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     sctpmpi_comm_world.errh = keep;
     if (rc)
         return sm_error(MPI_COMM_SELF, rc, fn, NULL);
-    MPI_Comm c = *newcomm;
-    MPI_Errhandler eh = errhandler ? errhandler : MPI_ERRORS_ARE_FATAL;
-    sm_errh_retain(eh);
-    sm_errh_release(c->errh);
-    c->errh = eh;
-    if (info != MPI_INFO_NULL)
-        PMPI_Comm_set_info(c, info);
+    adopt(*newcomm, errhandler, info);
     return MPI_SUCCESS;
 }
 
@@ -270,13 +275,7 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     PMPI_Comm_free(&local);
     if (rc)
         return sm_error(MPI_COMM_SELF, rc, fn, NULL);
-    MPI_Comm c = *newintercomm;
-    MPI_Errhandler eh = errhandler ? errhandler : MPI_ERRORS_ARE_FATAL;
-    sm_errh_retain(eh);
-    sm_errh_release(c->errh);
-    c->errh = eh;
-    if (info != MPI_INFO_NULL)
-        PMPI_Comm_set_info(c, info);
+    adopt(*newintercomm, errhandler, info);
     return MPI_SUCCESS;
 }
 
