@@ -468,6 +468,22 @@ static int no_large_inter(MPI_Comm comm, const char *fn)
                     "intercommunicators");
 }
 
+/* Gatherv / Scatterv: do they run as a per-peer exchange?  Only the root knows whether its
+ * arrays fit the int function; the others follow it (a large count of a non-root process alone
+ * is one element of a derived type).  The blocking form asks the root; the non-blocking and
+ * persistent ones must not wait for it, so on an intracommunicator they always take the
+ * exchange. */
+static int root_decides(MPI_Comm comm, int root, int me, int np, const MPI_Count *counts,
+                        const MPI_Aint *displs, const struct how *h, int *big)
+{
+    *big = me && !small(np, counts, displs);
+    if (!inter(comm) && h)
+        *big = 1;
+    else if (!inter(comm))
+        SM_TRY(PMPI_Bcast(big, 1, MPI_INT, root, comm));
+    return MPI_SUCCESS;
+}
+
 static int gatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
                    const MPI_Count *rcs, const MPI_Aint *displs, MPI_Datatype rt, int root,
                    MPI_Comm comm, const struct how *h, const char *fn)
@@ -476,15 +492,8 @@ static int gatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
     int np = peers(comm), me = am_root(comm, root);
     if (me && (!rcs || !displs))
         return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
-    /* only the root knows whether its arrays fit the int function; the others follow it (a
-     * large count of a non-root process alone is one element of a derived type).  The
-     * blocking form asks the root; the non-blocking one must not wait for it, so on an
-     * intracommunicator it always runs as Ialltoallw */
-    int big = me && !small(np, rcs, displs);
-    if (!inter(comm) && h)
-        big = 1;
-    else if (!inter(comm))
-        SM_TRY(PMPI_Bcast(&big, 1, MPI_INT, root, comm));
+    int big;
+    SM_TRY(root_decides(comm, root, me, np, rcs, displs, h, &big));
     if (!big) {
         MPI_Datatype t;
         int n;
@@ -549,11 +558,8 @@ static int scatterv(const void *sbuf, const MPI_Count *scs, const MPI_Aint *disp
     int np = peers(comm), me = am_root(comm, root);
     if (me && (!scs || !displs))
         return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
-    int big = me && !small(np, scs, displs); /* the root decides, as in gatherv */
-    if (!inter(comm) && h)
-        big = 1;
-    else if (!inter(comm))
-        SM_TRY(PMPI_Bcast(&big, 1, MPI_INT, root, comm));
+    int big;
+    SM_TRY(root_decides(comm, root, me, np, scs, displs, h, &big));
     if (!big) {
         MPI_Datatype t;
         int n;
