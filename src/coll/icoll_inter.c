@@ -6,7 +6,7 @@
  * ops) to the local leader, the two leaders swap, and each leader broadcasts or scatters what
  * it got to its group.  Roots follow MPI_ROOT / MPI_PROC_NULL; MPI_IN_PLACE is refused, as
  * the standard says for intercommunicators. */
-#include "api/icoll.h"
+#include "coll/icoll.h"
 
 static MPI_Comm local_of(MPI_Comm c) { return c->x->local_comm; }
 

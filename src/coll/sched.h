@@ -12,7 +12,7 @@
 #ifndef SCTPMPI_NBC_SCHED_H
 #define SCTPMPI_NBC_SCHED_H
 
-#include "api/coll_util.h"
+#include "coll/coll_util.h"
 
 struct sm_step;
 struct sm_round;

@@ -3,7 +3,7 @@
  * two, order-preserving), Reduce_scatter(_block) (pairwise exchange for commutative ops and
  * large vectors, coll_algo.c; else allreduce, keep my block), Scan and Exscan (recursive
  * doubling). */
-#include "api/icoll.h"
+#include "coll/icoll.h"
 
 
 static int fail(MPI_Comm c, int err, const char *fn)

@@ -8,7 +8,7 @@
 #include <ctype.h>
 
 #include "util/util.h"
-#include "api/coll_util.h"
+#include "coll/coll_util.h"
 
 static struct sm_coll_tun tun;
 static int tun_loaded;

@@ -4,7 +4,7 @@
  * powers of two, ring for large totals), Allgatherv (ring), Alltoall (Bruck for small blocks,
  * else pairwise exchange), Alltoallv/w (pairwise exchange).  The size-selected algorithms live
  * in coll_algo.c.  All run over point-to-point on the collective context. */
-#include "api/icoll.h"
+#include "coll/icoll.h"
 
 /* ---- argument checks shared by the collectives ----------------------------------------- */
 int sm_coll_check(MPI_Comm c, const char *fn)

@@ -9,7 +9,7 @@
  * must land in the receiver's slot for its -1 neighbour, so in each dimension the +1 block is
  * sent before the -1 block while the receives are posted -1 first.  Graph and distributed
  * graph neighbourhoods with repeated edges pair up in list order, as in MPICH. */
-#include "api/nbc_sched.h"
+#include "coll/sched.h"
 
 struct nb_side { const void **buf; int *count; MPI_Datatype *type; };
 

@@ -6,7 +6,7 @@
  * broadcasts what it got.  Every call takes one tag of the intercommunicator on every process
  * of both groups, so the two groups' tag counters stay in step.  The MPI_* entry points in
  * coll_move.c / coll_reduce.c call these after sm_check_comm. */
-#include "api/coll_util.h"
+#include "coll/coll_util.h"
 
 int sm_coll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                    int root, MPI_Comm c);

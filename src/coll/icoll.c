@@ -4,7 +4,7 @@
  * reduce (rank order for non-commutative ops), recursive-doubling allreduce / scan / exscan
  * (the blocking ones' order), linear gather/scatter/allgather/alltoall (all posts in one
  * round). */
-#include "api/icoll.h"
+#include "coll/icoll.h"
 
 static int check_req(MPI_Comm c, MPI_Request *req, const char *fn)
 {

@@ -5,7 +5,7 @@
 #ifndef SCTPMPI_ICOLL_H
 #define SCTPMPI_ICOLL_H
 
-#include "api/nbc_sched.h"
+#include "coll/sched.h"
 
 /* builders (icoll.c): add the rounds of an algorithm on s->comm to s */
 void sm_sched_add_bcast(struct sm_sched *s, void *buf, int count, MPI_Datatype dt, int root);

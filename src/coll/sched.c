@@ -3,7 +3,7 @@
  * (sm_progress_hook_add) that only starts and tests requests, never blocks.  The user's request
  * is an SM_REQ_DONE request completed with sm_req_complete when the last round ends, so
  * Wait/Test/Request_free work unchanged. */
-#include "api/nbc_sched.h"
+#include "coll/sched.h"
 
 enum { ST_SEND = 1, ST_RECV, ST_COPY, ST_REDUCE };
 
