@@ -1,6 +1,6 @@
 /* barrier.c — MPI_Barrier and MPI_Ibarrier (dissemination: ceil(log2 n) rounds of empty
  * messages), and the dissemination barrier on an explicit context that MPI_Finalize uses. */
-#include "coll/icoll.h"
+#include "coll/coll.h"
 
 /* dissemination barrier over point-to-point on the given context: ceil(log2 n) rounds */
 int sm_barrier_ctx(MPI_Comm comm, uint32_t ctx)
@@ -21,26 +21,38 @@ int sm_barrier_ctx(MPI_Comm comm, uint32_t ctx)
     return err;
 }
 
+/* the same dissemination as a schedule, on the collective context */
+void sm_build_barrier(struct sm_sched *s)
+{
+    static char dummy;
+    MPI_Comm c = s->comm;
+    int n = c->size, me = c->rank;
+    for (int d = 1; d < n; d <<= 1) {
+        sm_sched_round(s);
+        sm_sched_recv(s, &dummy, 0, MPI_BYTE, (me - d + n) % n);
+        sm_sched_send(s, &dummy, 0, MPI_BYTE, (me + d) % n);
+    }
+}
+
+static int barrier(MPI_Comm comm, MPI_Request *req, const char *fn)
+{
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm)) /* local ranks report to the leader, leaders swap, release */
+        return sm_inter_ibarrier(comm, req, fn);
+    struct sm_sched *s = sm_sched_new(comm);
+    sm_build_barrier(s);
+    return sm_sched_run(s, req, fn);
+}
+
 #pragma weak MPI_Barrier = PMPI_Barrier
 int PMPI_Barrier(MPI_Comm comm)
 {
-    SM_TRY(sm_check_comm(comm, "MPI_Barrier"));
-    int err;
-    if (comm->x && comm->x->is_inter) { /* local barrier, leaders meet, local barrier */
-        MPI_Comm local = comm->x->local_comm;
-        err = sm_barrier_ctx(local, local->ctx + 1);
-        if (!err && local->rank == 0) {
-            MPI_Request rq[2];
-            char s = 0, r = 0;
-            sm_irecv_ctx(&r, 1, 0, 0x7ffffff0, comm, comm->ctx + 1, &rq[0]);
-            sm_isend_ctx(&s, 1, 0, 0x7ffffff0, comm, comm->ctx + 1, &rq[1]);
-            err = sm_wait_one(&rq[0], MPI_STATUS_IGNORE);
-            sm_wait_one(&rq[1], MPI_STATUS_IGNORE);
-        }
-        if (!err)
-            err = sm_barrier_ctx(local, local->ctx + 1);
-    } else {
-        err = sm_barrier_ctx(comm, comm->ctx + 1);
-    }
-    return err ? sm_error(comm, err, "MPI_Barrier", NULL) : MPI_SUCCESS;
+    return barrier(comm, NULL, "MPI_Barrier");
+}
+
+#pragma weak MPI_Ibarrier = PMPI_Ibarrier
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ibarrier"));
+    return barrier(comm, request, "MPI_Ibarrier");
 }

@@ -1,10 +1,13 @@
-/* coll_move.c — blocking collectives that move data: Bcast (binomial tree; scatter + ring
- * allgather for large messages), Gather(v) and Scatter(v) (root posts all, receivers one
- * message), Allgather (Bruck for small blocks or non-powers of two, recursive doubling for
- * powers of two, ring for large totals), Allgatherv (ring), Alltoall (Bruck for small blocks,
- * else pairwise exchange), Alltoallv/w (pairwise exchange).  The size-selected algorithms live
- * in coll_algo.c.  All run over point-to-point on the collective context. */
-#include "coll/icoll.h"
+/* move.c — the collectives that move data, blocking and non-blocking: Bcast (binomial tree;
+ * scatter + ring allgather for large messages), Gather(v) and Scatter(v) (root posts all,
+ * receivers one message), Allgather (Bruck for small blocks or non-powers of two, recursive
+ * doubling for powers of two, ring for large totals), Allgatherv (ring), Alltoall (Bruck for
+ * small blocks, else pairwise exchange), Alltoallv/w (pairwise exchange).  Each collective has
+ * one builder (coll.h) that its blocking, non-blocking and persistent forms share, and one
+ * function that checks the arguments for the blocking and non-blocking entry points (req NULL:
+ * blocking).  The size-selected algorithms live in algo.c; intercommunicators go to
+ * icoll_inter.c. */
+#include "coll/coll.h"
 
 /* ---- argument checks shared by the collectives ----------------------------------------- */
 int sm_coll_check(MPI_Comm c, const char *fn)
@@ -67,302 +70,329 @@ int sm_coll_check_scatter_args(MPI_Comm c, const void *sbuf, int scount, const i
     return MPI_SUCCESS;
 }
 
-static int fail(MPI_Comm c, int err, const char *fn)
+int sm_coll_check_nb(MPI_Comm c, MPI_Request *req, const char *fn)
 {
-    return err ? sm_error(c, err, fn, NULL) : MPI_SUCCESS;
+    SM_TRY(sm_check_comm(c, fn));
+    if (!req)
+        return sm_error(c, MPI_ERR_REQUEST, fn, "NULL request pointer");
+    return MPI_SUCCESS;
 }
 
 /* ---- Bcast --------------------------------------------------------------------------------- */
+void sm_build_bcast(struct sm_sched *s, void *buf, int count, MPI_Datatype dt, int root)
+{
+    int n = s->comm->size;
+    if (n == 1 || count == 0)
+        return;
+    if (n > 2 && sm_dt_psize(dt) * (size_t)count >= sm_coll_tunables()->bcast_large)
+        sm_algo_bcast_scatter_ring(s, buf, count, dt, root);
+    else
+        sm_algo_bcast_binomial(s, buf, count, dt, root);
+}
+
 int sm_coll_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c)
 {
-    int n = c->size, err = 0;
-    if (n == 1 || count == 0)
-        return MPI_SUCCESS;
-    if (n > 2 && sm_dt_psize(dt) * (size_t)count >= sm_coll_tunables()->bcast_large)
-        return sm_coll_bcast_scatter_ring(buf, count, dt, root, c);
-    int tag = sm_coll_tag(c);
-    int rel = (c->rank - root + n) % n, mask = 1;
-    while (mask < n) {
-        if (rel & mask) {
-            err = c_recv(buf, count, dt, (rel - mask + root) % n, tag, c);
-            break;
-        }
-        mask <<= 1;
-    }
-    mask >>= 1;
-    while (mask > 0) {
-        if (rel + mask < n) {
-            int e = c_send(buf, count, dt, (rel + mask + root) % n, tag, c);
-            if (e && !err)
-                err = e;
-        }
-        mask >>= 1;
-    }
-    return err;
+    struct sm_sched *s = sm_sched_new(c);
+    sm_build_bcast(s, buf, count, dt, root);
+    return sm_sched_wait(s);
+}
+
+static int bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
+                 MPI_Request *req, const char *fn)
+{
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_ibcast(buf, count, dt, root, comm, req, fn);
+    SM_TRY(sm_check_buffer(comm, buf, count, dt, fn));
+    SM_TRY(sm_coll_check_root(comm, root, fn));
+    struct sm_sched *s = sm_sched_new(comm);
+    sm_build_bcast(s, buf, count, dt, root);
+    return sm_sched_run(s, req, fn);
 }
 
 #pragma weak MPI_Bcast = PMPI_Bcast
 int PMPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
-    const char *fn = "MPI_Bcast";
-    SM_TRY(sm_check_comm(comm, fn));
-    if (sm_comm_is_inter(comm))
-        return sm_inter_bcast(buf, count, dt, root, comm);
-    SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_check_buffer(comm, buf, count, dt, fn));
-    SM_TRY(sm_coll_check_root(comm, root, fn));
-    return fail(comm, sm_coll_bcast(buf, count, dt, root, comm), fn);
+    return bcast(buf, count, dt, root, comm, NULL, "MPI_Bcast");
+}
+
+#pragma weak MPI_Ibcast = PMPI_Ibcast
+int PMPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
+                MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ibcast"));
+    return bcast(buf, count, dt, root, comm, request, "MPI_Ibcast");
 }
 
 /* ---- Gather(v) / Scatter(v) -------------------------------------------------------------- */
-static int gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
-                   const int *rcounts, const int *displs, int rcount, MPI_Datatype rt, int root,
-                   MPI_Comm c)
+void sm_build_gatherv(struct sm_sched *s, const void *sbuf, int scount, MPI_Datatype st,
+                      void *rbuf, const int *rcounts, const int *displs, int rcount,
+                      MPI_Datatype rt, int root)
 {
-    int n = c->size, tag = sm_coll_tag(c);
-    if (c->rank != root)
-        return scount ? c_send(sbuf, scount, st, root, tag, c) : MPI_SUCCESS;
-    MPI_Request *rq = sm_xmalloc(sizeof *rq * (size_t)n);
-    int k = 0;
-    for (int i = 0; i < n; i++) {
+    MPI_Comm c = s->comm;
+    sm_sched_round(s);
+    if (c->rank != root) {
+        if (scount)
+            sm_sched_send(s, sbuf, scount, st, root);
+        return;
+    }
+    for (int i = 0; i < c->size; i++) {
         int cnt = rcounts ? rcounts[i] : rcount;
         void *dst = at(rbuf, displs ? displs[i] : (MPI_Aint)i * rcount, rt);
         if (i == root) {
             if (sbuf != MPI_IN_PLACE)
-                sm_dt_copy(sbuf, scount, st, dst, cnt, rt);
+                sm_sched_copy(s, sbuf, scount, st, dst, cnt, rt);
         } else if (cnt) {
-            sm_irecv_dt(dst, cnt, rt, i, tag, c, CCTX(c), &rq[k++]);
+            sm_sched_recv(s, dst, cnt, rt, i);
         }
     }
-    int err = c_waitall(k, rq);
-    free(rq);
-    return err;
 }
 
 int sm_coll_gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                    MPI_Datatype rt, int root, MPI_Comm c)
 {
-    return gatherv(sbuf, scount, st, rbuf, NULL, NULL, rcount, rt, root, c);
+    struct sm_sched *s = sm_sched_new(c);
+    sm_build_gatherv(s, sbuf, scount, st, rbuf, NULL, NULL, rcount, rt, root);
+    return sm_sched_wait(s);
+}
+
+/* rcounts and displs NULL: Gather */
+static int gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                   const int *rcounts, const int *displs, MPI_Datatype rt, int root,
+                   MPI_Comm comm, int is_v, MPI_Request *req, const char *fn)
+{
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_igatherv(sbuf, scount, st, rbuf, rcount, rcounts, displs, rt, root, comm,
+                                 req, fn);
+    SM_TRY(sm_coll_check_gather_args(comm, sbuf, scount, st, rbuf, rcount, rcounts, displs, rt,
+                                     root, is_v, fn));
+    struct sm_sched *s = sm_sched_new(comm);
+    sm_build_gatherv(s, sbuf, scount, st, rbuf, rcounts, displs, rcount, rt, root);
+    return sm_sched_run(s, req, fn);
 }
 
 #pragma weak MPI_Gather = PMPI_Gather
 int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
-               MPI_Datatype rt, int root, MPI_Comm comm)
+                MPI_Datatype rt, int root, MPI_Comm comm)
 {
-    const char *fn = "MPI_Gather";
-    SM_TRY(sm_check_comm(comm, fn));
-    if (sm_comm_is_inter(comm))
-        return sm_inter_gather(sbuf, scount, st, rbuf, rcount, rt, root, comm);
-    SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_coll_check_gather_args(comm, sbuf, scount, st, rbuf, rcount, NULL, NULL, rt, root,
-                                     0, fn));
-    return fail(comm, gatherv(sbuf, scount, st, rbuf, NULL, NULL, rcount, rt, root, comm), fn);
+    return gatherv(sbuf, scount, st, rbuf, rcount, NULL, NULL, rt, root, comm, 0, NULL,
+                   "MPI_Gather");
+}
+
+#pragma weak MPI_Igather = PMPI_Igather
+int PMPI_Igather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                 MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Igather"));
+    return gatherv(sbuf, scount, st, rbuf, rcount, NULL, NULL, rt, root, comm, 0, request,
+                   "MPI_Igather");
 }
 
 #pragma weak MPI_Gatherv = PMPI_Gatherv
 int PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, const int rcounts[],
-                const int displs[], MPI_Datatype rt, int root, MPI_Comm comm)
+                 const int displs[], MPI_Datatype rt, int root, MPI_Comm comm)
 {
-    const char *fn = "MPI_Gatherv";
-    SM_TRY(sm_check_comm(comm, fn));
-    if (sm_comm_is_inter(comm))
-        return sm_inter_igatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, root, comm, NULL,
-                                 fn);
-    SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_coll_check_gather_args(comm, sbuf, scount, st, rbuf, 0, rcounts, displs, rt, root,
-                                     1, fn));
-    return fail(comm, gatherv(sbuf, scount, st, rbuf, rcounts, displs, 0, rt, root, comm), fn);
+    return gatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, root, comm, 1, NULL,
+                   "MPI_Gatherv");
 }
 
-static int scatterv(const void *sbuf, const int *scounts, const int *displs, int scount,
-                    MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt, int root,
-                    MPI_Comm c)
+#pragma weak MPI_Igatherv = PMPI_Igatherv
+int PMPI_Igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                  const int rcounts[], const int displs[], MPI_Datatype rt, int root,
+                  MPI_Comm comm, MPI_Request *request)
 {
-    int n = c->size, tag = sm_coll_tag(c);
-    if (c->rank != root)
-        return rcount ? c_recv(rbuf, rcount, rt, root, tag, c) : MPI_SUCCESS;
-    MPI_Request *rq = sm_xmalloc(sizeof *rq * (size_t)n);
-    int k = 0;
-    for (int i = 0; i < n; i++) {
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Igatherv"));
+    return gatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, root, comm, 1, request,
+                   "MPI_Igatherv");
+}
+
+void sm_build_scatterv(struct sm_sched *s, const void *sbuf, const int *scounts,
+                       const int *displs, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                       MPI_Datatype rt, int root)
+{
+    MPI_Comm c = s->comm;
+    sm_sched_round(s);
+    if (c->rank != root) {
+        if (rcount)
+            sm_sched_recv(s, rbuf, rcount, rt, root);
+        return;
+    }
+    for (int i = 0; i < c->size; i++) {
         int cnt = scounts ? scounts[i] : scount;
         const void *src = at(sbuf, displs ? displs[i] : (MPI_Aint)i * scount, st);
         if (i == root) {
             if (rbuf != MPI_IN_PLACE)
-                sm_dt_copy(src, cnt, st, rbuf, rcount, rt);
+                sm_sched_copy(s, src, cnt, st, rbuf, rcount, rt);
         } else if (cnt) {
-            sm_isend_dt(src, cnt, st, i, tag, c, CCTX(c), SM_MODE_STANDARD, &rq[k++]);
+            sm_sched_send(s, src, cnt, st, i);
         }
     }
-    int err = c_waitall(k, rq);
-    free(rq);
-    return err;
+}
+
+/* scounts and displs NULL: Scatter */
+static int scatterv(const void *sbuf, int scount, const int *scounts, const int *displs,
+                    MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt, int root,
+                    MPI_Comm comm, int is_v, MPI_Request *req, const char *fn)
+{
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_iscatterv(sbuf, scount, scounts, displs, st, rbuf, rcount, rt, root,
+                                  comm, req, fn);
+    SM_TRY(sm_coll_check_scatter_args(comm, sbuf, scount, scounts, displs, st, rbuf, rcount, rt,
+                                      root, is_v, fn));
+    struct sm_sched *s = sm_sched_new(comm);
+    sm_build_scatterv(s, sbuf, scounts, displs, scount, st, rbuf, rcount, rt, root);
+    return sm_sched_run(s, req, fn);
 }
 
 #pragma weak MPI_Scatter = PMPI_Scatter
 int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
-                MPI_Datatype rt, int root, MPI_Comm comm)
+                 MPI_Datatype rt, int root, MPI_Comm comm)
 {
-    const char *fn = "MPI_Scatter";
-    SM_TRY(sm_check_comm(comm, fn));
-    if (sm_comm_is_inter(comm))
-        return sm_inter_scatter(sbuf, scount, st, rbuf, rcount, rt, root, comm);
-    SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_coll_check_scatter_args(comm, sbuf, scount, NULL, NULL, st, rbuf, rcount, rt,
-                                      root, 0, fn));
-    return fail(comm, scatterv(sbuf, NULL, NULL, scount, st, rbuf, rcount, rt, root, comm), fn);
+    return scatterv(sbuf, scount, NULL, NULL, st, rbuf, rcount, rt, root, comm, 0, NULL,
+                    "MPI_Scatter");
+}
+
+#pragma weak MPI_Iscatter = PMPI_Iscatter
+int PMPI_Iscatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                  MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Iscatter"));
+    return scatterv(sbuf, scount, NULL, NULL, st, rbuf, rcount, rt, root, comm, 0, request,
+                    "MPI_Iscatter");
 }
 
 #pragma weak MPI_Scatterv = PMPI_Scatterv
 int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype st,
-                 void *rbuf, int rcount, MPI_Datatype rt, int root, MPI_Comm comm)
+                  void *rbuf, int rcount, MPI_Datatype rt, int root, MPI_Comm comm)
 {
-    const char *fn = "MPI_Scatterv";
-    SM_TRY(sm_check_comm(comm, fn));
-    if (sm_comm_is_inter(comm))
-        return sm_inter_iscatterv(sbuf, 0, scounts, displs, st, rbuf, rcount, rt, root, comm,
-                                  NULL, fn);
-    SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_coll_check_scatter_args(comm, sbuf, 0, scounts, displs, st, rbuf, rcount, rt,
-                                      root, 1, fn));
-    return fail(comm, scatterv(sbuf, scounts, displs, 0, st, rbuf, rcount, rt, root, comm), fn);
+    return scatterv(sbuf, 0, scounts, displs, st, rbuf, rcount, rt, root, comm, 1, NULL,
+                    "MPI_Scatterv");
+}
+
+#pragma weak MPI_Iscatterv = PMPI_Iscatterv
+int PMPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype st,
+                   void *rbuf, int rcount, MPI_Datatype rt, int root, MPI_Comm comm,
+                   MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Iscatterv"));
+    return scatterv(sbuf, 0, scounts, displs, st, rbuf, rcount, rt, root, comm, 1, request,
+                    "MPI_Iscatterv");
 }
 
 /* ---- Allgather(v) ------------------------------------------------------------------------ */
-/* ring: in step s, pass on the block received in step s-1 */
-static int allgatherv_ring(void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rt,
-                           int tag, MPI_Comm c)
+void sm_build_allgather(struct sm_sched *s, const void *sbuf, int scount, MPI_Datatype st,
+                        void *rbuf, int rcount, MPI_Datatype rt)
 {
-    int n = c->size, me = c->rank, right = (me + 1) % n, left = (me - 1 + n) % n, err = 0;
-    for (int s = 0; s < n - 1; s++) {
-        int sb = (me - s + n) % n, rb = (me - s - 1 + n) % n;
-        int e = c_sendrecv(at(rbuf, displs[sb], rt), rcounts[sb], rt, right,
-                           at(rbuf, displs[rb], rt), rcounts[rb], rt, left, tag, c);
-        if (e && !err)
-            err = e;
+    MPI_Comm c = s->comm;
+    int n = c->size, me = c->rank;
+    if (sbuf != MPI_IN_PLACE) {
+        sm_sched_round(s);
+        sm_sched_copy(s, sbuf, scount, st, at(rbuf, (MPI_Aint)me * rcount, rt), rcount, rt);
     }
-    return err;
+    if (n == 1 || rcount == 0)
+        return;
+    const struct sm_coll_tun *t = sm_coll_tunables();
+    size_t block = sm_dt_psize(rt) * (size_t)rcount, total = block * (size_t)n;
+    int pof2 = (n & (n - 1)) == 0;
+    if (block <= t->ag_bruck || (!pof2 && total < t->ag_ring))
+        sm_algo_allgather_bruck(s, rbuf, rcount, rt);
+    else if (pof2 && total < t->ag_ring)
+        sm_algo_allgather_recdbl(s, rbuf, rcount, rt);
+    else
+        sm_algo_allgatherv_ring(s, rbuf, NULL, NULL, rcount, rt);
 }
 
 int sm_coll_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                       MPI_Datatype rt, MPI_Comm c)
 {
-    int n = c->size, me = c->rank, tag = sm_coll_tag(c), err = 0;
-    if (sbuf != MPI_IN_PLACE)
-        sm_dt_copy(sbuf, scount, st, at(rbuf, (MPI_Aint)me * rcount, rt), rcount, rt);
-    if (n == 1 || rcount == 0)
-        return MPI_SUCCESS;
-    const struct sm_coll_tun *t = sm_coll_tunables();
-    size_t block = sm_dt_psize(rt) * (size_t)rcount, total = block * (size_t)n;
-    int pof2 = (n & (n - 1)) == 0;
-    if (block <= t->ag_bruck || (!pof2 && total < t->ag_ring))
-        return sm_coll_allgather_bruck(rbuf, rcount, rt, tag, c);
-    if (pof2 && total < t->ag_ring) { /* recursive doubling: blocks stay contiguous */
-        for (int mask = 1; mask < n; mask <<= 1) {
-            int peer = me ^ mask;
-            int mine = me & ~(mask - 1), theirs = peer & ~(mask - 1);
-            int e = c_sendrecv(at(rbuf, (MPI_Aint)mine * rcount, rt), mask * rcount, rt, peer,
-                               at(rbuf, (MPI_Aint)theirs * rcount, rt), mask * rcount, rt, peer,
-                               tag, c);
-            if (e && !err)
-                err = e;
-        }
-        return err;
+    struct sm_sched *s = sm_sched_new(c);
+    sm_build_allgather(s, sbuf, scount, st, rbuf, rcount, rt);
+    return sm_sched_wait(s);
+}
+
+void sm_build_allgatherv(struct sm_sched *s, const void *sbuf, int scount, MPI_Datatype st,
+                         void *rbuf, const int *rcounts, const int *displs, MPI_Datatype rt)
+{
+    MPI_Comm c = s->comm;
+    int n = c->size, me = c->rank;
+    if (sbuf != MPI_IN_PLACE) {
+        sm_sched_round(s);
+        sm_sched_copy(s, sbuf, scount, st, at(rbuf, displs[me], rt), rcounts[me], rt);
     }
-    int *cnt = sm_xmalloc(sizeof(int) * (size_t)n), *dis = sm_xmalloc(sizeof(int) * (size_t)n);
-    for (int i = 0; i < n; i++) {
-        cnt[i] = rcount;
-        dis[i] = i * rcount;
+    if (n == 1)
+        return;
+    MPI_Aint *d = sm_sched_bytes(s, sizeof(MPI_Aint) * (size_t)n);
+    for (int i = 0; i < n; i++)
+        d[i] = displs[i];
+    sm_algo_allgatherv_ring(s, rbuf, rcounts, d, 0, rt);
+}
+
+/* rcounts NULL: Allgather */
+static int allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                      const int *rcounts, const int *displs, MPI_Datatype rt, MPI_Comm comm,
+                      int is_v, MPI_Request *req, const char *fn)
+{
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_iallgatherv(sbuf, scount, st, rbuf, rcount, rcounts, displs, rt, comm,
+                                    req, fn);
+    SM_TRY(sm_coll_check_buf(comm, sbuf, scount, st, fn));
+    if (is_v) {
+        SM_TRY(sm_check_dt(comm, rt, fn));
+        if (!rcounts || !displs)
+            return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
+    } else {
+        SM_TRY(sm_check_buffer(comm, rbuf, rcount, rt, fn));
     }
-    err = allgatherv_ring(rbuf, cnt, dis, rt, tag, c);
-    free(cnt);
-    free(dis);
-    return err;
+    struct sm_sched *s = sm_sched_new(comm);
+    if (is_v)
+        sm_build_allgatherv(s, sbuf, scount, st, rbuf, rcounts, displs, rt);
+    else
+        sm_build_allgather(s, sbuf, scount, st, rbuf, rcount, rt);
+    return sm_sched_run(s, req, fn);
 }
 
 #pragma weak MPI_Allgather = PMPI_Allgather
 int PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
-                  MPI_Datatype rt, MPI_Comm comm)
+                   MPI_Datatype rt, MPI_Comm comm)
 {
-    const char *fn = "MPI_Allgather";
-    SM_TRY(sm_check_comm(comm, fn));
-    if (sm_comm_is_inter(comm))
-        return sm_inter_allgather(sbuf, scount, st, rbuf, rcount, rt, comm);
-    SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_coll_check_buf(comm, sbuf, scount, st, fn));
-    SM_TRY(sm_check_buffer(comm, rbuf, rcount, rt, fn));
-    return fail(comm, sm_coll_allgather(sbuf, scount, st, rbuf, rcount, rt, comm), fn);
+    return allgatherv(sbuf, scount, st, rbuf, rcount, NULL, NULL, rt, comm, 0, NULL,
+                      "MPI_Allgather");
+}
+
+#pragma weak MPI_Iallgather = PMPI_Iallgather
+int PMPI_Iallgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                    MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Iallgather"));
+    return allgatherv(sbuf, scount, st, rbuf, rcount, NULL, NULL, rt, comm, 0, request,
+                      "MPI_Iallgather");
 }
 
 #pragma weak MPI_Allgatherv = PMPI_Allgatherv
 int PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
-                   const int rcounts[], const int displs[], MPI_Datatype rt, MPI_Comm comm)
+                    const int rcounts[], const int displs[], MPI_Datatype rt, MPI_Comm comm)
 {
-    const char *fn = "MPI_Allgatherv";
-    SM_TRY(sm_check_comm(comm, fn));
-    if (sm_comm_is_inter(comm))
-        return sm_inter_iallgatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, comm, NULL, fn);
-    SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_coll_check_buf(comm, sbuf, scount, st, fn));
-    SM_TRY(sm_check_dt(comm, rt, fn));
-    if (!rcounts || !displs)
-        return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
-    int me = comm->rank, tag = sm_coll_tag(comm);
-    if (sbuf != MPI_IN_PLACE)
-        sm_dt_copy(sbuf, scount, st, at(rbuf, displs[me], rt), rcounts[me], rt);
-    if (comm->size == 1)
-        return MPI_SUCCESS;
-    return fail(comm, allgatherv_ring(rbuf, rcounts, displs, rt, tag, comm), fn);
+    return allgatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, comm, 1, NULL,
+                      "MPI_Allgatherv");
+}
+
+#pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
+int PMPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                     const int rcounts[], const int displs[], MPI_Datatype rt, MPI_Comm comm,
+                     MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Iallgatherv"));
+    return allgatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, comm, 1, request,
+                      "MPI_Iallgatherv");
 }
 
 /* ---- Alltoall(v,w) ----------------------------------------------------------------------- */
-/* general form: per-peer counts, byte displacements and types; pairwise exchange order */
-static int alltoallw(const void *sbuf, const int *sc, const MPI_Aint *sd, const MPI_Datatype *st,
-                     void *rbuf, const int *rc, const MPI_Aint *rd, const MPI_Datatype *rt,
-                     MPI_Comm c)
-{
-    int n = c->size, me = c->rank, tag = sm_coll_tag(c), err = 0;
-    sm_dt_copy(at_bytes(sbuf, sd[me]), sc[me], st[me], at_bytes(rbuf, rd[me]), rc[me], rt[me]);
-    int pof2 = (n & (n - 1)) == 0;
-    for (int s = 1; s < n; s++) {
-        int to = pof2 ? me ^ s : (me + s) % n, from = pof2 ? me ^ s : (me - s + n) % n;
-        MPI_Request rq[2];
-        int k = 0;
-        /* a pair exchanges a message only when it carries data: the two sides may describe
-         * zero bytes differently (count 0, or elements of a zero-size type) */
-        if (rc[from] && sm_dt_psize(rt[from]))
-            sm_irecv_dt(at_bytes(rbuf, rd[from]), rc[from], rt[from], from, tag, c, CCTX(c),
-                        &rq[k++]);
-        if (sc[to] && sm_dt_psize(st[to]))
-            sm_isend_dt(at_bytes(sbuf, sd[to]), sc[to], st[to], to, tag, c, CCTX(c),
-                        SM_MODE_STANDARD, &rq[k++]);
-        int e = c_waitall(k, rq);
-        if (e && !err)
-            err = e;
-    }
-    return err;
-}
-
-struct a2a { int *sc, *rc; MPI_Aint *sd, *rd; MPI_Datatype *st, *rt; void *tmpbase; };
-
-static void a2a_alloc(struct a2a *a, int n)
-{
-    a->sc = sm_xmalloc(sizeof(int) * (size_t)n);
-    a->rc = sm_xmalloc(sizeof(int) * (size_t)n);
-    a->sd = sm_xmalloc(sizeof(MPI_Aint) * (size_t)n);
-    a->rd = sm_xmalloc(sizeof(MPI_Aint) * (size_t)n);
-    a->st = sm_xmalloc(sizeof(MPI_Datatype) * (size_t)n);
-    a->rt = sm_xmalloc(sizeof(MPI_Datatype) * (size_t)n);
-    a->tmpbase = NULL;
-}
-
-static void a2a_free(struct a2a *a)
-{
-    free(a->sc), free(a->rc), free(a->sd), free(a->rd), free(a->st), free(a->rt);
-    free(a->tmpbase);
-}
-
-/* MPI_IN_PLACE: send from a copy of the receive buffer with the receive layout */
-static const void *in_place_copy(struct a2a *a, const void *rbuf, int n)
+/* MPI_IN_PLACE: send from a copy of the receive buffer with the receive layout, taken when
+ * the schedule is built (the call, or MPI_Start) */
+static const void *in_place_copy(struct sm_sched *s, struct sm_a2a *a, const void *rbuf, int n)
 {
     MPI_Aint lo = 0, hi = 0;
     int any = 0;
@@ -378,10 +408,9 @@ static const void *in_place_copy(struct a2a *a, const void *rbuf, int n)
             hi = h;
         any = 1;
     }
-    char *copy = sm_xmalloc((size_t)(hi - lo) + 1);
+    char *copy = sm_sched_bytes(s, (size_t)(hi - lo) + 1);
     if (any)
         memcpy(copy, (const char *)rbuf + lo, (size_t)(hi - lo));
-    a->tmpbase = copy;
     for (int i = 0; i < n; i++) {
         a->sc[i] = a->rc[i];
         a->sd[i] = a->rd[i];
@@ -390,107 +419,131 @@ static const void *in_place_copy(struct a2a *a, const void *rbuf, int n)
     return copy - lo;
 }
 
-#pragma weak MPI_Alltoall = PMPI_Alltoall
-int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
-                 MPI_Datatype rt, MPI_Comm comm)
+void sm_build_alltoallw(struct sm_sched *s, int kind, const void *sbuf, int scount,
+                        const int *scounts, const int *sdispls, const MPI_Datatype *sts,
+                        void *rbuf, int rcount, const int *rcounts, const int *rdispls,
+                        const MPI_Datatype *rts)
 {
-    const char *fn = "MPI_Alltoall";
-    SM_TRY(sm_check_comm(comm, fn));
-    if (sm_comm_is_inter(comm))
-        return sm_inter_alltoall(sbuf, scount, st, rbuf, rcount, rt, comm);
-    SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_coll_check_buf(comm, sbuf, scount, st, fn));
-    SM_TRY(sm_check_buffer(comm, rbuf, rcount, rt, fn));
-    int n = comm->size;
-    if (n > 2 && rcount > 0 && sm_dt_psize(rt) * (size_t)rcount <= sm_coll_tunables()->a2a_bruck)
-        return fail(comm, sm_coll_alltoall_bruck(sbuf, scount, st, rbuf, rcount, rt, comm), fn);
-    struct a2a a;
-    a2a_alloc(&a, n);
+    int n = s->comm->size;
+    MPI_Datatype rt0 = rts[0];
+    if (kind == 0 && n > 2 && rcount > 0 &&
+        sm_dt_psize(rt0) * (size_t)rcount <= sm_coll_tunables()->a2a_bruck) {
+        sm_algo_alltoall_bruck(s, sbuf, scount, sbuf == MPI_IN_PLACE ? rt0 : sts[0], rbuf,
+                               rcount, rt0);
+        return;
+    }
+    struct sm_a2a a;
+    a.sc = sm_sched_bytes(s, sizeof(int) * 2 * (size_t)n);
+    a.rc = a.sc + n;
+    a.sd = sm_sched_bytes(s, sizeof(MPI_Aint) * 2 * (size_t)n);
+    a.rd = a.sd + n;
+    a.st = sm_sched_bytes(s, sizeof(MPI_Datatype) * 2 * (size_t)n);
+    a.rt = a.st + n;
     for (int i = 0; i < n; i++) {
-        a.rc[i] = rcount;
-        a.rd[i] = (MPI_Aint)i * rcount * rt->extent;
+        MPI_Datatype rt = rts[kind == 2 ? i : 0];
+        a.rc[i] = kind ? rcounts[i] : rcount;
+        a.rd[i] = kind == 2 ? rdispls[i]
+                            : (kind ? (MPI_Aint)rdispls[i] : (MPI_Aint)i * rcount) * rt->extent;
         a.rt[i] = rt;
         if (sbuf != MPI_IN_PLACE) {
-            a.sc[i] = scount;
-            a.sd[i] = (MPI_Aint)i * scount * st->extent;
+            MPI_Datatype st = sts[kind == 2 ? i : 0];
+            a.sc[i] = kind ? scounts[i] : scount;
+            a.sd[i] = kind == 2 ? sdispls[i]
+                                : (kind ? (MPI_Aint)sdispls[i] : (MPI_Aint)i * scount) * st->extent;
             a.st[i] = st;
         }
     }
     if (sbuf == MPI_IN_PLACE)
-        sbuf = in_place_copy(&a, rbuf, n);
-    int err = alltoallw(sbuf, a.sc, a.sd, a.st, rbuf, a.rc, a.rd, a.rt, comm);
-    a2a_free(&a);
-    return fail(comm, err, fn);
+        sbuf = in_place_copy(s, &a, rbuf, n);
+    sm_algo_alltoallw_pairwise(s, sbuf, &a, rbuf);
+}
+
+static int alltoallw(int kind, const void *sbuf, int scount, const int *scounts,
+                     const int *sdispls, const MPI_Datatype *sts, void *rbuf, int rcount,
+                     const int *rcounts, const int *rdispls, const MPI_Datatype *rts,
+                     MPI_Comm comm, MPI_Request *req, const char *fn)
+{
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_ialltoallw(kind, sbuf, scount, scounts, sdispls, sts, rbuf, rcount,
+                                   rcounts, rdispls, rts, comm, req, fn);
+    int in_place = sbuf == MPI_IN_PLACE;
+    if (kind == 0) {
+        SM_TRY(sm_coll_check_buf(comm, sbuf, scount, sts[0], fn));
+        SM_TRY(sm_check_buffer(comm, rbuf, rcount, rts[0], fn));
+    } else if (kind == 1) {
+        SM_TRY(sm_check_dt(comm, rts[0], fn));
+        if (!rcounts || !rdispls || (!in_place && (!scounts || !sdispls)))
+            return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
+        if (!in_place)
+            SM_TRY(sm_check_dt(comm, sts[0], fn));
+    } else {
+        if (!rcounts || !rdispls || !rts || (!in_place && (!scounts || !sdispls || !sts)))
+            return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts, displacements or types");
+        for (int i = 0; i < comm->size; i++) {
+            SM_TRY(sm_check_dt(comm, rts[i], fn));
+            if (!in_place)
+                SM_TRY(sm_check_dt(comm, sts[i], fn));
+        }
+    }
+    struct sm_sched *s = sm_sched_new(comm);
+    sm_build_alltoallw(s, kind, sbuf, scount, scounts, sdispls, sts, rbuf, rcount, rcounts,
+                       rdispls, rts);
+    return sm_sched_run(s, req, fn);
+}
+
+#pragma weak MPI_Alltoall = PMPI_Alltoall
+int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                  MPI_Datatype rt, MPI_Comm comm)
+{
+    return alltoallw(0, sbuf, scount, NULL, NULL, &st, rbuf, rcount, NULL, NULL, &rt, comm,
+                     NULL, "MPI_Alltoall");
+}
+
+#pragma weak MPI_Ialltoall = PMPI_Ialltoall
+int PMPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                   MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ialltoall"));
+    return alltoallw(0, sbuf, scount, NULL, NULL, &st, rbuf, rcount, NULL, NULL, &rt, comm,
+                     request, "MPI_Ialltoall");
 }
 
 #pragma weak MPI_Alltoallv = PMPI_Alltoallv
 int PMPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype st,
-                  void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rt,
-                  MPI_Comm comm)
+                   void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rt,
+                   MPI_Comm comm)
 {
-    const char *fn = "MPI_Alltoallv";
-    SM_TRY(sm_check_comm(comm, fn));
-    if (sm_comm_is_inter(comm))
-        return sm_inter_ialltoallw(1, sbuf, 0, scounts, sdispls, &st, rbuf, 0, rcounts, rdispls,
-                                   &rt, comm, NULL, fn);
-    SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_check_dt(comm, rt, fn));
-    if (!rcounts || !rdispls || (sbuf != MPI_IN_PLACE && (!scounts || !sdispls)))
-        return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
-    if (sbuf != MPI_IN_PLACE)
-        SM_TRY(sm_check_dt(comm, st, fn));
-    int n = comm->size;
-    struct a2a a;
-    a2a_alloc(&a, n);
-    for (int i = 0; i < n; i++) {
-        a.rc[i] = rcounts[i];
-        a.rd[i] = (MPI_Aint)rdispls[i] * rt->extent;
-        a.rt[i] = rt;
-        if (sbuf != MPI_IN_PLACE) {
-            a.sc[i] = scounts[i];
-            a.sd[i] = (MPI_Aint)sdispls[i] * st->extent;
-            a.st[i] = st;
-        }
-    }
-    if (sbuf == MPI_IN_PLACE)
-        sbuf = in_place_copy(&a, rbuf, n);
-    int err = alltoallw(sbuf, a.sc, a.sd, a.st, rbuf, a.rc, a.rd, a.rt, comm);
-    a2a_free(&a);
-    return fail(comm, err, fn);
+    return alltoallw(1, sbuf, 0, scounts, sdispls, &st, rbuf, 0, rcounts, rdispls, &rt, comm,
+                     NULL, "MPI_Alltoallv");
+}
+
+#pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
+int PMPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype st,
+                    void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rt,
+                    MPI_Comm comm, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ialltoallv"));
+    return alltoallw(1, sbuf, 0, scounts, sdispls, &st, rbuf, 0, rcounts, rdispls, &rt, comm,
+                     request, "MPI_Ialltoallv");
 }
 
 #pragma weak MPI_Alltoallw = PMPI_Alltoallw
 int PMPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
-                  const MPI_Datatype sts[], void *rbuf, const int rcounts[], const int rdispls[],
-                  const MPI_Datatype rts[], MPI_Comm comm)
+                   const MPI_Datatype sts[], void *rbuf, const int rcounts[], const int rdispls[],
+                   const MPI_Datatype rts[], MPI_Comm comm)
 {
-    const char *fn = "MPI_Alltoallw";
-    SM_TRY(sm_check_comm(comm, fn));
-    if (sm_comm_is_inter(comm))
-        return sm_inter_ialltoallw(2, sbuf, 0, scounts, sdispls, sts, rbuf, 0, rcounts, rdispls,
-                                   rts, comm, NULL, fn);
-    SM_TRY(sm_coll_check(comm, fn));
-    if (!rcounts || !rdispls || !rts ||
-        (sbuf != MPI_IN_PLACE && (!scounts || !sdispls || !sts)))
-        return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts, displacements or types");
-    int n = comm->size;
-    struct a2a a;
-    a2a_alloc(&a, n);
-    for (int i = 0; i < n; i++) {
-        SM_TRY(sm_check_dt(comm, rts[i], fn));
-        a.rc[i] = rcounts[i];
-        a.rd[i] = rdispls[i];
-        a.rt[i] = rts[i];
-        if (sbuf != MPI_IN_PLACE) {
-            SM_TRY(sm_check_dt(comm, sts[i], fn));
-            a.sc[i] = scounts[i];
-            a.sd[i] = sdispls[i];
-            a.st[i] = sts[i];
-        }
-    }
-    if (sbuf == MPI_IN_PLACE)
-        sbuf = in_place_copy(&a, rbuf, n);
-    int err = alltoallw(sbuf, a.sc, a.sd, a.st, rbuf, a.rc, a.rd, a.rt, comm);
-    a2a_free(&a);
-    return fail(comm, err, fn);
+    return alltoallw(2, sbuf, 0, scounts, sdispls, sts, rbuf, 0, rcounts, rdispls, rts, comm,
+                     NULL, "MPI_Alltoallw");
+}
+
+#pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
+int PMPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[],
+                    const MPI_Datatype sts[], void *rbuf, const int rcounts[],
+                    const int rdispls[], const MPI_Datatype rts[], MPI_Comm comm,
+                    MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ialltoallw"));
+    return alltoallw(2, sbuf, 0, scounts, sdispls, sts, rbuf, 0, rcounts, rdispls, rts, comm,
+                     request, "MPI_Ialltoallw");
 }

@@ -1,250 +1,295 @@
-/* coll_reduce.c — blocking reductions: Reduce (binomial tree; non-commutative ops reduce in
- * rank order towards rank 0), Allreduce (recursive doubling with the fold for non-powers of
- * two, order-preserving), Reduce_scatter(_block) (pairwise exchange for commutative ops and
- * large vectors, coll_algo.c; else allreduce, keep my block), Scan and Exscan (recursive
- * doubling). */
-#include "coll/icoll.h"
+/* reduce.c — the reductions, blocking and non-blocking: Reduce (binomial tree; non-commutative
+ * ops reduce in rank order towards rank 0), Allreduce (recursive doubling with the fold for
+ * non-powers of two, order-preserving; Rabenseifner for large vectors and commutative ops),
+ * Reduce_scatter(_block) (pairwise exchange for commutative ops and large vectors, else
+ * allreduce and keep my block), Scan and Exscan (recursive doubling).  Each has one builder
+ * (coll.h) shared by its blocking, non-blocking and persistent forms, and one argument check
+ * for the blocking and non-blocking entry points (req NULL: blocking). */
+#include "coll/coll.h"
 
-
-static int fail(MPI_Comm c, int err, const char *fn)
+/* ---- Reduce -------------------------------------------------------------------------------- */
+void sm_build_reduce(struct sm_sched *s, const void *sbuf, void *rbuf, int count,
+                     MPI_Datatype dt, MPI_Op op, int root)
 {
-    return err ? sm_error(c, err, fn, NULL) : MPI_SUCCESS;
-}
-
-/* a = b op a where b comes from lower ranks; for the other order the result goes through t */
-static void combine_lower(MPI_Op op, const void *lower, void *acc, int n, MPI_Datatype dt)
-{
-    sm_op_apply(op, lower, acc, n, dt);
-}
-static void combine_higher(MPI_Op op, void *acc, void *higher, int n, MPI_Datatype dt)
-{
-    if (op->commute) {
-        sm_op_apply(op, higher, acc, n, dt);
-    } else {
-        sm_op_apply(op, acc, higher, n, dt); /* higher = acc op higher */
-        sm_dt_copy(higher, n, dt, acc, n, dt);
-    }
-}
-
-int sm_coll_reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                   int root, MPI_Comm c)
-{
-    int n = c->size, me = c->rank, tag = sm_coll_tag(c), err = 0;
+    MPI_Comm c = s->comm;
+    int n = c->size, me = c->rank;
     const void *src = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     if (count == 0)
-        return MPI_SUCCESS;
+        return;
+    sm_sched_round(s);
     if (n == 1) {
         if (sbuf != MPI_IN_PLACE)
-            sm_dt_copy(sbuf, count, dt, rbuf, count, dt);
-        return MPI_SUCCESS;
+            sm_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
+        return;
     }
-    int base = op->commute ? root : 0; /* tree root */
-    int rel = (me - base + n) % n;
-    void *b1, *b2;
-    char *acc = sm_dt_tmp(count, dt, &b1), *tmp = sm_dt_tmp(count, dt, &b2);
-    sm_dt_copy(src, count, dt, acc, count, dt);
+    int base = op->commute ? root : 0, rel = (me - base + n) % n; /* tree root */
+    char *acc = sm_sched_tmp(s, count, dt), *tmp = NULL;
+    sm_sched_copy(s, src, count, dt, acc, count, dt);
     for (int mask = 1; mask < n; mask <<= 1) {
         if (rel & mask) {
-            err = c_send(acc, count, dt, (rel - mask + base) % n, tag, c);
+            sm_sched_round(s);
+            sm_sched_send(s, acc, count, dt, (rel - mask + base) % n);
             break;
         }
         if (rel + mask < n) {
-            int e = c_recv(tmp, count, dt, (rel + mask + base) % n, tag, c);
-            if (e && !err)
-                err = e;
-            combine_higher(op, acc, tmp, count, dt);
+            if (!tmp)
+                tmp = sm_sched_tmp(s, count, dt);
+            sm_sched_round(s);
+            sm_sched_recv(s, tmp, count, dt, (rel + mask + base) % n);
+            sm_sched_combine_higher(s, op, acc, tmp, count, dt);
         }
     }
-    if (me == base && base != root)
-        err = c_send(acc, count, dt, root, tag, c);
-    if (me == root) {
-        if (base != root)
-            err = c_recv(rbuf, count, dt, base, tag, c);
-        else
-            sm_dt_copy(acc, count, dt, rbuf, count, dt);
+    if (me == base && base != root) {
+        sm_sched_round(s);
+        sm_sched_send(s, acc, count, dt, root);
     }
-    free(b1);
-    free(b2);
-    return err;
+    if (me == root) {
+        sm_sched_round(s);
+        if (base != root)
+            sm_sched_recv(s, rbuf, count, dt, base);
+        else
+            sm_sched_copy(s, acc, count, dt, rbuf, count, dt);
+    }
 }
 
-#pragma weak MPI_Reduce = PMPI_Reduce
-int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
-               MPI_Comm comm)
+static int reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+                  MPI_Comm comm, MPI_Request *req, const char *fn)
 {
-    const char *fn = "MPI_Reduce";
     SM_TRY(sm_check_comm(comm, fn));
     if (sm_comm_is_inter(comm))
-        return sm_inter_reduce(sbuf, rbuf, count, dt, op, root, comm);
-    SM_TRY(sm_coll_check(comm, fn));
+        return sm_inter_ireduce(sbuf, rbuf, count, dt, op, root, comm, req, fn);
     SM_TRY(sm_coll_check_root(comm, root, fn));
     SM_TRY(sm_check_buffer(comm, comm->rank == root ? rbuf : sbuf, count, dt, fn));
     if (sbuf == MPI_IN_PLACE && comm->rank != root)
         return sm_error(comm, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is only allowed at the root");
     SM_TRY(sm_op_check(comm, op, dt, fn));
-    return fail(comm, sm_coll_reduce(sbuf, rbuf, count, dt, op, root, comm), fn);
+    struct sm_sched *s = sm_sched_new(comm);
+    sm_build_reduce(s, sbuf, rbuf, count, dt, op, root);
+    return sm_sched_run(s, req, fn);
+}
+
+#pragma weak MPI_Reduce = PMPI_Reduce
+int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+                MPI_Comm comm)
+{
+    return reduce(sbuf, rbuf, count, dt, op, root, comm, NULL, "MPI_Reduce");
+}
+
+#pragma weak MPI_Ireduce = PMPI_Ireduce
+int PMPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ireduce"));
+    return reduce(sbuf, rbuf, count, dt, op, root, comm, request, "MPI_Ireduce");
+}
+
+/* ---- Allreduce ----------------------------------------------------------------------------- */
+void sm_build_allreduce(struct sm_sched *s, const void *sbuf, void *rbuf, int count,
+                        MPI_Datatype dt, MPI_Op op)
+{
+    int n = s->comm->size;
+    if (sbuf != MPI_IN_PLACE) {
+        sm_sched_round(s);
+        sm_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
+    }
+    if (n == 1 || count == 0)
+        return;
+    if (op->commute && count >= sm_algo_pof2_below(n) &&
+        sm_dt_psize(dt) * (size_t)count >= sm_coll_tunables()->allreduce_rab)
+        sm_algo_allreduce_rabenseifner(s, rbuf, count, dt, op);
+    else
+        sm_algo_allreduce_recdbl(s, rbuf, count, dt, op);
 }
 
 int sm_coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                       MPI_Comm c)
 {
-    int n = c->size, me = c->rank, tag = sm_coll_tag(c), err = 0, e;
-    if (sbuf != MPI_IN_PLACE)
-        sm_dt_copy(sbuf, count, dt, rbuf, count, dt);
-    if (n == 1 || count == 0)
-        return MPI_SUCCESS;
-    int pof2 = 1;
-    while (pof2 * 2 <= n)
-        pof2 *= 2;
-    if (op->commute && count >= pof2 &&
-        sm_dt_psize(dt) * (size_t)count >= sm_coll_tunables()->allreduce_rab)
-        return sm_coll_allreduce_rabenseifner(rbuf, count, dt, op, tag, c);
-    void *b;
-    char *tmp = sm_dt_tmp(count, dt, &b);
-    int rem = n - pof2;
-    int newrank = sm_coll_pof2_enter(rbuf, tmp, count, dt, op, pof2, tag, c, &err);
-    if (newrank >= 0) {
-        for (int mask = 1; mask < pof2; mask <<= 1) {
-            int nd = newrank ^ mask, dst = sm_coll_pof2_real(nd, rem);
-            e = c_sendrecv(rbuf, count, dt, dst, tmp, count, dt, dst, tag, c);
-            if (e && !err)
-                err = e;
-            if (dst < me)
-                combine_lower(op, tmp, rbuf, count, dt);
-            else
-                combine_higher(op, rbuf, tmp, count, dt);
-        }
-    }
-    sm_coll_pof2_leave(rbuf, count, dt, pof2, tag, c, &err);
-    free(b);
-    return err;
+    struct sm_sched *s = sm_sched_new(c);
+    sm_build_allreduce(s, sbuf, rbuf, count, dt, op);
+    return sm_sched_wait(s);
+}
+
+static int allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                     MPI_Comm comm, MPI_Request *req, const char *fn)
+{
+    SM_TRY(sm_check_comm(comm, fn));
+    if (sm_comm_is_inter(comm))
+        return sm_inter_iallreduce(sbuf, rbuf, count, dt, op, comm, req, fn);
+    SM_TRY(sm_check_buffer(comm, rbuf, count, dt, fn));
+    SM_TRY(sm_op_check(comm, op, dt, fn));
+    struct sm_sched *s = sm_sched_new(comm);
+    sm_build_allreduce(s, sbuf, rbuf, count, dt, op);
+    return sm_sched_run(s, req, fn);
 }
 
 #pragma weak MPI_Allreduce = PMPI_Allreduce
 int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                  MPI_Comm comm)
+                   MPI_Comm comm)
 {
-    const char *fn = "MPI_Allreduce";
-    SM_TRY(sm_check_comm(comm, fn));
-    if (sm_comm_is_inter(comm))
-        return sm_inter_allreduce(sbuf, rbuf, count, dt, op, comm);
-    SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_check_buffer(comm, rbuf, count, dt, fn));
-    SM_TRY(sm_op_check(comm, op, dt, fn));
-    return fail(comm, sm_coll_allreduce(sbuf, rbuf, count, dt, op, comm), fn);
+    return allreduce(sbuf, rbuf, count, dt, op, comm, NULL, "MPI_Allreduce");
 }
 
-static int reduce_scatter(const void *sbuf, void *rbuf, const int *counts, MPI_Datatype dt,
-                          MPI_Op op, MPI_Comm c)
+#pragma weak MPI_Iallreduce = PMPI_Iallreduce
+int PMPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                    MPI_Comm comm, MPI_Request *request)
 {
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Iallreduce"));
+    return allreduce(sbuf, rbuf, count, dt, op, comm, request, "MPI_Iallreduce");
+}
+
+/* ---- Reduce_scatter(_block) ---------------------------------------------------------------- */
+void sm_build_reduce_scatter(struct sm_sched *s, const void *sbuf, void *rbuf,
+                             const int *counts, int rcount, MPI_Datatype dt, MPI_Op op)
+{
+    MPI_Comm c = s->comm;
     int n = c->size, total = 0, mine = 0;
+    if (!counts) {
+        int *k = sm_sched_bytes(s, sizeof(int) * (size_t)n);
+        for (int i = 0; i < n; i++)
+            k[i] = rcount;
+        counts = k;
+    }
     for (int i = 0; i < n; i++) {
         if (i == c->rank)
             mine = total;
         total += counts[i];
     }
     if (n > 1 && op->commute &&
-        sm_dt_psize(dt) * (size_t)total >= sm_coll_tunables()->redscat_pairwise)
-        return sm_coll_reduce_scatter_pairwise(sbuf, rbuf, counts, dt, op, c);
-    void *b;
-    char *all = sm_dt_tmp(total, dt, &b);
-    int err = sm_coll_allreduce(sbuf == MPI_IN_PLACE ? rbuf : sbuf, all, total, dt, op, c);
-    sm_dt_copy(all + (MPI_Aint)mine * dt->extent, counts[c->rank], dt, rbuf, counts[c->rank],
-               dt);
-    free(b);
-    return err;
+        sm_dt_psize(dt) * (size_t)total >= sm_coll_tunables()->redscat_pairwise) {
+        sm_algo_reduce_scatter_pairwise(s, sbuf, rbuf, counts, dt, op);
+        return;
+    }
+    char *all = sm_sched_tmp(s, total, dt);
+    sm_build_allreduce(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, all, total, dt, op);
+    sm_sched_round(s);
+    sm_sched_copy(s, all + (MPI_Aint)mine * dt->extent, counts[c->rank], dt, rbuf,
+                  counts[c->rank], dt);
+}
+
+/* rcounts NULL: Reduce_scatter_block */
+static int reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, int rcount,
+                          MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int is_block,
+                          MPI_Request *req, const char *fn)
+{
+    SM_TRY(sm_check_comm(comm, fn));
+    if (!is_block && !rcounts)
+        return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts");
+    if (sm_comm_is_inter(comm))
+        return sm_inter_ireduce_scatter(sbuf, rbuf, rcounts, rcount, dt, op, comm, req, fn);
+    if (!is_block)
+        for (int i = 0; i < comm->size; i++)
+            if (rcounts[i] < 0)
+                return sm_error(comm, MPI_ERR_COUNT, fn, "count %d is negative", rcounts[i]);
+    SM_TRY(sm_check_buffer(comm, rbuf, is_block ? rcount : rcounts[comm->rank], dt, fn));
+    SM_TRY(sm_op_check(comm, op, dt, fn));
+    struct sm_sched *s = sm_sched_new(comm);
+    sm_build_reduce_scatter(s, sbuf, rbuf, rcounts, rcount, dt, op);
+    return sm_sched_run(s, req, fn);
 }
 
 #pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
 int PMPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
-                       MPI_Op op, MPI_Comm comm)
+                        MPI_Op op, MPI_Comm comm)
 {
-    const char *fn = "MPI_Reduce_scatter";
-    SM_TRY(sm_check_comm(comm, fn));
-    if (!rcounts)
-        return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts");
-    if (sm_comm_is_inter(comm))
-        return sm_inter_ireduce_scatter(sbuf, rbuf, rcounts, 0, dt, op, comm, NULL, fn);
-    SM_TRY(sm_coll_check(comm, fn));
-    if (!rcounts)
-        return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts");
-    SM_TRY(sm_check_buffer(comm, rbuf, rcounts[comm->rank], dt, fn));
-    SM_TRY(sm_op_check(comm, op, dt, fn));
-    return fail(comm, reduce_scatter(sbuf, rbuf, rcounts, dt, op, comm), fn);
+    return reduce_scatter(sbuf, rbuf, rcounts, 0, dt, op, comm, 0, NULL, "MPI_Reduce_scatter");
+}
+
+#pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
+int PMPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
+                         MPI_Op op, MPI_Comm comm, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ireduce_scatter"));
+    return reduce_scatter(sbuf, rbuf, rcounts, 0, dt, op, comm, 0, request,
+                          "MPI_Ireduce_scatter");
 }
 
 #pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
 int PMPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt,
-                             MPI_Op op, MPI_Comm comm)
+                              MPI_Op op, MPI_Comm comm)
 {
-    const char *fn = "MPI_Reduce_scatter_block";
-    SM_TRY(sm_check_comm(comm, fn));
-    if (sm_comm_is_inter(comm))
-        return sm_inter_ireduce_scatter(sbuf, rbuf, NULL, rcount, dt, op, comm, NULL, fn);
-    SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_check_buffer(comm, rbuf, rcount, dt, fn));
-    SM_TRY(sm_op_check(comm, op, dt, fn));
-    int *counts = sm_xmalloc(sizeof(int) * (size_t)comm->size);
-    for (int i = 0; i < comm->size; i++)
-        counts[i] = rcount;
-    int err = reduce_scatter(sbuf, rbuf, counts, dt, op, comm);
-    free(counts);
-    return fail(comm, err, fn);
+    return reduce_scatter(sbuf, rbuf, NULL, rcount, dt, op, comm, 1, NULL,
+                          "MPI_Reduce_scatter_block");
 }
 
-/* inclusive (exclusive = 0) or exclusive prefix reduction by recursive doubling */
-static int scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                int inclusive, MPI_Comm c)
+#pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
+int PMPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt,
+                               MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
-    int n = c->size, me = c->rank, tag = sm_coll_tag(c), err = 0, have = inclusive;
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ireduce_scatter_block"));
+    return reduce_scatter(sbuf, rbuf, NULL, rcount, dt, op, comm, 1, request,
+                          "MPI_Ireduce_scatter_block");
+}
+
+/* ---- Scan, Exscan: inclusive (exclusive = 0) or exclusive prefix by recursive doubling ---- */
+void sm_build_scan(struct sm_sched *s, const void *sbuf, void *rbuf, int count,
+                   MPI_Datatype dt, MPI_Op op, int inclusive)
+{
+    MPI_Comm c = s->comm;
+    int n = c->size, me = c->rank, have = inclusive;
     if (count == 0)
-        return MPI_SUCCESS;
-    void *b1, *b2;
-    char *partial = sm_dt_tmp(count, dt, &b1), *tmp = sm_dt_tmp(count, dt, &b2);
-    sm_dt_copy(sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt, partial, count, dt);
+        return;
+    sm_sched_round(s);
+    char *partial = sm_sched_tmp(s, count, dt), *tmp = sm_sched_tmp(s, count, dt);
+    sm_sched_copy(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, dt, partial, count, dt);
     if (inclusive && sbuf != MPI_IN_PLACE)
-        sm_dt_copy(sbuf, count, dt, rbuf, count, dt);
+        sm_sched_copy(s, sbuf, count, dt, rbuf, count, dt);
     for (int mask = 1; mask < n; mask <<= 1) {
         int dst = me ^ mask;
         if (dst >= n)
             continue;
-        int e = c_sendrecv(partial, count, dt, dst, tmp, count, dt, dst, tag, c);
-        if (e && !err)
-            err = e;
+        sm_sched_round(s);
+        sm_sched_recv(s, tmp, count, dt, dst);
+        sm_sched_send(s, partial, count, dt, dst);
         if (me > dst) {
             if (have) {
-                combine_lower(op, tmp, rbuf, count, dt);
+                sm_sched_reduce(s, op, tmp, rbuf, count, dt);
             } else {
-                sm_dt_copy(tmp, count, dt, rbuf, count, dt);
+                sm_sched_copy(s, tmp, count, dt, rbuf, count, dt);
                 have = 1;
             }
-            combine_lower(op, tmp, partial, count, dt);
+            sm_sched_reduce(s, op, tmp, partial, count, dt);
         } else {
-            combine_higher(op, partial, tmp, count, dt);
+            sm_sched_combine_higher(s, op, partial, tmp, count, dt);
         }
     }
-    free(b1);
-    free(b2);
-    return err;
+}
+
+static int scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                int inclusive, MPI_Comm comm, MPI_Request *req, const char *fn)
+{
+    SM_TRY(sm_coll_check(comm, fn)); /* not defined on intercommunicators */
+    SM_TRY(sm_check_buffer(comm, rbuf, count, dt, fn));
+    SM_TRY(sm_op_check(comm, op, dt, fn));
+    struct sm_sched *s = sm_sched_new(comm);
+    sm_build_scan(s, sbuf, rbuf, count, dt, op, inclusive);
+    return sm_sched_run(s, req, fn);
 }
 
 #pragma weak MPI_Scan = PMPI_Scan
 int PMPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
-    const char *fn = "MPI_Scan";
-    SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_check_buffer(comm, rbuf, count, dt, fn));
-    SM_TRY(sm_op_check(comm, op, dt, fn));
-    return fail(comm, scan(sbuf, rbuf, count, dt, op, 1, comm), fn);
+    return scan(sbuf, rbuf, count, dt, op, 1, comm, NULL, "MPI_Scan");
+}
+
+#pragma weak MPI_Iscan = PMPI_Iscan
+int PMPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+               MPI_Comm comm, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Iscan"));
+    return scan(sbuf, rbuf, count, dt, op, 1, comm, request, "MPI_Iscan");
 }
 
 #pragma weak MPI_Exscan = PMPI_Exscan
 int PMPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-               MPI_Comm comm)
+                MPI_Comm comm)
 {
-    const char *fn = "MPI_Exscan";
-    SM_TRY(sm_coll_check(comm, fn));
-    SM_TRY(sm_check_buffer(comm, rbuf, count, dt, fn));
-    SM_TRY(sm_op_check(comm, op, dt, fn));
-    return fail(comm, scan(sbuf, rbuf, count, dt, op, 0, comm), fn);
+    return scan(sbuf, rbuf, count, dt, op, 0, comm, NULL, "MPI_Exscan");
+}
+
+#pragma weak MPI_Iexscan = PMPI_Iexscan
+int PMPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                 MPI_Comm comm, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_nb(comm, request, "MPI_Iexscan"));
+    return scan(sbuf, rbuf, count, dt, op, 0, comm, request, "MPI_Iexscan");
 }

@@ -1,6 +1,8 @@
-/* nbc_sched.c — the schedule engine of the non-blocking collectives (see nbc_sched.h): rounds
- * of sends and receives followed by local copies and reductions, advanced from a progress hook
- * (sm_progress_hook_add) that only starts and tests requests, never blocks.  The user's request
+/* sched.c — the schedule engine every collective runs on (see sched.h): rounds of sends and
+ * receives followed by local copies and reductions.  A blocking collective runs its schedule
+ * to completion in the caller (sm_sched_wait); a non-blocking or persistent one is advanced
+ * from a progress hook (sm_progress_hook_add) that only starts and tests requests, never
+ * blocks.  The user's request
  * is an SM_REQ_DONE request completed with sm_req_complete when the last round ends, so
  * Wait/Test/Request_free work unchanged. */
 #include "coll/sched.h"
@@ -37,15 +39,19 @@ static void *grow(void *p, int *cap, int need, size_t elem)
     return q;
 }
 
-struct sm_sched *sm_sched_new(MPI_Comm c)
+struct sm_sched *sm_sched_new_seq(MPI_Comm c, uint32_t seq)
 {
     struct sm_sched *s = sm_xcalloc(1, sizeof *s);
-    struct sm_comm_ext *x = sm_comm_x(c);
     s->owner = c;
     s->comm = c;
-    s->tag = (int)(0x20000000u | (x->nbc_seq++ & 0x0fffffffu));
+    s->tag = (int)(0x20000000u | (seq & 0x0fffffffu));
     s->cur = -1;
     return s;
+}
+
+struct sm_sched *sm_sched_new(MPI_Comm c)
+{
+    return sm_sched_new_seq(c, sm_comm_x(c)->nbc_seq++);
 }
 
 void sm_sched_round(struct sm_sched *s)
@@ -289,13 +295,34 @@ int sm_sched_start(struct sm_sched *s, MPI_Request *req)
 }
 
 
+/* the requests of the round in progress have all completed */
+static int round_done(void *arg)
+{
+    struct sm_sched *s = arg;
+    for (int i = 0; i < s->nrq; i++)
+        if (s->rq[i] != MPI_REQUEST_NULL && !s->rq[i]->complete)
+            return 0;
+    return 1;
+}
+
+/* a blocking collective: no user request, no place in the list of running schedules; the
+ * caller progresses until each round's requests complete, exactly as a sequence of
+ * point-to-point waits would */
+int sm_sched_wait(struct sm_sched *s)
+{
+    int moved = 0;
+    while (!advance(s, &moved))
+        sm_progress_until(round_done, s);
+    int err = s->err;
+    s_free(s);
+    return err;
+}
+
 int sm_sched_run(struct sm_sched *s, MPI_Request *req, const char *fn)
 {
     MPI_Comm c = s->owner;
     if (req)
         return sm_sched_start(s, req);
-    MPI_Request r;
-    SM_TRY(sm_sched_start(s, &r));
-    int err = sm_wait_one(&r, MPI_STATUS_IGNORE);
+    int err = sm_sched_wait(s);
     return err ? sm_error(c, err, fn, NULL) : MPI_SUCCESS;
 }

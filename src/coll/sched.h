@@ -1,7 +1,9 @@
-/* nbc_sched.h — the schedules that run non-blocking collectives (nbc_sched.c), shared by the
- * intracommunicator builders (icoll.c) and the intercommunicator ones (icoll_inter.c).
+/* sched.h — the schedules every collective runs on (sched.c): the algorithms (algo.c, move.c,
+ * reduce.c, barrier.c, icoll_inter.c, neighbor.c) add rounds to a schedule; the blocking
+ * call runs it to completion, the non-blocking one returns a request, a persistent one builds
+ * it again at each MPI_Start with the tag reserved at *_init.
  *
- * A schedule is a list of rounds built completely when the collective is called.  A round
+ * A schedule is a list of rounds built completely when the collective is called (or started).  A round
  * posts its sends and receives, and when all of them have completed runs its local steps
  * (copies, reductions) in order; then the next round starts.  Each step remembers the
  * communicator it was added on (sched->comm at that moment), so an intercommunicator schedule
@@ -37,7 +39,8 @@ struct sm_sched {
     struct sctpmpi_request *user;
 };
 
-struct sm_sched *sm_sched_new(MPI_Comm c);
+struct sm_sched *sm_sched_new(MPI_Comm c); /* takes the next tag of c */
+struct sm_sched *sm_sched_new_seq(MPI_Comm c, uint32_t seq); /* the tag of sequence number seq */
 void sm_sched_round(struct sm_sched *s);                  /* start a new round */
 void sm_sched_send(struct sm_sched *s, const void *b, int n, MPI_Datatype dt, int peer);
 void sm_sched_recv(struct sm_sched *s, void *b, int n, MPI_Datatype dt, int peer);
@@ -53,7 +56,9 @@ void *sm_sched_tmp(struct sm_sched *s, int count, MPI_Datatype dt); /* freed wit
 void *sm_sched_bytes(struct sm_sched *s, size_t n);                 /* freed with s */
 /* start s and hand its request to the user */
 int sm_sched_start(struct sm_sched *s, MPI_Request *req);
-/* req non-NULL: sm_sched_start; NULL (a blocking collective): start, wait, report errors as
+/* run s to completion in the caller and free it; returns the first error class (unreported) */
+int sm_sched_wait(struct sm_sched *s);
+/* req non-NULL: sm_sched_start; NULL (a blocking collective): sm_sched_wait, report errors as
  * fn on the owner */
 int sm_sched_run(struct sm_sched *s, MPI_Request *req, const char *fn);
 
