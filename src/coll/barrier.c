@@ -34,14 +34,14 @@ void sm_build_barrier(struct sm_sched *s)
     }
 }
 
-static int barrier(MPI_Comm comm, MPI_Request *req, const char *fn)
+static int barrier(MPI_Comm comm, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     if (sm_comm_is_inter(comm)) /* local ranks report to the leader, leaders swap, release */
-        return sm_inter_ibarrier(comm, req, fn);
+        return sm_inter_ibarrier(comm, how, fn);
     struct sm_sched *s = sm_sched_new(comm);
     sm_build_barrier(s);
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 #pragma weak MPI_Barrier = PMPI_Barrier
@@ -54,5 +54,13 @@ int PMPI_Barrier(MPI_Comm comm)
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ibarrier"));
-    return barrier(comm, request, "MPI_Ibarrier");
+    return barrier(comm, SM_NB(request), "MPI_Ibarrier");
+}
+
+/* ---- persistent forms (MPI-4): the schedule is built here and run at every MPI_Start ---- */
+#pragma weak MPI_Barrier_init = PMPI_Barrier_init
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Barrier_init"));
+    return barrier(comm, SM_INIT(request), "MPI_Barrier_init");
 }

@@ -68,34 +68,34 @@ int sm_algo_pof2_below(int n); /* the largest power of two <= n */
 /* a non-blocking or persistent call: the communicator, then the request pointer */
 int sm_coll_check_nb(MPI_Comm c, MPI_Request *req, const char *fn);
 
-/* ---- intercommunicator collectives (icoll_inter.c).  req non-NULL: start and return the
- * request; req NULL: the blocking call, which waits.  Arguments are checked here (communicator
+/* ---- intercommunicator collectives (inter.c).  how as sm_sched_run: NULL for the blocking
+ * call, which waits; else start and return the request, or make the persistent one.  Arguments are checked here (communicator
  * and request pointer already checked); errors are reported as fn. ---- */
-int sm_inter_ibarrier(MPI_Comm c, MPI_Request *req, const char *fn);
+int sm_inter_ibarrier(MPI_Comm c, const struct sm_how *how, const char *fn);
 int sm_inter_ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c,
-                    MPI_Request *req, const char *fn);
+                    const struct sm_how *how, const char *fn);
 int sm_inter_ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                     int root, MPI_Comm c, MPI_Request *req, const char *fn);
+                     int root, MPI_Comm c, const struct sm_how *how, const char *fn);
 int sm_inter_iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                        MPI_Comm c, MPI_Request *req, const char *fn);
+                        MPI_Comm c, const struct sm_how *how, const char *fn);
 /* rcounts NULL: every local rank gets rcount (Reduce_scatter_block) */
 int sm_inter_ireduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, int rcount,
-                             MPI_Datatype dt, MPI_Op op, MPI_Comm c, MPI_Request *req,
+                             MPI_Datatype dt, MPI_Op op, MPI_Comm c, const struct sm_how *how,
                              const char *fn);
 /* rcounts / scounts NULL: the non-v form */
 int sm_inter_igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                       const int *rcounts, const int *displs, MPI_Datatype rt, int root,
-                      MPI_Comm c, MPI_Request *req, const char *fn);
+                      MPI_Comm c, const struct sm_how *how, const char *fn);
 int sm_inter_iscatterv(const void *sbuf, int scount, const int *scounts, const int *displs,
                        MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt, int root,
-                       MPI_Comm c, MPI_Request *req, const char *fn);
+                       MPI_Comm c, const struct sm_how *how, const char *fn);
 int sm_inter_iallgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                          const int *rcounts, const int *displs, MPI_Datatype rt, MPI_Comm c,
-                         MPI_Request *req, const char *fn);
+                         const struct sm_how *how, const char *fn);
 /* kind as sm_build_alltoallw */
 int sm_inter_ialltoallw(int kind, const void *sbuf, int scount, const int *scounts,
                         const int *sdispls, const MPI_Datatype *sts, void *rbuf, int rcount,
                         const int *rcounts, const int *rdispls, const MPI_Datatype *rts,
-                        MPI_Comm c, MPI_Request *req, const char *fn);
+                        MPI_Comm c, const struct sm_how *how, const char *fn);
 
 #endif

@@ -48,7 +48,7 @@ static void leader_swap(struct sm_sched *s, const void *sb, void *rb, int count,
 }
 
 /* ---- Ibarrier: local ranks report to the leader, leaders swap, leaders release -------------- */
-int sm_inter_ibarrier(MPI_Comm c, MPI_Request *req, const char *fn)
+int sm_inter_ibarrier(MPI_Comm c, const struct sm_how *how, const char *fn)
 {
     static char dummy;
     struct sm_sched *s = sm_sched_new(c);
@@ -72,12 +72,12 @@ int sm_inter_ibarrier(MPI_Comm c, MPI_Request *req, const char *fn)
         else
             sm_sched_recv(s, &dummy, 0, MPI_BYTE, 0);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 /* ---- Ibcast: the root sends to every remote rank ---------------------------------------- */
 int sm_inter_ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c,
-                    MPI_Request *req, const char *fn)
+                    const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_inter_check_root(c, root, fn));
     if (root != MPI_PROC_NULL)
@@ -91,7 +91,7 @@ int sm_inter_ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c,
         else
             sm_sched_recv(s, buf, count, dt, root);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 /* ---- reductions ------------------------------------------------------------------------- */
@@ -107,7 +107,7 @@ static void *reduce_to_leader(struct sm_sched *s, const void *sbuf, int count, M
 }
 
 int sm_inter_ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                     int root, MPI_Comm c, MPI_Request *req, const char *fn)
+                     int root, MPI_Comm c, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_inter_check_root(c, root, fn));
     if (root != MPI_PROC_NULL)
@@ -130,11 +130,11 @@ int sm_inter_ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, M
             sm_sched_send(s, acc, count, dt, root);
         }
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 int sm_inter_iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                        MPI_Comm c, MPI_Request *req, const char *fn)
+                        MPI_Comm c, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
     SM_TRY(sm_check_buffer(c, sbuf, count, dt, fn));
@@ -147,13 +147,13 @@ int sm_inter_iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt
         s->comm = local_of(c);
         sm_build_bcast(s, rbuf, count, dt, 0);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 /* the reduction of the remote group's vectors (sum of the local counts long), scattered over
  * the local group by the local counts */
 int sm_inter_ireduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, int rcount,
-                             MPI_Datatype dt, MPI_Op op, MPI_Comm c, MPI_Request *req,
+                             MPI_Datatype dt, MPI_Op op, MPI_Comm c, const struct sm_how *how,
                              const char *fn)
 {
     MPI_Comm l = local_of(c);
@@ -186,13 +186,13 @@ int sm_inter_ireduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, i
         s->comm = l;
         sm_build_scatterv(s, theirs, counts, displs, 0, dt, rbuf, counts[l->rank], dt, 0);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 /* ---- Gather(v), Scatter(v): between the root and every remote rank ---------------------- */
 int sm_inter_igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                       const int *rcounts, const int *displs, MPI_Datatype rt, int root,
-                      MPI_Comm c, MPI_Request *req, const char *fn)
+                      MPI_Comm c, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_inter_check_root(c, root, fn));
     if (root == MPI_ROOT) {
@@ -213,12 +213,12 @@ int sm_inter_igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
         sm_sched_round(s);
         sm_sched_send(s, sbuf, scount, st, root);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 int sm_inter_iscatterv(const void *sbuf, int scount, const int *scounts, const int *displs,
                        MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt, int root,
-                       MPI_Comm c, MPI_Request *req, const char *fn)
+                       MPI_Comm c, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_inter_check_root(c, root, fn));
     if (root == MPI_ROOT) {
@@ -239,13 +239,13 @@ int sm_inter_iscatterv(const void *sbuf, int scount, const int *scounts, const i
         sm_sched_round(s);
         sm_sched_recv(s, rbuf, rcount, rt, root);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 /* ---- Allgather(v), Alltoall(v,w): every rank with every remote rank, one round ------------ */
 int sm_inter_iallgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                          const int *rcounts, const int *displs, MPI_Datatype rt, MPI_Comm c,
-                         MPI_Request *req, const char *fn)
+                         const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
     SM_TRY(sm_check_buffer(c, sbuf, scount, st, fn));
@@ -261,13 +261,13 @@ int sm_inter_iallgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rb
                       rcounts ? rcounts[i] : rcount, rt, i);
         sm_sched_send(s, sbuf, scount, st, i);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 int sm_inter_ialltoallw(int kind, const void *sbuf, int scount, const int *scounts,
                         const int *sdispls, const MPI_Datatype *sts, void *rbuf, int rcount,
                         const int *rcounts, const int *rdispls, const MPI_Datatype *rts,
-                        MPI_Comm c, MPI_Request *req, const char *fn)
+                        MPI_Comm c, const struct sm_how *how, const char *fn)
 {
     int n = c->size;
     SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
@@ -301,5 +301,5 @@ int sm_inter_ialltoallw(int kind, const void *sbuf, int scount, const int *scoun
         sm_sched_recv(s, rp, kind ? rcounts[i] : rcount, rt, i);
         sm_sched_send(s, sp, kind ? scounts[i] : scount, st, i);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }

@@ -4,7 +4,7 @@
  * doubling for powers of two, ring for large totals), Allgatherv (ring), Alltoall (Bruck for
  * small blocks, else pairwise exchange), Alltoallv/w (pairwise exchange).  Each collective has
  * one builder (coll.h) that its blocking, non-blocking and persistent forms share, and one
- * function that checks the arguments for the blocking and non-blocking entry points (req NULL:
+ * function that checks the arguments for the blocking and non-blocking entry points (how NULL:
  * blocking).  The size-selected algorithms live in algo.c; intercommunicators go to
  * icoll_inter.c. */
 #include "coll/coll.h"
@@ -98,16 +98,16 @@ int sm_coll_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c)
 }
 
 static int bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
-                 MPI_Request *req, const char *fn)
+                 const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     if (sm_comm_is_inter(comm))
-        return sm_inter_ibcast(buf, count, dt, root, comm, req, fn);
+        return sm_inter_ibcast(buf, count, dt, root, comm, how, fn);
     SM_TRY(sm_check_buffer(comm, buf, count, dt, fn));
     SM_TRY(sm_coll_check_root(comm, root, fn));
     struct sm_sched *s = sm_sched_new(comm);
     sm_build_bcast(s, buf, count, dt, root);
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 #pragma weak MPI_Bcast = PMPI_Bcast
@@ -121,7 +121,7 @@ int PMPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
                 MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ibcast"));
-    return bcast(buf, count, dt, root, comm, request, "MPI_Ibcast");
+    return bcast(buf, count, dt, root, comm, SM_NB(request), "MPI_Ibcast");
 }
 
 /* ---- Gather(v) / Scatter(v) -------------------------------------------------------------- */
@@ -159,17 +159,17 @@ int sm_coll_gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, in
 /* rcounts and displs NULL: Gather */
 static int gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                    const int *rcounts, const int *displs, MPI_Datatype rt, int root,
-                   MPI_Comm comm, int is_v, MPI_Request *req, const char *fn)
+                   MPI_Comm comm, int is_v, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     if (sm_comm_is_inter(comm))
         return sm_inter_igatherv(sbuf, scount, st, rbuf, rcount, rcounts, displs, rt, root, comm,
-                                 req, fn);
+                                 how, fn);
     SM_TRY(sm_coll_check_gather_args(comm, sbuf, scount, st, rbuf, rcount, rcounts, displs, rt,
                                      root, is_v, fn));
     struct sm_sched *s = sm_sched_new(comm);
     sm_build_gatherv(s, sbuf, scount, st, rbuf, rcounts, displs, rcount, rt, root);
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 #pragma weak MPI_Gather = PMPI_Gather
@@ -185,7 +185,7 @@ int PMPI_Igather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int 
                  MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Igather"));
-    return gatherv(sbuf, scount, st, rbuf, rcount, NULL, NULL, rt, root, comm, 0, request,
+    return gatherv(sbuf, scount, st, rbuf, rcount, NULL, NULL, rt, root, comm, 0, SM_NB(request),
                    "MPI_Igather");
 }
 
@@ -203,7 +203,7 @@ int PMPI_Igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                   MPI_Comm comm, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Igatherv"));
-    return gatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, root, comm, 1, request,
+    return gatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, root, comm, 1, SM_NB(request),
                    "MPI_Igatherv");
 }
 
@@ -233,17 +233,17 @@ void sm_build_scatterv(struct sm_sched *s, const void *sbuf, const int *scounts,
 /* scounts and displs NULL: Scatter */
 static int scatterv(const void *sbuf, int scount, const int *scounts, const int *displs,
                     MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt, int root,
-                    MPI_Comm comm, int is_v, MPI_Request *req, const char *fn)
+                    MPI_Comm comm, int is_v, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     if (sm_comm_is_inter(comm))
         return sm_inter_iscatterv(sbuf, scount, scounts, displs, st, rbuf, rcount, rt, root,
-                                  comm, req, fn);
+                                  comm, how, fn);
     SM_TRY(sm_coll_check_scatter_args(comm, sbuf, scount, scounts, displs, st, rbuf, rcount, rt,
                                       root, is_v, fn));
     struct sm_sched *s = sm_sched_new(comm);
     sm_build_scatterv(s, sbuf, scounts, displs, scount, st, rbuf, rcount, rt, root);
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 #pragma weak MPI_Scatter = PMPI_Scatter
@@ -259,7 +259,7 @@ int PMPI_Iscatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int
                   MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Iscatter"));
-    return scatterv(sbuf, scount, NULL, NULL, st, rbuf, rcount, rt, root, comm, 0, request,
+    return scatterv(sbuf, scount, NULL, NULL, st, rbuf, rcount, rt, root, comm, 0, SM_NB(request),
                     "MPI_Iscatter");
 }
 
@@ -277,7 +277,7 @@ int PMPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MP
                    MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Iscatterv"));
-    return scatterv(sbuf, 0, scounts, displs, st, rbuf, rcount, rt, root, comm, 1, request,
+    return scatterv(sbuf, 0, scounts, displs, st, rbuf, rcount, rt, root, comm, 1, SM_NB(request),
                     "MPI_Iscatterv");
 }
 
@@ -332,12 +332,12 @@ void sm_build_allgatherv(struct sm_sched *s, const void *sbuf, int scount, MPI_D
 /* rcounts NULL: Allgather */
 static int allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                       const int *rcounts, const int *displs, MPI_Datatype rt, MPI_Comm comm,
-                      int is_v, MPI_Request *req, const char *fn)
+                      int is_v, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     if (sm_comm_is_inter(comm))
         return sm_inter_iallgatherv(sbuf, scount, st, rbuf, rcount, rcounts, displs, rt, comm,
-                                    req, fn);
+                                    how, fn);
     SM_TRY(sm_coll_check_buf(comm, sbuf, scount, st, fn));
     if (is_v) {
         SM_TRY(sm_check_dt(comm, rt, fn));
@@ -351,7 +351,7 @@ static int allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
         sm_build_allgatherv(s, sbuf, scount, st, rbuf, rcounts, displs, rt);
     else
         sm_build_allgather(s, sbuf, scount, st, rbuf, rcount, rt);
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 #pragma weak MPI_Allgather = PMPI_Allgather
@@ -367,7 +367,7 @@ int PMPI_Iallgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, i
                     MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Iallgather"));
-    return allgatherv(sbuf, scount, st, rbuf, rcount, NULL, NULL, rt, comm, 0, request,
+    return allgatherv(sbuf, scount, st, rbuf, rcount, NULL, NULL, rt, comm, 0, SM_NB(request),
                       "MPI_Iallgather");
 }
 
@@ -385,13 +385,13 @@ int PMPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                      MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Iallgatherv"));
-    return allgatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, comm, 1, request,
+    return allgatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, comm, 1, SM_NB(request),
                       "MPI_Iallgatherv");
 }
 
 /* ---- Alltoall(v,w) ----------------------------------------------------------------------- */
-/* MPI_IN_PLACE: send from a copy of the receive buffer with the receive layout, taken when
- * the schedule is built (the call, or MPI_Start) */
+/* MPI_IN_PLACE: send from a copy of the receive buffer with the receive layout, taken by the
+ * schedule's first round (at the call, or at every MPI_Start) */
 static const void *in_place_copy(struct sm_sched *s, struct sm_a2a *a, const void *rbuf, int n)
 {
     MPI_Aint lo = 0, hi = 0;
@@ -401,7 +401,8 @@ static const void *in_place_copy(struct sm_sched *s, struct sm_a2a *a, const voi
             continue;
         MPI_Datatype t = a->rt[i];
         MPI_Aint tlb = t->basic ? 0 : t->true_lb, text = t->basic ? t->extent : t->true_extent;
-        MPI_Aint l = a->rd[i] + tlb, h = a->rd[i] + tlb + (MPI_Aint)(a->rc[i] - 1) * t->extent + text;
+        MPI_Aint l = a->rd[i] + tlb;
+        MPI_Aint h = a->rd[i] + tlb + (MPI_Aint)(a->rc[i] - 1) * t->extent + text;
         if (!any || l < lo)
             lo = l;
         if (!any || h > hi)
@@ -409,8 +410,11 @@ static const void *in_place_copy(struct sm_sched *s, struct sm_a2a *a, const voi
         any = 1;
     }
     char *copy = sm_sched_bytes(s, (size_t)(hi - lo) + 1);
-    if (any)
-        memcpy(copy, (const char *)rbuf + lo, (size_t)(hi - lo));
+    if (any) {
+        sm_sched_round(s);
+        sm_sched_copy(s, (const char *)rbuf + lo, (int)(hi - lo), MPI_BYTE, copy, (int)(hi - lo),
+                      MPI_BYTE);
+    }
     for (int i = 0; i < n; i++) {
         a->sc[i] = a->rc[i];
         a->sd[i] = a->rd[i];
@@ -461,12 +465,12 @@ void sm_build_alltoallw(struct sm_sched *s, int kind, const void *sbuf, int scou
 static int alltoallw(int kind, const void *sbuf, int scount, const int *scounts,
                      const int *sdispls, const MPI_Datatype *sts, void *rbuf, int rcount,
                      const int *rcounts, const int *rdispls, const MPI_Datatype *rts,
-                     MPI_Comm comm, MPI_Request *req, const char *fn)
+                     MPI_Comm comm, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     if (sm_comm_is_inter(comm))
         return sm_inter_ialltoallw(kind, sbuf, scount, scounts, sdispls, sts, rbuf, rcount,
-                                   rcounts, rdispls, rts, comm, req, fn);
+                                   rcounts, rdispls, rts, comm, how, fn);
     int in_place = sbuf == MPI_IN_PLACE;
     if (kind == 0) {
         SM_TRY(sm_coll_check_buf(comm, sbuf, scount, sts[0], fn));
@@ -489,7 +493,7 @@ static int alltoallw(int kind, const void *sbuf, int scount, const int *scounts,
     struct sm_sched *s = sm_sched_new(comm);
     sm_build_alltoallw(s, kind, sbuf, scount, scounts, sdispls, sts, rbuf, rcount, rcounts,
                        rdispls, rts);
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 #pragma weak MPI_Alltoall = PMPI_Alltoall
@@ -506,7 +510,7 @@ int PMPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, in
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ialltoall"));
     return alltoallw(0, sbuf, scount, NULL, NULL, &st, rbuf, rcount, NULL, NULL, &rt, comm,
-                     request, "MPI_Ialltoall");
+                     SM_NB(request), "MPI_Ialltoall");
 }
 
 #pragma weak MPI_Alltoallv = PMPI_Alltoallv
@@ -525,7 +529,7 @@ int PMPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], 
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ialltoallv"));
     return alltoallw(1, sbuf, 0, scounts, sdispls, &st, rbuf, 0, rcounts, rdispls, &rt, comm,
-                     request, "MPI_Ialltoallv");
+                     SM_NB(request), "MPI_Ialltoallv");
 }
 
 #pragma weak MPI_Alltoallw = PMPI_Alltoallw
@@ -545,5 +549,103 @@ int PMPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[],
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ialltoallw"));
     return alltoallw(2, sbuf, 0, scounts, sdispls, sts, rbuf, 0, rcounts, rdispls, rts, comm,
-                     request, "MPI_Ialltoallw");
+                     SM_NB(request), "MPI_Ialltoallw");
+}
+
+/* ---- persistent forms (MPI-4): the schedule is built here and run at every MPI_Start ---- */
+#pragma weak MPI_Bcast_init = PMPI_Bcast_init
+int PMPI_Bcast_init(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Bcast_init"));
+    return bcast(buf, count, dt, root, comm, SM_INIT(request), "MPI_Bcast_init");
+}
+
+#pragma weak MPI_Gather_init = PMPI_Gather_init
+int PMPI_Gather_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                     MPI_Datatype rt, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Gather_init"));
+    return gatherv(sbuf, scount, st, rbuf, rcount, NULL, NULL, rt, root, comm, 0, SM_INIT(request),
+                   "MPI_Gather_init");
+}
+
+#pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
+int PMPI_Gatherv_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                      const int rcounts[], const int displs[], MPI_Datatype rt, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Gatherv_init"));
+    return gatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, root, comm, 1, SM_INIT(request),
+                   "MPI_Gatherv_init");
+}
+
+#pragma weak MPI_Scatter_init = PMPI_Scatter_init
+int PMPI_Scatter_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                      MPI_Datatype rt, int root, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Scatter_init"));
+    return scatterv(sbuf, scount, NULL, NULL, st, rbuf, rcount, rt, root, comm, 0, SM_INIT(request),
+                    "MPI_Scatter_init");
+}
+
+#pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
+int PMPI_Scatterv_init(const void *sbuf, const int scounts[], const int displs[],
+                       MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt, int root,
+                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Scatterv_init"));
+    return scatterv(sbuf, 0, scounts, displs, st, rbuf, rcount, rt, root, comm, 1, SM_INIT(request),
+                    "MPI_Scatterv_init");
+}
+
+#pragma weak MPI_Allgather_init = PMPI_Allgather_init
+int PMPI_Allgather_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                        MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Allgather_init"));
+    return allgatherv(sbuf, scount, st, rbuf, rcount, NULL, NULL, rt, comm, 0, SM_INIT(request),
+                      "MPI_Allgather_init");
+}
+
+#pragma weak MPI_Allgatherv_init = PMPI_Allgatherv_init
+int PMPI_Allgatherv_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                         const int rcounts[], const int displs[], MPI_Datatype rt,
+                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Allgatherv_init"));
+    return allgatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, comm, 1, SM_INIT(request),
+                      "MPI_Allgatherv_init");
+}
+
+#pragma weak MPI_Alltoall_init = PMPI_Alltoall_init
+int PMPI_Alltoall_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                       MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Alltoall_init"));
+    return alltoallw(0, sbuf, scount, NULL, NULL, &st, rbuf, rcount, NULL, NULL, &rt, comm,
+                     SM_INIT(request), "MPI_Alltoall_init");
+}
+
+#pragma weak MPI_Alltoallv_init = PMPI_Alltoallv_init
+int PMPI_Alltoallv_init(const void *sbuf, const int scounts[], const int sdispls[],
+                        MPI_Datatype st, void *rbuf, const int rcounts[], const int rdispls[],
+                        MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Alltoallv_init"));
+    return alltoallw(1, sbuf, 0, scounts, sdispls, &st, rbuf, 0, rcounts, rdispls, &rt, comm,
+                     SM_INIT(request), "MPI_Alltoallv_init");
+}
+
+#pragma weak MPI_Alltoallw_init = PMPI_Alltoallw_init
+int PMPI_Alltoallw_init(const void *sbuf, const int scounts[], const int sdispls[],
+                        const MPI_Datatype sts[], void *rbuf, const int rcounts[],
+                        const int rdispls[], const MPI_Datatype rts[], MPI_Comm comm,
+                        MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Alltoallw_init"));
+    return alltoallw(2, sbuf, 0, scounts, sdispls, sts, rbuf, 0, rcounts, rdispls, rts, comm,
+                     SM_INIT(request), "MPI_Alltoallw_init");
 }

@@ -4,7 +4,7 @@
  * Reduce_scatter(_block) (pairwise exchange for commutative ops and large vectors, else
  * allreduce and keep my block), Scan and Exscan (recursive doubling).  Each has one builder
  * (coll.h) shared by its blocking, non-blocking and persistent forms, and one argument check
- * for the blocking and non-blocking entry points (req NULL: blocking). */
+ * for the blocking and non-blocking entry points (how NULL: blocking). */
 #include "coll/coll.h"
 
 /* ---- Reduce -------------------------------------------------------------------------------- */
@@ -53,11 +53,11 @@ void sm_build_reduce(struct sm_sched *s, const void *sbuf, void *rbuf, int count
 }
 
 static int reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
-                  MPI_Comm comm, MPI_Request *req, const char *fn)
+                  MPI_Comm comm, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     if (sm_comm_is_inter(comm))
-        return sm_inter_ireduce(sbuf, rbuf, count, dt, op, root, comm, req, fn);
+        return sm_inter_ireduce(sbuf, rbuf, count, dt, op, root, comm, how, fn);
     SM_TRY(sm_coll_check_root(comm, root, fn));
     SM_TRY(sm_check_buffer(comm, comm->rank == root ? rbuf : sbuf, count, dt, fn));
     if (sbuf == MPI_IN_PLACE && comm->rank != root)
@@ -65,7 +65,7 @@ static int reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_
     SM_TRY(sm_op_check(comm, op, dt, fn));
     struct sm_sched *s = sm_sched_new(comm);
     sm_build_reduce(s, sbuf, rbuf, count, dt, op, root);
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 #pragma weak MPI_Reduce = PMPI_Reduce
@@ -80,7 +80,7 @@ int PMPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_O
                  MPI_Comm comm, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ireduce"));
-    return reduce(sbuf, rbuf, count, dt, op, root, comm, request, "MPI_Ireduce");
+    return reduce(sbuf, rbuf, count, dt, op, root, comm, SM_NB(request), "MPI_Ireduce");
 }
 
 /* ---- Allreduce ----------------------------------------------------------------------------- */
@@ -110,16 +110,16 @@ int sm_coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, 
 }
 
 static int allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                     MPI_Comm comm, MPI_Request *req, const char *fn)
+                     MPI_Comm comm, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     if (sm_comm_is_inter(comm))
-        return sm_inter_iallreduce(sbuf, rbuf, count, dt, op, comm, req, fn);
+        return sm_inter_iallreduce(sbuf, rbuf, count, dt, op, comm, how, fn);
     SM_TRY(sm_check_buffer(comm, rbuf, count, dt, fn));
     SM_TRY(sm_op_check(comm, op, dt, fn));
     struct sm_sched *s = sm_sched_new(comm);
     sm_build_allreduce(s, sbuf, rbuf, count, dt, op);
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 #pragma weak MPI_Allreduce = PMPI_Allreduce
@@ -134,7 +134,7 @@ int PMPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MP
                     MPI_Comm comm, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Iallreduce"));
-    return allreduce(sbuf, rbuf, count, dt, op, comm, request, "MPI_Iallreduce");
+    return allreduce(sbuf, rbuf, count, dt, op, comm, SM_NB(request), "MPI_Iallreduce");
 }
 
 /* ---- Reduce_scatter(_block) ---------------------------------------------------------------- */
@@ -169,13 +169,13 @@ void sm_build_reduce_scatter(struct sm_sched *s, const void *sbuf, void *rbuf,
 /* rcounts NULL: Reduce_scatter_block */
 static int reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, int rcount,
                           MPI_Datatype dt, MPI_Op op, MPI_Comm comm, int is_block,
-                          MPI_Request *req, const char *fn)
+                          const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     if (!is_block && !rcounts)
         return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts");
     if (sm_comm_is_inter(comm))
-        return sm_inter_ireduce_scatter(sbuf, rbuf, rcounts, rcount, dt, op, comm, req, fn);
+        return sm_inter_ireduce_scatter(sbuf, rbuf, rcounts, rcount, dt, op, comm, how, fn);
     if (!is_block)
         for (int i = 0; i < comm->size; i++)
             if (rcounts[i] < 0)
@@ -184,7 +184,7 @@ static int reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, int 
     SM_TRY(sm_op_check(comm, op, dt, fn));
     struct sm_sched *s = sm_sched_new(comm);
     sm_build_reduce_scatter(s, sbuf, rbuf, rcounts, rcount, dt, op);
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 #pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
@@ -199,7 +199,7 @@ int PMPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_
                          MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ireduce_scatter"));
-    return reduce_scatter(sbuf, rbuf, rcounts, 0, dt, op, comm, 0, request,
+    return reduce_scatter(sbuf, rbuf, rcounts, 0, dt, op, comm, 0, SM_NB(request),
                           "MPI_Ireduce_scatter");
 }
 
@@ -216,7 +216,7 @@ int PMPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Dat
                                MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ireduce_scatter_block"));
-    return reduce_scatter(sbuf, rbuf, NULL, rcount, dt, op, comm, 1, request,
+    return reduce_scatter(sbuf, rbuf, NULL, rcount, dt, op, comm, 1, SM_NB(request),
                           "MPI_Ireduce_scatter_block");
 }
 
@@ -255,14 +255,14 @@ void sm_build_scan(struct sm_sched *s, const void *sbuf, void *rbuf, int count,
 }
 
 static int scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                int inclusive, MPI_Comm comm, MPI_Request *req, const char *fn)
+                int inclusive, MPI_Comm comm, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_coll_check(comm, fn)); /* not defined on intercommunicators */
     SM_TRY(sm_check_buffer(comm, rbuf, count, dt, fn));
     SM_TRY(sm_op_check(comm, op, dt, fn));
     struct sm_sched *s = sm_sched_new(comm);
     sm_build_scan(s, sbuf, rbuf, count, dt, op, inclusive);
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 #pragma weak MPI_Scan = PMPI_Scan
@@ -276,7 +276,7 @@ int PMPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op 
                MPI_Comm comm, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Iscan"));
-    return scan(sbuf, rbuf, count, dt, op, 1, comm, request, "MPI_Iscan");
+    return scan(sbuf, rbuf, count, dt, op, 1, comm, SM_NB(request), "MPI_Iscan");
 }
 
 #pragma weak MPI_Exscan = PMPI_Exscan
@@ -291,5 +291,57 @@ int PMPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_O
                  MPI_Comm comm, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Iexscan"));
-    return scan(sbuf, rbuf, count, dt, op, 0, comm, request, "MPI_Iexscan");
+    return scan(sbuf, rbuf, count, dt, op, 0, comm, SM_NB(request), "MPI_Iexscan");
+}
+
+/* ---- persistent forms (MPI-4): the schedule is built here and run at every MPI_Start ---- */
+#pragma weak MPI_Reduce_init = PMPI_Reduce_init
+int PMPI_Reduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                     int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Reduce_init"));
+    return reduce(sbuf, rbuf, count, dt, op, root, comm, SM_INIT(request), "MPI_Reduce_init");
+}
+
+#pragma weak MPI_Allreduce_init = PMPI_Allreduce_init
+int PMPI_Allreduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Allreduce_init"));
+    return allreduce(sbuf, rbuf, count, dt, op, comm, SM_INIT(request), "MPI_Allreduce_init");
+}
+
+#pragma weak MPI_Reduce_scatter_init = PMPI_Reduce_scatter_init
+int PMPI_Reduce_scatter_init(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
+                             MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Reduce_scatter_init"));
+    return reduce_scatter(sbuf, rbuf, rcounts, 0, dt, op, comm, 0, SM_INIT(request),
+                          "MPI_Reduce_scatter_init");
+}
+
+#pragma weak MPI_Reduce_scatter_block_init = PMPI_Reduce_scatter_block_init
+int PMPI_Reduce_scatter_block_init(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt,
+                                   MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                   MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Reduce_scatter_block_init"));
+    return reduce_scatter(sbuf, rbuf, NULL, rcount, dt, op, comm, 1, SM_INIT(request),
+                          "MPI_Reduce_scatter_block_init");
+}
+
+#pragma weak MPI_Scan_init = PMPI_Scan_init
+int PMPI_Scan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Scan_init"));
+    return scan(sbuf, rbuf, count, dt, op, 1, comm, SM_INIT(request), "MPI_Scan_init");
+}
+
+#pragma weak MPI_Exscan_init = PMPI_Exscan_init
+int PMPI_Exscan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
+                     MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Exscan_init"));
+    return scan(sbuf, rbuf, count, dt, op, 0, comm, SM_INIT(request), "MPI_Exscan_init");
 }

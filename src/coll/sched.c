@@ -39,9 +39,15 @@ static void *grow(void *p, int *cap, int need, size_t elem)
     return q;
 }
 
+/* finished schedules kept with their arrays, so a blocking collective in a loop allocates
+ * nothing but its temporaries */
+#define SCHED_CACHE 4
+static struct sm_sched *cache[SCHED_CACHE];
+static int ncache;
+
 struct sm_sched *sm_sched_new_seq(MPI_Comm c, uint32_t seq)
 {
-    struct sm_sched *s = sm_xcalloc(1, sizeof *s);
+    struct sm_sched *s = ncache ? cache[--ncache] : sm_xcalloc(1, sizeof *s);
     s->owner = c;
     s->comm = c;
     s->tag = (int)(0x20000000u | (seq & 0x0fffffffu));
@@ -56,8 +62,11 @@ struct sm_sched *sm_sched_new(MPI_Comm c)
 
 void sm_sched_round(struct sm_sched *s)
 {
-    s->rd = grow(s->rd, &s->cap, s->nrd + 1, sizeof *s->rd);
-    s->rd[s->nrd++] = (struct sm_round){NULL, 0, 0};
+    if (s->nrd == s->rdinit) {
+        s->rd = grow(s->rd, &s->cap, s->nrd + 1, sizeof *s->rd);
+        s->rd[s->rdinit++] = (struct sm_round){NULL, 0, 0};
+    }
+    s->rd[s->nrd++].n = 0;
 }
 
 static void keep_dt(struct sm_sched *s, MPI_Datatype dt)
@@ -148,18 +157,25 @@ void *sm_sched_bytes(struct sm_sched *s, size_t n)
 
 static void s_free(struct sm_sched *s)
 {
-    for (int i = 0; i < s->nrd; i++)
+    for (int i = 0; i < s->nmem; i++)
+        free(s->mem[i]);
+    for (int i = 0; i < s->ndts; i++)
+        sm_dt_release(s->dts[i]);
+    for (int i = 0; i < s->nops; i++)
+        sm_op_release(s->ops[i]);
+    if (ncache < SCHED_CACHE) { /* keep the arrays, forget the contents */
+        s->next = NULL;
+        s->nrd = s->nrq = s->nmem = s->ndts = s->nops = s->err = 0;
+        s->user = NULL;
+        cache[ncache++] = s;
+        return;
+    }
+    for (int i = 0; i < s->rdinit; i++)
         free(s->rd[i].st);
     free(s->rd);
     free(s->rq);
-    for (int i = 0; i < s->nmem; i++)
-        free(s->mem[i]);
     free(s->mem);
-    for (int i = 0; i < s->ndts; i++)
-        sm_dt_release(s->dts[i]);
     free(s->dts);
-    for (int i = 0; i < s->nops; i++)
-        sm_op_release(s->ops[i]);
     free(s->ops);
     free(s);
 }
@@ -226,6 +242,13 @@ static int advance(struct sm_sched *s, int *moved)
 static void finish_sched(struct sm_sched *s)
 {
     struct sctpmpi_request *u = s->user;
+    if (s->persist) { /* the persistent request completes; the schedule waits for a Start */
+        u->status.MPI_ERROR = s->err;
+        s->user = NULL;
+        sm_nbc_active--;
+        u->complete = 1;
+        return;
+    }
     u->status.MPI_ERROR = s->err;
     s_free(s);
     sm_nbc_active--;
@@ -263,21 +286,14 @@ int sm_nbc_is_request(MPI_Request r)
     return r && r->kind == SM_REQ_DONE && r->hook_dt == NULL && r->hook_buf == (void *)nbc_marker;
 }
 
-/* start the schedule and hand its request to the user */
-int sm_sched_start(struct sm_sched *s, MPI_Request *req)
+/* advance a schedule just started (s->user set) and queue it if it has to wait */
+static void launch(struct sm_sched *s)
 {
     static int hooked;
     if (!hooked) {
         sm_progress_hook_add(nbc_hook);
         hooked = 1;
     }
-    struct sctpmpi_request *u = sm_req_alloc(SM_REQ_DONE);
-    u->comm = s->owner;
-    u->status.MPI_SOURCE = MPI_ANY_SOURCE;
-    u->status.MPI_TAG = MPI_ANY_TAG;
-    u->hook_buf = (void *)nbc_marker;
-    s->user = u;
-    *req = u;
     sm_nbc_active++;
     int moved = 0, was = in_hook;
     in_hook = 1; /* posting may poll progress: keep the hook out of a half-built list */
@@ -291,9 +307,68 @@ int sm_sched_start(struct sm_sched *s, MPI_Request *req)
             pp = &(*pp)->next;
         *pp = s;
     }
+}
+
+/* start the schedule and hand its request to the user */
+int sm_sched_start(struct sm_sched *s, MPI_Request *req)
+{
+    struct sctpmpi_request *u = sm_req_alloc(SM_REQ_DONE);
+    u->comm = s->owner;
+    u->status.MPI_SOURCE = MPI_ANY_SOURCE;
+    u->status.MPI_TAG = MPI_ANY_TAG;
+    u->hook_buf = (void *)nbc_marker;
+    s->user = u;
+    *req = u;
+    launch(s);
     return MPI_SUCCESS;
 }
 
+/* ---- persistent collectives: the schedule built by *_init is the request's object; every
+ * MPI_Start runs it again from its first round with the tag reserved at *_init, so the
+ * processes' requests match in the order of their *_init calls (successive starts of one
+ * request between two processes cannot be confused: messages between a pair on one context
+ * and tag stay in order).  The schedule holds references on its datatypes and ops, so the
+ * program may free them after *_init. */
+static int persist_start(MPI_Request r)
+{
+    struct sm_sched *s = r->hook_buf;
+    s->cur = -1;
+    s->nrq = 0;
+    s->err = 0;
+    s->next = NULL;
+    s->user = r;
+    r->active = 1;
+    r->complete = 0;
+    sm_status_empty(&r->status);
+    launch(s);
+    return MPI_SUCCESS;
+}
+
+static int persist_free(MPI_Request r)
+{
+    struct sm_sched *s = r->hook_buf;
+    if (r->active) /* started and not yet completed by a Wait or Test */
+        return sm_error(r->comm, MPI_ERR_REQUEST, "MPI_Request_free",
+                        "a persistent collective request cannot be freed while active");
+    s->persist = 0;
+    s->preq_ops = NULL;
+    s_free(s);
+    sm_req_release(r);
+    return MPI_SUCCESS;
+}
+
+static const struct sm_preq_ops persist_ops = {persist_start, persist_free};
+
+int sm_coll_check_init(MPI_Comm c, MPI_Info info, MPI_Request *req, const char *fn)
+{
+    SM_TRY(sm_check_init(fn));
+    SM_TRY(sm_check_comm(c, fn));
+    if (!req)
+        return sm_error(c, MPI_ERR_REQUEST, fn, "NULL request pointer");
+    if (info != MPI_INFO_NULL && !sm_info_valid(info))
+        return sm_error(c, MPI_ERR_INFO, fn, "invalid info object");
+    return MPI_SUCCESS;
+}
 
 /* the requests of the round in progress have all completed */
 static int round_done(void *arg)
@@ -318,11 +393,17 @@ int sm_sched_wait(struct sm_sched *s)
     return err;
 }
 
-int sm_sched_run(struct sm_sched *s, MPI_Request *req, const char *fn)
+int sm_sched_run(struct sm_sched *s, const struct sm_how *how, const char *fn)
 {
     MPI_Comm c = s->owner;
-    if (req)
-        return sm_sched_start(s, req);
+    if (how && how->init) {
+        s->persist = 1;
+        s->preq_ops = &persist_ops;
+        *how->req = sm_preq_new(c, s);
+        return MPI_SUCCESS;
+    }
+    if (how)
+        return sm_sched_start(s, how->req);
     int err = sm_sched_wait(s);
     return err ? sm_error(c, err, fn, NULL) : MPI_SUCCESS;
 }

@@ -20,12 +20,15 @@ struct sm_step;
 struct sm_round;
 
 struct sm_sched {
+    const struct sm_preq_ops *preq_ops; /* first: a persistent schedule is its request's object */
+    int persist;          /* built by *_init, run at every MPI_Start, freed with the request */
     struct sm_sched *next;
     MPI_Comm owner;       /* the user's communicator (tag sequence, request) */
     MPI_Comm comm;        /* communicator of the steps being added now */
     int tag;
     struct sm_round *rd;
     int nrd, cap;
+    int rdinit;           /* rounds whose step arrays exist (kept when the schedule is reused) */
     int cur;              /* round in progress */
     MPI_Request *rq;      /* its requests */
     int nrq, rqcap;
@@ -56,10 +59,20 @@ void *sm_sched_tmp(struct sm_sched *s, int count, MPI_Datatype dt); /* freed wit
 void *sm_sched_bytes(struct sm_sched *s, size_t n);                 /* freed with s */
 /* start s and hand its request to the user */
 int sm_sched_start(struct sm_sched *s, MPI_Request *req);
+/* how a collective call runs: blocking (a NULL pointer), non-blocking (req: the user's
+ * request) or persistent (init: *req becomes an inactive persistent request that runs the
+ * schedule, built once here, at every MPI_Start) */
+struct sm_how { MPI_Request *req; int init; };
+#define SM_NB(r) (&(struct sm_how){(r), 0})
+#define SM_INIT(r) (&(struct sm_how){(r), 1})
+/* the checks every *_init call makes before its collective's own (communicator, request
+ * pointer, info) */
+int sm_coll_check_init(MPI_Comm c, MPI_Info info, MPI_Request *req, const char *fn);
+
 /* run s to completion in the caller and free it; returns the first error class (unreported) */
 int sm_sched_wait(struct sm_sched *s);
-/* req non-NULL: sm_sched_start; NULL (a blocking collective): sm_sched_wait, report errors as
- * fn on the owner */
-int sm_sched_run(struct sm_sched *s, MPI_Request *req, const char *fn);
+/* how NULL (a blocking collective): sm_sched_wait, report errors as fn on the owner; else
+ * start s and hand its request to the user, or make the persistent request */
+int sm_sched_run(struct sm_sched *s, const struct sm_how *how, const char *fn);
 
 #endif
