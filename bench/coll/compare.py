@@ -10,8 +10,12 @@ e.g. MPICH hanging in MPI_Finalize); the SCTP contender is recorded "not availab
 first run fails (the build has no SCTP transport).  Process handling (timeouts, ending a hung
 launcher's ranks by pid) is shared with bench/p2p/compare.py.
 
-Usage: compare.py [--build DIR] [-n RANKS] [-r R] [--reps R] [--sizes LIST] [--timeout S]
-                  [--out FILE.md] [--scratch DIR] [--only tcp,sctp,ompi,mpich]
+With --base DIR (another build of sctpmpi, e.g. of the previous revision) the contenders
+tcp-base and sctp-base run that build's coll_lat in the same interleaved repetitions, so a
+change can be measured before/after under the same load.
+
+Usage: compare.py [--build DIR] [--base DIR] [-n RANKS] [-r R] [--reps R] [--sizes LIST]
+                  [--timeout S] [--out FILE.md] [--scratch DIR] [--only tcp,sctp,ompi,mpich]
 """
 import argparse
 import datetime
@@ -57,6 +61,7 @@ def fmt_size(b):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="/work/main/build", help="our CMake build dir")
+    ap.add_argument("--base", help="a second build of ours to compare with (tcp-base, sctp-base)")
     ap.add_argument("-n", "--ranks", type=int, default=4, help="ranks per job (default 4)")
     ap.add_argument("-r", "--repeat", type=int, default=3, help="runs per contender (default 3)")
     ap.add_argument("--reps", type=int, default=5, help="timed repetitions inside each run (default 5)")
@@ -88,13 +93,20 @@ def main():
         ("sctp", "sctpmpi sctp", [mpiexec, "-n", n, "--transport", "sctp"], dict(base_env),
          os.path.join(build, "bench", "coll", "coll_lat")),
     ]
-    wanted = a.only.split(",")
+    if a.base:
+        base = os.path.abspath(a.base)
+        base_exec = os.path.join(base, "tools", "mpiexec", "mpiexec")
+        for tp in ("tcp", "sctp"):
+            cont.append((tp + "-base", "sctpmpi " + tp + " (base)", [base_exec, "-n", n, "--transport", tp],
+                         dict(base_env), os.path.join(base, "bench", "coll", "coll_lat")))
+    wanted = a.only.split(",") + ([k + "-base" for k in a.only.split(",")] if a.base else [])
     cont = [c for c in cont if c[0] in wanted]
     args = ["--sizes", ",".join(str(s) for s in sizes), "--reps", str(a.reps), "--csv"]
     res = {c[0]: {k: [] for k in keys} for c in cont}
     runs = {c[0]: {} for c in cont}
     note = {c[0]: "" for c in cont}
     build_log = []
+    launcher_of = {c[0]: c[2][0] for c in cont}
     for key, _, _, _, binary in cont:
         if key in ("ompi", "mpich"):
             cc = "mpicc.openmpi" if key == "ompi" else "mpicc.mpich"
@@ -103,7 +115,7 @@ def main():
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode:
                 note[key] = f"not available: build failed: {r.stderr.strip()[:200]}"
-        elif not (os.access(binary, os.X_OK) and os.access(mpiexec, os.X_OK)):
+        elif not (os.access(binary, os.X_OK) and os.access(launcher_of[key], os.X_OK)):
             note[key] = f"not available: {binary} not built"
 
     started = datetime.datetime.now().astimezone()
@@ -126,7 +138,7 @@ def main():
             if st not in ("ok", "hang-after-output"):
                 tail = " | ".join((err.strip().splitlines() or [""])[-3:])
                 print("    stderr: " + tail, file=sys.stderr, flush=True)
-                if key == "sctp" and rep == 0:
+                if key.startswith("sctp") and rep == 0:
                     note[key] = "not available: first run " + st + ": " + tail[:200]
     load_after = os.getloadavg()
     finished = datetime.datetime.now().astimezone()
@@ -137,15 +149,18 @@ def main():
     for op, s in keys:
         cells = []
         for key, *_ in cont:
-            v, ref = med[key][(op, s)], med.get("ompi", {}).get((op, s))
+            v = med[key][(op, s)]
+            ref_key = key + "-base" if key + "-base" in med else "ompi"  # before/after, else vs Open MPI
+            ref = med.get(ref_key, {}).get((op, s))
             cell = "-" if v is None else f"{v:.1f}"
-            if v is not None and ref and key != "ompi":
+            if v is not None and ref and key != ref_key and not key.endswith("-base"):
                 cell += f" ({v / ref:.2f}x)"
             cells.append(cell)
         L.append(f"| {op} | {fmt_size(s)} | " + " | ".join(cells) + " |")
     L.append("")
     L.append("Median over runs of each run's median latency (µs per call, slowest rank); ratio = "
-             "contender / Open MPI (lower is better). Runs per contender:")
+             + ("this build / the base build" if a.base else "contender / Open MPI")
+             + " (lower is better). Runs per contender:")
     L.append("")
     for key, label, *_ in cont:
         r = ", ".join(f"{v} {s}" for s, v in sorted(runs[key].items())) or "none"

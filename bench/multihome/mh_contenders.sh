@@ -1,4 +1,4 @@
-# mh_contenders.sh — the contenders of issue 7's experiments (sourced by mh_bw.sh,
+# mh_contenders.sh — the contenders of the multihoming experiments (sourced by mh_bw.sh,
 # mh_alltoall.sh, mh_app.sh): one netlab network of H hosts x 2 rails for a whole experiment,
 # and one function that runs a job of a named contender on it.  Owns nothing else.
 #

@@ -1,4 +1,4 @@
-/* mh_stencil.c — compute + communicate application of issue 7 experiment (d) (thesis Table 6.2
+/* mh_stencil.c — compute + communicate application of multihoming experiment (d) (thesis Table 6.2
  * ran NAS benchmarks): 2-D Jacobi relaxation of Laplace's equation on a (np * ROWS) x COLS grid
  * split into row blocks, one per rank; every iteration one sweep over the block and a halo
  * exchange of one row with each neighbour (MPI_Sendrecv), every REDUCE iterations an
