@@ -1,6 +1,6 @@
 /* exp_common.h - helpers shared by the experiment programs of bench/exp (pingpong, bpfarm, farm):
  * option parsing, data patterns and their checks, timing, the synthetic task (sleep or spin), and
- * the "settings" line every program prints. Owned by the experiments work (issue 6).
+ * the "settings" line every program prints.
  * Plain C11 + standard MPI only, so the same sources build with our mpicc, mpicc.openmpi and
  * mpicc.mpich. Header-only (static functions): each program stays one translation unit. */
 #ifndef SCTPMPI_EXP_COMMON_H

@@ -1,5 +1,5 @@
 /* pingpong.c - MPBench-style ping-pong throughput between ranks 0 and 1 (paper 000, Fig. 8 and
- * Table 1). Owned by the experiments work (issue 6).
+ * Table 1).
  *
  * All messages carry the same tag (as MPBench). For each size: `--warmup` round trips, then timed
  * round trips until `--iters` are done or `--max-seconds` have passed (whichever first: under loss

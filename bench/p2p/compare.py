@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """compare.py - run pingpong and bw for sctpmpi (TCP, both SCTP backends), Open MPI and MPICH in one
-invocation, on loopback and/or on a 2-host netlab network (issue 8's benchmark table).
+invocation, on loopback and/or on a 2-host netlab network (the point-to-point table of docs/benchmarks.md).
 
 Orchestration only: builds the Open MPI / MPICH binaries of bench/p2p/{pingpong,bw}.c into a
 scratch directory, then for every setting (loopback; with --netlab RATE,LOSS[,LOSS...] one netlab
 network whose loss is set per setting) runs every contender R times (interleaved: each repetition
 runs every contender once, so slow drifts in machine load hit all of them alike), each run under a
 timeout, and prints per setting a markdown table of medians with ratios, CPU seconds per GB moved
-(user+system of both ranks over bw's timed loop, measured by bw itself) and the issue's targets.
+(user+system of both ranks over bw's timed loop, measured by bw itself) and the targets below (LOOPBACK_TARGETS, netlab: kernel TCP's throughput).
 Loopback ratios are against Open MPI's TCP BTL; netlab ratios against both users of kernel TCP
 (Open MPI's TCP BTL and our TCP transport), with per-run counters (compare_netlab.py).
 
@@ -45,7 +45,7 @@ NETLAB_PP_ARGS = ["--iters", "1000", "--skip", "50", "--iters-large", "200", "--
 NETLAB_BW_ARGS = ["--window", "16", "--iters", "20", "--skip", "2", "--iters-large", "4", "--skip-large", "1"]
 QUICK_PP_ARGS = ["--iters", "20", "--skip", "2", "--iters-large", "5", "--skip-large", "1"]
 QUICK_BW_ARGS = ["--window", "4", "--iters", "3", "--skip", "1", "--iters-large", "2", "--skip-large", "1"]
-# issue 8's targets. loopback: against Open MPI's TCP BTL; netlab: throughput against kernel TCP,
+# the targets: loopback: against Open MPI's TCP BTL; netlab: throughput against kernel TCP,
 # i.e. both Open MPI's TCP BTL and our TCP transport (the target is stated for 1% loss)
 LOOPBACK_TARGETS = [  # (column key, test, text)
     (("pingpong", 0), lambda r: r <= 1.2, "0 B latency <= 1.2x Open MPI's"),
@@ -398,11 +398,11 @@ def report(st, contenders, store):
     # targets
     if st.kind == "loopback":
         targets = [(k, t, text, "ompi") for k, t, text in LOOPBACK_TARGETS if k in [c[0] for c in cols]]
-        title = "Targets of issue 8 on loopback (ratio of medians, then paired ratio):"
+        title = "Targets on loopback (ratio of medians, then paired ratio):"
     else:
         targets = [(k, (lambda x: x >= 1.0), f"{size_label(k[1])} bandwidth >= 1.0x {ref_name[r]}'s", r)
                    for k, _ in bw_cols for r in refs]
-        title = ("Target of issue 8 on netlab (throughput >= kernel TCP's; stated for a 1 Gbit/s rail with 1% "
+        title = ("Target on netlab (throughput >= kernel TCP's; stated for a 1 Gbit/s rail with 1% "
                  f"loss{'' if st.loss == 1 else ', shown here for reference'}; ratio of medians, then paired ratio):")
     mine = [c for c in contenders if c.key in OURS and c.key not in [t[3] for t in targets]]
     if targets and mine:
