@@ -13,7 +13,7 @@
  * Output: one CSV row per size, "pingpong,size,round_trips,seconds,throughput_Bps,rtt_us".
  * Rank 1 receives with MPI_ANY_TAG so that rank 0 can end a size with an empty message on another
  * tag (not timed). Ranks >= 2 only join the barriers. */
-#include "exp_common.h"
+#include "../common/bench.h"
 
 #define TAG 7
 #define MAXS 64
@@ -39,13 +39,13 @@ int main(int argc, char **argv)
             ns = 0;
             char *list = argv[++i], *save = NULL;
             for (char *t = strtok_r(list, ",", &save); t && ns < MAXS; t = strtok_r(NULL, ",", &save))
-                sizes[ns++] = exp_size(t);
+                sizes[ns++] = bench_size(t);
         } else if (!strcmp(argv[i], "--iters") && i + 1 < argc) {
-            iters = exp_long(argv[++i]);
+            iters = bench_long(argv[++i]);
         } else if (!strcmp(argv[i], "--warmup") && i + 1 < argc) {
-            warmup = exp_long(argv[++i]);
+            warmup = bench_long(argv[++i]);
         } else if (!strcmp(argv[i], "--max-seconds") && i + 1 < argc) {
-            maxsec = exp_double(argv[++i]);
+            maxsec = bench_double(argv[++i]);
         } else {
             if (rank == 0)
                 fprintf(stderr, "usage: pingpong [--loss | --sizes a,b,..] [--iters N] [--warmup N] "
@@ -55,16 +55,16 @@ int main(int argc, char **argv)
         }
     }
     if (np < 2)
-        exp_die("pingpong needs at least 2 ranks");
+        bench_fail("pingpong needs at least 2 ranks");
     size_t maxsize = 1;
     for (int i = 0; i < ns; i++)
         if (sizes[i] > maxsize)
             maxsize = sizes[i];
     unsigned char *sbuf = malloc(maxsize), *rbuf = malloc(maxsize);
     if (!sbuf || !rbuf)
-        exp_die("out of memory");
+        bench_fail("out of memory");
     if (rank == 0) {
-        exp_print_env(stdout);
+        bench_print_env(stdout);
         printf("# pingpong ranks=%d iters=%ld warmup=%ld max_seconds=%g\n", np, iters, warmup, maxsec);
         printf("bench,size,round_trips,seconds,throughput_Bps,rtt_us\n");
         fflush(stdout);
@@ -81,15 +81,15 @@ int main(int argc, char **argv)
                     t0 = MPI_Wtime();
                 uint32_t seed_ping = (uint32_t)(it * 2 + 1) ^ (uint32_t)n, seed_pong = seed_ping + 0x9e37u;
                 MPI_Status st;
-                exp_fill(sbuf, n, seed_ping);
+                bench_fill(sbuf, n, seed_ping);
                 MPI_Send(sbuf, (int)n, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
                 MPI_Recv(rbuf, (int)n, MPI_BYTE, peer, TAG, MPI_COMM_WORLD, &st);
                 int cnt = -1;
                 MPI_Get_count(&st, MPI_BYTE, &cnt);
                 if (st.MPI_SOURCE != peer || st.MPI_TAG != TAG || cnt != (int)n)
-                    exp_die("wrong pong status");
-                if (exp_check(rbuf, n, seed_pong))
-                    exp_die("pong data corrupt");
+                    bench_fail("wrong pong status");
+                if (bench_check(rbuf, n, seed_pong) != (size_t)-1)
+                    bench_fail("pong data corrupt");
                 if (it >= warmup) {
                     done = it - warmup + 1;
                     t1 = MPI_Wtime();
@@ -110,10 +110,10 @@ int main(int argc, char **argv)
                 int cnt = -1;
                 MPI_Get_count(&st, MPI_BYTE, &cnt);
                 if (st.MPI_SOURCE != peer || st.MPI_TAG != TAG || cnt != (int)n)
-                    exp_die("wrong ping status");
-                if (exp_check(rbuf, n, seed_ping))
-                    exp_die("ping data corrupt");
-                exp_fill(sbuf, n, seed_pong);
+                    bench_fail("wrong ping status");
+                if (bench_check(rbuf, n, seed_ping) != (size_t)-1)
+                    bench_fail("ping data corrupt");
+                bench_fill(sbuf, n, seed_pong);
                 MPI_Send(sbuf, (int)n, MPI_BYTE, peer, TAG, MPI_COMM_WORLD);
             }
         }

@@ -8,7 +8,7 @@
  * Standard MPI only (Init, Finalize, Comm_rank/size, Send, Recv, Barrier, Wtime, Abort), so the
  * same source builds against sctpmpi, Open MPI and MPICH. Ranks >= 2 only join the barriers.
  * Run with --help for options; --csv prints "bench,size_bytes,iters,latency_us" rows. */
-#include "bench_common.h"
+#include "../common/bench.h"
 
 #define TAG_PING 1
 #define TAG_PONG 2
