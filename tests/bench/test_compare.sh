@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_compare.sh PYTHON SOURCE BUILD MODE — bench/p2p/compare.py end to end at the tiniest sizes
+# test_compare.sh PYTHON SOURCE BUILD MODE — bench/compare.py end to end at the tiniest sizes
 # with one contender (our TCP transport), one repetition, --quick iterations:
 #   loopback   the loopback table, the CPU-per-GB table and the targets come out; --out report written
 #   netlab     the same on a 2-host netlab network (1 Gbit/s, 1% loss): ratio columns, the per-run
@@ -8,7 +8,7 @@
 # No timing is asserted: only that every table holds numbers.
 set -u
 py=$1 src=$2 build=$3 mode=$4
-cmp="$src/bench/p2p/compare.py"
+cmp="$src/bench/compare.py"
 tmp=$(mktemp -d /tmp/sm-cmp.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; sed -n 1,200p "$tmp/out" 2>/dev/null; tail -20 "$tmp/err" 2>/dev/null; exit 1; }
