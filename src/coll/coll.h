@@ -1,6 +1,6 @@
 /* coll.h — the collectives' internal interface: the builders that add an algorithm's rounds to
  * a schedule (sched.h) without checking arguments, shared by the blocking, non-blocking and
- * persistent entry points, and the intercommunicator collectives of icoll_inter.c.
+ * persistent entry points, and the intercommunicator collectives of inter.c.
  *
  * Intracommunicator builders work on s->comm (move.c, reduce.c, barrier.c; the size-selected
  * algorithms are in algo.c).  Intercommunicator builders work on s->owner and may switch

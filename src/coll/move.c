@@ -6,7 +6,7 @@
  * one builder (coll.h) that its blocking, non-blocking and persistent forms share, and one
  * function that checks the arguments for the blocking and non-blocking entry points (how NULL:
  * blocking).  The size-selected algorithms live in algo.c; intercommunicators go to
- * icoll_inter.c. */
+ * inter.c. */
 #include "coll/coll.h"
 
 /* ---- argument checks shared by the collectives ----------------------------------------- */

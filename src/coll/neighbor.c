@@ -1,7 +1,8 @@
-/* neighbor.c — the neighbourhood collectives (MPI_Neighbor_allgather(v), alltoall(v,w) and
- * their MPI_Ineighbor_ forms) on Cartesian, graph and distributed-graph communicators, as one
- * schedule round (nbc_sched.h) of point-to-point: a receive from every source and a send to
- * every destination, in the topology's neighbour order; the blocking forms wait for it.
+/* neighbor.c — the neighbourhood collectives (MPI_Neighbor_allgather(v), alltoall(v,w), their
+ * MPI_Ineighbor_ and persistent *_init forms) on Cartesian, graph and distributed-graph
+ * communicators, as one schedule round (sched.h) of point-to-point: a receive from every
+ * source and a send to every destination, in the topology's neighbour order; the blocking forms
+ * wait for it.
  *
  * Matching: all messages of one call share a tag, so between one pair of processes they pair
  * up in posting order.  On a Cartesian communicator a process can be both neighbours of

@@ -1,5 +1,5 @@
 /* sched.h — the schedules every collective runs on (sched.c): the algorithms (algo.c, move.c,
- * reduce.c, barrier.c, icoll_inter.c, neighbor.c) add rounds to a schedule; the blocking
+ * reduce.c, barrier.c, inter.c, neighbor.c) add rounds to a schedule; the blocking
  * call runs it to completion, the non-blocking one returns a request, a persistent one builds
  * it again at each MPI_Start with the tag reserved at *_init.
  *
