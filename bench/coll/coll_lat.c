@@ -19,12 +19,6 @@ static int me, np;
         MPI_Abort(MPI_COMM_WORLD, 2);                                                            \
     } while (0)
 
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* element i of rank r's contribution in iteration it (it < 0: the fully checked call) */
 static int val(int r, long i, int it) { return (int)((r * 7919L + i * 31L + it * 3L) % 100003L); }
 
@@ -148,7 +142,7 @@ int main(int argc, char **argv)
                 rep_us[r] = worst;
             }
             one_call(op, sb, rb, n, -2, 1);
-            qsort(rep_us, (size_t)reps, sizeof(double), cmp_d);
+            qsort(rep_us, (size_t)reps, sizeof(double), bench_cmp_double);
             double med = reps % 2 ? rep_us[reps / 2] : (rep_us[reps / 2 - 1] + rep_us[reps / 2]) / 2;
             if (me == 0) {
                 if (csv)

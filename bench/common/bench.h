@@ -218,6 +218,13 @@ static inline void *bench_alloc(size_t n, int rank)
     return p;
 }
 
+/* qsort order of doubles (medians of repetitions) */
+static inline int bench_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* Failure with the rank in front: abort the job. */
 static inline void bench_fail(const char *what)
 {
