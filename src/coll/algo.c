@@ -170,9 +170,10 @@ void sm_algo_alltoall_bruck(struct sm_sched *s, const void *sbuf, int scount, MP
     for (int i = 0; i < n; i++) /* tmp block i: what I send to rank me + i */
         sm_sched_copy(s, at(sbuf, (MPI_Aint)((me + i) % n) * scount, st), scount, st,
                       tmp + i * bs, (int)bs, MPI_BYTE);
+    /* step k sends the blocks whose index has bit k, packed; the packing is a local step of
+     * the round before (the first: of the copying round) */
     for (int k = 1; k < n; k <<= 1) {
         int m = 0;
-        sm_sched_round(s);
         for (int i = 1; i < n; i++)
             if (i & k)
                 sm_sched_copy(s, tmp + i * bs, (int)bs, MPI_BYTE, pk + (m++) * bs, (int)bs,
@@ -185,7 +186,6 @@ void sm_algo_alltoall_bruck(struct sm_sched *s, const void *sbuf, int scount, MP
                 sm_sched_copy(s, rv + (m++) * bs, (int)bs, MPI_BYTE, tmp + i * bs, (int)bs,
                               MPI_BYTE);
     }
-    sm_sched_round(s);
     for (int i = 0; i < n; i++) /* tmp block i now came from rank me - i */
         sm_sched_copy(s, tmp + i * bs, (int)bs, MPI_BYTE,
                       at(rbuf, (MPI_Aint)((me - i + n) % n) * rcount, rt), rcount, rt);
