@@ -7,7 +7,10 @@
  *   strong  strong progress: rank 1 computes for a while (2 s) without any MPI call while
  *           rank 0 sends pings that rank 1's receiver answers from its callback; every answer
  *           must reach rank 0 long before rank 1 is done, and rank 1's receiver must have seen
- *           every ping when its computation ends (before it makes any MPI call).
+ *           every ping when its computation ends (before it makes any MPI call).  Meanwhile
+ *           rank 0 also sends point-to-point messages (eager and rendezvous; half of them
+ *           pre-posted at rank 1): the transport's thread must keep them, in order, for rank
+ *           1's next MPI call, and every byte must arrive.
  * Prints " No Errors" from rank 0 on success. */
 #include <stdint.h>
 #include <stdio.h>
@@ -166,6 +169,18 @@ static void run_order(int per_lane)
 }
 
 /* ---- strong ---- */
+#define NMSG 12
+static size_t msg_size(int i)
+{
+    static const size_t sz[] = {0, 1, 100, 4000, 65536, 70000, 300000, 1 << 20, 3 << 20};
+    return sz[i % (int)(sizeof sz / sizeof sz[0])];
+}
+
+static unsigned char msg_byte(int i, size_t k)
+{
+    return (unsigned char)(i * 37 + k * 11 + (k >> 10));
+}
+
 static long pings_seen, pongs_seen;
 static double pong_at[64];
 
@@ -207,6 +222,18 @@ static void run_strong(double compute_s, int npings)
     struct sm_rma_receiver rx = {NULL, strong_segment, peer_failed};
     sm_rma_chan_open(&rx);
     nlanes = sm_rma_chan_lanes();
+    unsigned char *msg[NMSG];
+    MPI_Request req[NMSG];
+    for (int i = 0; i < NMSG; i++) {
+        msg[i] = malloc(msg_size(i) + 1);
+        for (size_t k = 0; k < msg_size(i); k++)
+            msg[i][k] = rank == 0 ? msg_byte(i, k) : 0;
+        req[i] = MPI_REQUEST_NULL;
+    }
+    /* rank 1 pre-posts the even messages before it computes, the odd ones after */
+    if (rank == 1)
+        for (int i = 0; i < NMSG; i += 2)
+            MPI_Irecv(msg[i], (int)msg_size(i), MPI_BYTE, 0, 100 + i, MPI_COMM_WORLD, &req[i]);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 1) {
         double t0 = now_s();
@@ -221,6 +248,13 @@ static void run_strong(double compute_s, int npings)
             FAIL("the receiver saw %ld of %d pings while this rank computed", seen, npings);
         printf("rank 1: computed %.2f s, answered %ld pings meanwhile\n", compute_s, seen);
         fflush(stdout);
+        for (int i = 1; i < NMSG; i += 2)
+            MPI_Irecv(msg[i], (int)msg_size(i), MPI_BYTE, 0, 100 + i, MPI_COMM_WORLD, &req[i]);
+        MPI_Waitall(NMSG, req, MPI_STATUSES_IGNORE);
+        for (int i = 0; i < NMSG; i++)
+            for (size_t k = 0; k < msg_size(i); k++)
+                if (msg[i][k] != msg_byte(i, k))
+                    FAIL("message %d (%zu bytes): byte %zu wrong", i, msg_size(i), k);
     } else if (rank == 0) {
         /* let rank 1 leave the barrier and start computing */
         double w = now_s();
@@ -228,6 +262,9 @@ static void run_strong(double compute_s, int npings)
             sm_rma_chan_progress(1000);
         double start = now_s(), worst = 0;
         for (int p = 0; p < npings; p++) {
+            if (p < NMSG) /* point-to-point traffic while the target computes, too */
+                MPI_Isend(msg[p], (int)msg_size(p), MPI_BYTE, 1, 100 + p, MPI_COMM_WORLD,
+                          &req[p]);
             struct seg_hdr h = {MAGIC, rank, (unsigned)p % nlanes, (unsigned)p, 1, sizeof h};
             double t = now_s();
             if (sm_rma_chan_send(1, h.lane, &h, sizeof h) != MPI_SUCCESS)
@@ -252,7 +289,12 @@ static void run_strong(double compute_s, int npings)
         fflush(stdout);
         if (total + 0.2 > compute_s / 2)
             FAIL("the answers took %.3f s: no progress while the target computed", total);
+        for (int p = npings; p < NMSG; p++)
+            MPI_Isend(msg[p], (int)msg_size(p), MPI_BYTE, 1, 100 + p, MPI_COMM_WORLD, &req[p]);
+        MPI_Waitall(NMSG, req, MPI_STATUSES_IGNORE);
     }
+    for (int i = 0; i < NMSG; i++)
+        free(msg[i]);
     MPI_Barrier(MPI_COMM_WORLD);
     if (bad)
         FAIL("%ld bad segments", bad);
