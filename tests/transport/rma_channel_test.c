@@ -3,7 +3,9 @@
  *
  *   order   every rank sends segments of varying length (up to the largest the channel carries)
  *           to every rank, itself included, on every RMA lane; the receiver checks the sender,
- *           the lane, the per-(sender, lane) sequence and every byte.
+ *           the lane, the per-(sender, lane) sequence and every byte.  With a compute time,
+ *           the last rank first computes that long without MPI calls (its transport's thread
+ *           must take the others' segments meanwhile, in order), then sends its own.
  *   strong  strong progress: rank 1 computes for a while (2 s) without any MPI call while
  *           rank 0 sends pings that rank 1's receiver answers from its callback; every answer
  *           must reach rank 0 long before rank 1 is done, and rank 1's receiver must have seen
@@ -107,7 +109,16 @@ static size_t seg_len(unsigned seq, size_t maxseg)
     return l > maxseg ? maxseg : l;
 }
 
-static void run_order(int per_lane)
+static void compute(double s)
+{
+    double t0 = now_s();
+    volatile double x = 1.0;
+    while (now_s() - t0 < s) /* no MPI call in here */
+        for (int i = 0; i < 10000; i++)
+            x = x * 1.0000001 + 1e-9;
+}
+
+static void run_order(int per_lane, double compute_s)
 {
     nlanes = sm_rma_chan_lanes();
     size_t maxseg = sm_rma_chan_max_segment();
@@ -126,6 +137,18 @@ static void run_order(int per_lane)
         sm_rma_chan_send(0, 0, tiny, sm_rma_chan_max_segment() + 1) == MPI_SUCCESS)
         FAIL("a bad send was accepted");
     MPI_Barrier(MPI_COMM_WORLD);
+    if (compute_s > 0 && rank == size - 1) {
+        compute(compute_s);
+        sm_rma_chan_lock();
+        long got = received;
+        sm_rma_chan_unlock();
+        long want_others = (long)per_lane * nlanes * (size - 1);
+        printf("rank %d: %ld of the others' %ld segments arrived while it computed %.1f s\n",
+               rank, got, want_others, compute_s);
+        fflush(stdout);
+        if (got != want_others)
+            FAIL("only %ld of %ld segments arrived while this rank computed", got, want_others);
+    }
     unsigned char *buf = malloc(maxseg);
     for (int s = 0; s < per_lane; s++)
         for (unsigned lane = 0; lane < nlanes; lane++)
@@ -236,11 +259,7 @@ static void run_strong(double compute_s, int npings)
             MPI_Irecv(msg[i], (int)msg_size(i), MPI_BYTE, 0, 100 + i, MPI_COMM_WORLD, &req[i]);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 1) {
-        double t0 = now_s();
-        volatile double x = 1.0;
-        while (now_s() - t0 < compute_s) /* no MPI call in here */
-            for (int i = 0; i < 10000; i++)
-                x = x * 1.0000001 + 1e-9;
+        compute(compute_s);
         sm_rma_chan_lock();
         long seen = pings_seen;
         sm_rma_chan_unlock();
@@ -308,7 +327,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *mode = argc > 1 ? argv[1] : "order";
     if (!strcmp(mode, "order"))
-        run_order(argc > 2 ? atoi(argv[2]) : 200);
+        run_order(argc > 2 ? atoi(argv[2]) : 200, argc > 3 ? atof(argv[3]) : 0);
     else if (!strcmp(mode, "strong"))
         run_strong(argc > 2 ? atof(argv[2]) : 2.0, argc > 3 ? atoi(argv[3]) : 20);
     else

@@ -677,7 +677,11 @@ static void defer(struct sm_transport *t, const struct sctpn_data *d, const stru
     q->is_data = d != NULL;
     q->counted = 0;
     if (d && is_rma_stream(t, d->stream)) {
+        /* learn a new association now (as process_data would): rma_direct must see this
+         * piece waiting even if it is the association's first */
         struct nt_assoc *a = nt_assoc_find(t, d->assoc);
+        if (!a)
+            a = assoc_add(t, d->assoc, -1, -1);
         if (a && d->stream < a->nin) {
             a->rx[d->stream].deferred++;
             q->counted = 1;

@@ -147,7 +147,7 @@ struct sm_transport {
     pthread_mutex_t lock;               /* held around every use of the endpoint */
     pthread_t watchdog;
     int watchdog_on;
-    volatile int stop_watchdog;
+    atomic_int stop_watchdog;
     _Atomic uint64_t last_call_us;      /* last time the caller's thread drove the endpoint */
     uint64_t watchdog_runs;
     uint64_t path_events;               /* PATH_CHANGE events seen */
