@@ -143,7 +143,8 @@ static void stop_watchdog(struct sm_transport *t)
 static void enter(struct sm_transport *t)
 {
     pthread_mutex_lock(&t->lock);
-    atomic_store(&t->last_call_us, nt_now_us());
+    if (!t->in_drive) /* a send from an upcall inside the watchdog's drive is not the caller's */
+        atomic_store(&t->last_call_us, nt_now_us());
 }
 
 static void leave(struct sm_transport *t)
