@@ -19,7 +19,8 @@
  * application has not entered progress() for SCTPMPI_TCP_WATCHDOG_US (0 = no thread).  It
  * hands whole SM_F_RMA frames to the engine's rma_frame upcall at once and queues every other
  * upcall (frames copied, send completions, lost peers) for the next progress(), which replays
- * the queue in arrival order before it reads anything new.  One recursive lock (also the RMA
+ * the queue in arrival order before it reads anything new; once the queue holds more than
+ * SCTPMPI_TCP_WATCHDOG_MAX payload bytes it stops reading.  One recursive lock (also the RMA
  * channel's lock: entries lock/unlock) is held around every use of the transport's state. */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -117,6 +118,8 @@ struct sm_transport {
     int watchdog_on, in_watchdog;
     atomic_int stop_watchdog;
     long watchdog_us;       /* SCTPMPI_TCP_WATCHDOG_US */
+    size_t deferred_max;    /* SCTPMPI_TCP_WATCHDOG_MAX: the watchdog stops reading beyond it */
+    size_t deferred_bytes;  /* payload bytes in the queue below */
     _Atomic uint64_t last_call_us; /* the application's last progress() */
     struct tdef *dq_head, *dq_tail; /* upcalls waiting for progress() (watchdog) */
     unsigned long long watchdog_runs, deferred_total, rma_direct;
@@ -234,6 +237,8 @@ static uint64_t now_us(void)
 static void defer(struct sm_transport *t, struct tdef *d)
 {
     d->next = NULL;
+    if (d->kind == D_WHOLE || d->kind == D_END)
+        t->deferred_bytes += d->hdr.payload_len;
     if (t->dq_tail)
         t->dq_tail->next = d;
     else
@@ -357,6 +362,7 @@ static int replay_deferred(struct sm_transport *t)
         free(d);
         n++;
     }
+    t->deferred_bytes = 0;
     return n;
 }
 
@@ -883,7 +889,8 @@ static void *watchdog_main(void *arg)
             continue; /* the application is driving progress itself */
         if (pthread_mutex_trylock(&t->lock) != 0)
             continue;
-        if (!atomic_load(&t->stop_watchdog)) {
+        /* past the cap the kernel's flow control holds the senders back until progress() */
+        if (!atomic_load(&t->stop_watchdog) && t->deferred_bytes <= t->deferred_max) {
             t->in_watchdog = 1;
             struct epoll_event ev[32];
             for (int round = 0; round < 16; round++) {
@@ -972,6 +979,7 @@ static int tcp_init(const struct sm_transport_args *a, struct sm_transport **out
     t->mptcp = sm_env_bool("SCTPMPI_TCP_MPTCP", 0);
     t->notsent_lowat = (int)sm_env_size("SCTPMPI_TCP_NOTSENT_LOWAT", 1024 * 1024);
     t->watchdog_us = (long)sm_env_int("SCTPMPI_TCP_WATCHDOG_US", 2000);
+    t->deferred_max = (size_t)sm_env_size("SCTPMPI_TCP_WATCHDOG_MAX", 64 << 20);
     pthread_mutexattr_t ma; /* recursive: upcalls inside progress() and rma_frame send */
     pthread_mutexattr_init(&ma);
     pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
