@@ -730,13 +730,13 @@ void nt_replay_deferred(struct sm_transport *t)
     }
 }
 
-/* strong progress for one-sided traffic: outside progress() (the watchdog thread, or inside
- * send()), a piece on an RMA stream is processed at once (whole RMA frames go to rma_frame)
- * unless earlier pieces of the same stream still wait in the queue: order per stream holds.
- * Pieces of other streams keep waiting for progress() in arrival order. */
+/* strong progress for one-sided traffic: in the watchdog's drive (outside progress()), a
+ * piece on an RMA stream is processed at once (whole RMA frames go to rma_frame) unless earlier
+ * pieces of the same stream still wait in the queue: order per stream holds.  Pieces of other
+ * streams keep waiting for progress() in arrival order. */
 static int rma_direct(struct sm_transport *t, const struct sctpn_data *d)
 {
-    if (!t->up->rma_frame || !is_rma_stream(t, d->stream))
+    if (!t->in_drive || !t->up->rma_frame || !is_rma_stream(t, d->stream))
         return 0;
     struct nt_assoc *a = nt_assoc_find(t, d->assoc);
     if (!a) /* first piece of a new association: learn it (as process_data would) */
