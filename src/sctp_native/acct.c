@@ -36,10 +36,37 @@ void acct_clock(struct sctpn_endpoint *ep, uint64_t now)
     for (int i = 0; i < ep->n_unstamped; i++)
         stamp(ep->tm_unstamped[i].a, ep->tm_unstamped[i].m, now);
     ep->n_unstamped = 0;
+    if (ep->sb_pending) {
+        for (struct sctpn_assoc *a = ep->assocs; a; a = a->link)
+            if (a->sb_state == 1) {
+                a->sb_state = 2;
+                a->sb_since = now;
+            }
+        ep->sb_pending = 0;
+    }
+}
+
+void acct_sndbuf_full(struct sctpn_endpoint *ep, struct sctpn_assoc *a)
+{
+    if (!on(ep) || a->sb_state)
+        return;
+    a->tm.sndbuf_refusals++;
+    if (ep->in_callback) { /* the clock is current; otherwise the next one stamps it */
+        a->sb_state = 2;
+        a->sb_since = ep->now_us;
+    } else {
+        a->sb_state = 1;
+        ep->sb_pending = 1;
+    }
 }
 
 void acct_queued(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct txmsg *m)
 {
+    if (a->sb_state) { /* the send buffer took a message again */
+        if (a->sb_state == 2 && ep->now_us > a->sb_since)
+            a->tm.sndbuf_full_us += ep->now_us - a->sb_since;
+        a->sb_state = 0;
+    }
     m->tm_first = NEVER;
     m->tm_rtx = 0;
     m->tm_sample = 0;

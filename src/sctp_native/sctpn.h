@@ -293,7 +293,11 @@ struct sctpn_path_stats {
  * arrival of a chunk of another stream (0 by design: a stream's messages wait only for their
  * own stream); xstream_drops counts chunks dropped on arrival only because chunks of other
  * messages, stored behind a missing TSN, filled the receive window or the TSN map (the
- * receiver-side way one stream's loss can hold another's data). */
+ * receiver-side way one stream's loss can hold another's data).
+ * sndbuf_full_us: time from a sctpn_send refused because the send buffer was full (EAGAIN;
+ * sndbuf_refusals counts these episodes) to the next accepted one: the caller's own queue waits
+ * meanwhile.  The buffer is freed only by the cumulative ack, so a lost chunk keeps every
+ * stream's acknowledged data there until it is repaired. */
 enum sctpn_rtx_cause {
     SCTPN_RTX_FAST = 0, /* three miss reports (RFC 9260 7.2.4) */
     SCTPN_RTX_RACK,     /* RACK time-based loss marking */
@@ -310,6 +314,7 @@ struct sctpn_timing {
     uint64_t clean_chunks, clean_us;
     uint64_t rtx_chunks[SCTPN_RTX_NCAUSES], rtx_us[SCTPN_RTX_NCAUSES];
     uint64_t msgs_delivered, held_msgs, held_us, held_max_us, held_foreign, xstream_drops;
+    uint64_t sndbuf_refusals, sndbuf_full_us;
 };
 /* one sampled message (cfg.timing_sample = N: every Nth sent and every Nth delivered message) */
 struct sctpn_timing_sample {

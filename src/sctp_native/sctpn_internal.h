@@ -265,6 +265,8 @@ struct sctpn_assoc {
     uint64_t blk_cum[6];    /* held time per reason, closed intervals */
     uint32_t tm_nsent, tm_nrecv; /* message counters for sampling */
     int tm_trigger;         /* stream of the chunk being received (-1: none) */
+    int sb_state;           /* send buffer refused a message: 1 (not stamped yet), 2 since sb_since */
+    uint64_t sb_since;
     struct sctpn_assoc *link; /* endpoint list */
 };
 
@@ -294,6 +296,7 @@ struct sctpn_endpoint {
     uint64_t now_us;        /* the latest clock the caller gave */
     struct acct_unstamped { struct txmsg *m; struct sctpn_assoc *a; } *tm_unstamped;
     int n_unstamped, cap_unstamped; /* queued since then: stamped at the next clock */
+    int sb_pending;         /* an association's send-buffer refusal waits for a clock */
     struct sctpn_timing_sample tm_log[64]; /* sampled messages (ring) */
     uint32_t tm_log_n;
 };
@@ -304,6 +307,7 @@ enum { ACCT_BLK_CWND = 1, ACCT_BLK_RWND, ACCT_BLK_SPAN, ACCT_BLK_BURST, ACCT_BLK
 void acct_clock(struct sctpn_endpoint *ep, uint64_t now);           /* every clock-bearing call */
 void acct_queued(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct txmsg *m);
 void acct_forget(struct sctpn_endpoint *ep, struct txmsg *m);       /* message freed */
+void acct_sndbuf_full(struct sctpn_endpoint *ep, struct sctpn_assoc *a); /* EAGAIN */
 void acct_first_tx(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct txmsg *m,
                    uint64_t now);
 void acct_tx_idle(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now);

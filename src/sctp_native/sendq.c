@@ -67,8 +67,10 @@ int sctpn_send(sctpn_endpoint *ep, sctpn_assoc_id id, uint16_t stream, uint32_t 
         return SCTPN_EINVAL; /* SCTP has no empty messages */
     if (len > ep->cfg.max_msg_size)
         return SCTPN_ETOOBIG;
-    if (a->bytes_queued && a->bytes_queued + len > ep->cfg.sndbuf)
+    if (a->bytes_queued && a->bytes_queued + len > ep->cfg.sndbuf) {
+        acct_sndbuf_full(ep, a);
         return SCTPN_EAGAIN;
+    }
     if ((flags & SCTPN_SEND_COPY_HEAD) && iov[0].iov_len > SCTPN_COPY_HEAD_MAX)
         return SCTPN_EINVAL;
     struct txmsg *m = msg_get(ep);

@@ -11,7 +11,8 @@
  *  4. a receiver window of 6 KB and a loss: the chunks stored behind the hole close the
  *     window, the sender reports waiting for the receive window;
  *  5. at most 6 chunks past the cumulative ack and a loss: the sender reports the span wait;
- *  6. timing off: every counter stays 0. */
+ *  6. a send buffer of 8 messages and a loss: refusals and the time until one is taken again;
+ *  7. timing off: every counter stays 0. */
 #include <string.h>
 
 #include "sim.h"
@@ -71,7 +72,7 @@ static int reached(struct sim *s, void *arg)
     return T.delivered >= *(long *)arg;
 }
 
-struct opts { uint32_t rwnd, max_out; int timing, max_burst; };
+struct opts { uint32_t rwnd, max_out; int timing, max_burst; uint32_t sndbuf; };
 
 static void setup(const struct opts *o)
 {
@@ -95,6 +96,8 @@ static void setup(const struct opts *o)
     if (o->max_out)
         c[0].max_out_chunks = o->max_out;
     c[0].max_burst = (uint16_t)o->max_burst;
+    if (o->sndbuf)
+        c[0].sndbuf = o->sndbuf;
     T.s.link[0][0].delay_us = T.s.link[1][0].delay_us = DELAY_US;
     T.s.filter = filter;
     CHECK(sim_start(&T.s, &c[0], &c[1]) == 0);
@@ -149,7 +152,7 @@ static uint64_t rtx_total(const struct sctpn_timing *t, uint64_t *us)
 /* 1 and 2: returns the number of messages held by their stream */
 static uint64_t loss_on_stream_1(int alternate)
 {
-    struct opts o = {0, 0, 1, 4};
+    struct opts o = {0, 0, 1, 4, 0};
     setup(&o);
     T.drop_stream = 1;
     T.drop_ssn = 2;
@@ -205,7 +208,7 @@ static uint64_t loss_on_stream_1(int alternate)
  * RFC's): one SACK per burst of 4 packets clocks out only 4 more, the window never fills */
 static void cwnd_limited(int max_burst)
 {
-    struct opts o = {0, 0, 1, max_burst};
+    struct opts o = {0, 0, 1, max_burst, 0};
     setup(&o);
     send_n(200, 0);
     struct sctpn_timing tx = timing_of(0);
@@ -233,7 +236,7 @@ static void cwnd_limited(int max_burst)
 
 static void rwnd_limited(void)
 {
-    struct opts o = {6000, 0, 1, 4};
+    struct opts o = {6000, 0, 1, 4, 0};
     setup(&o);
     T.drop_stream = 1;
     T.drop_ssn = 1;
@@ -250,7 +253,7 @@ static void rwnd_limited(void)
 
 static void span_limited(void)
 {
-    struct opts o = {0, 6, 1, 4};
+    struct opts o = {0, 6, 1, 4, 0};
     setup(&o);
     T.drop_stream = 1;
     T.drop_ssn = 1;
@@ -262,9 +265,43 @@ static void span_limited(void)
     sim_free(&T.s);
 }
 
+/* the caller keeps what the send buffer refused and retries every step */
+static int to_send;
+static void pump(struct sim *s, void *arg)
+{
+    (void)arg;
+    struct iovec v = {payload, LEN};
+    while (to_send > 0) {
+        int rc = sctpn_send(s->ep[0], T.id, (uint16_t)(1 + to_send % 2), 0, 0, &v, 1, &T);
+        if (rc == SCTPN_EAGAIN)
+            return;
+        CHECK(rc == 0);
+        to_send--;
+    }
+}
+
+static void sndbuf_limited(void)
+{
+    struct opts o = {0, 0, 1, 4, 8 * LEN};
+    setup(&o);
+    T.drop_stream = 1;
+    T.drop_ssn = 1;
+    to_send = 40;
+    T.s.pump = pump;
+    long want = 40;
+    CHECK(sim_run(&T.s, T.s.now + 10000000, reached, &want));
+    T.s.pump = NULL;
+    struct sctpn_timing tx = timing_of(0);
+    printf("sndbuf 8000 + loss: refused %llu times, full %llu us\n",
+           (unsigned long long)tx.sndbuf_refusals, (unsigned long long)tx.sndbuf_full_us);
+    /* 40 messages through 8 slots: refused at least 4 times, and full across the repair */
+    CHECK(tx.sndbuf_refusals >= 4 && tx.sndbuf_full_us >= 2 * DELAY_US * 4);
+    sim_free(&T.s);
+}
+
 static void timing_off(void)
 {
-    struct opts o = {0, 0, 0, 4};
+    struct opts o = {0, 0, 0, 4, 0};
     setup(&o);
     T.drop_stream = 1;
     T.drop_ssn = 2;
@@ -287,6 +324,7 @@ int main(void)
     cwnd_limited(4);
     rwnd_limited();
     span_limited();
+    sndbuf_limited();
     timing_off();
     printf(" No Errors\n");
     return 0;

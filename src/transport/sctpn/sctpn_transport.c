@@ -462,7 +462,7 @@ static void print_timing(struct sm_transport *t, FILE *f, int peer, sctpn_assoc_
                "chunks %.3f ms; repaired fast %llu %.3f ms, rack %llu %.3f ms, t3 %llu %.3f ms, "
                "tlp %llu %.3f ms, other %llu %.3f ms; received %llu msgs, held by stream order "
                "%llu msgs %.3f ms (max %.3f), held by another stream %llu, cross-stream drops "
-               "%llu\n",
+               "%llu; send buffer full %llu times %.3f ms\n",
             t->rank, peer, id, (unsigned long long)x->msgs_sent, ms(x->queue_us),
             ms(x->queue_cwnd_us), ms(x->queue_rwnd_us), ms(x->queue_span_us),
             ms(x->queue_burst_us), ms(x->queue_other_us), ms(x->blocked_cwnd_us),
@@ -475,7 +475,8 @@ static void print_timing(struct sm_transport *t, FILE *f, int peer, sctpn_assoc_
             (unsigned long long)x->rtx_chunks[SCTPN_RTX_OTHER], ms(x->rtx_us[SCTPN_RTX_OTHER]),
             (unsigned long long)x->msgs_delivered, (unsigned long long)x->held_msgs,
             ms(x->held_us), ms(x->held_max_us), (unsigned long long)x->held_foreign,
-            (unsigned long long)x->xstream_drops);
+            (unsigned long long)x->xstream_drops, (unsigned long long)x->sndbuf_refusals,
+            ms(x->sndbuf_full_us));
 }
 
 static void print_timing_samples(struct sm_transport *t, FILE *f)
