@@ -1,7 +1,9 @@
 /* timing.h — where an MPI message's time goes inside the engine (timing.c): held by the
  * ordering rule (an earlier sequence number still missing), waiting unexpected until the
  * application posts its receive, and the rendezvous handshake (RTS sent -> CTS back at the
- * sender; CTS sent -> last DATA segment at the receiver).  SCTPMPI_TIMING=off|sum|sample:N. */
+ * sender; CTS sent -> last DATA segment at the receiver).  SCTPMPI_TIMING=off|sum|sample:N.
+ * A message's clock starts when the engine sees it: one that arrives while the application is
+ * outside MPI waits in the transport until the next MPI call, and that wait is not counted. */
 #ifndef SCTPMPI_ENGINE_TIMING_H
 #define SCTPMPI_ENGINE_TIMING_H
 
