@@ -127,6 +127,7 @@ void acct_first_tx(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct txms
     t->queue_rwnd_us += d[ACCT_BLK_RWND];
     t->queue_span_us += d[ACCT_BLK_SPAN];
     t->queue_burst_us += d[ACCT_BLK_BURST];
+    t->queue_handshake_us += d[ACCT_BLK_HANDSHAKE];
     t->queue_other_us += d[ACCT_BLK_OTHER];
     if (m->tm_sample) { /* keep the parts for the sample taken when it is acknowledged */
         m->tm_blk[0] = q;
@@ -143,7 +144,7 @@ void acct_tx_idle(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now
     int r = 0;
     if (a->nqueued) {
         if (!assoc_data_allowed(a) || !a->npaths) {
-            r = ACCT_BLK_OTHER;
+            r = ACCT_BLK_HANDSHAKE;
         } else {
             const struct path *p = &a->paths[path_for_data(ep, a)];
             uint32_t lim = a->idata ? ep->cfg.max_out_chunks_idata : ep->cfg.max_out_chunks;
@@ -167,6 +168,7 @@ void acct_tx_idle(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now
     a->tm.blocked_rwnd_us = a->blk_cum[ACCT_BLK_RWND];
     a->tm.blocked_span_us = a->blk_cum[ACCT_BLK_SPAN];
     a->tm.blocked_burst_us = a->blk_cum[ACCT_BLK_BURST];
+    a->tm.blocked_handshake_us = a->blk_cum[ACCT_BLK_HANDSHAKE];
     a->tm.blocked_other_us = a->blk_cum[ACCT_BLK_OTHER];
 }
 

@@ -281,8 +281,8 @@ struct sctpn_path_stats {
  * transmission, and splits it by what held the association while the message waited:
  * the congestion window of the data path (cwnd), the peer's receive window (rwnd), the limit
  * of chunks past the cumulative ack (span: a lost chunk holds the others there), max burst
- * (new-data packets per SACK), anything else (pacing, handshake).  The part not held at all
- * is queue_us minus the five.
+ * (new-data packets per SACK), the handshake (association not established yet), anything else
+ * (pacing).  The part not held at all is queue_us minus the six.
  * blocked_*_us is the same per association, not per message (time with data queued and held).
  * Per chunk, from its first transmission to its first acknowledgement: clean_* for chunks
  * sent once (time on the wire: about one RTT plus the SACK delay), rtx_* for chunks that
@@ -308,9 +308,9 @@ enum sctpn_rtx_cause {
 };
 struct sctpn_timing {
     uint64_t msgs_sent, queue_us, queue_cwnd_us, queue_rwnd_us, queue_span_us, queue_burst_us,
-        queue_other_us;
+        queue_handshake_us, queue_other_us;
     uint64_t blocked_cwnd_us, blocked_rwnd_us, blocked_span_us, blocked_burst_us,
-        blocked_other_us;
+        blocked_handshake_us, blocked_other_us;
     uint64_t clean_chunks, clean_us;
     uint64_t rtx_chunks[SCTPN_RTX_NCAUSES], rtx_us[SCTPN_RTX_NCAUSES];
     uint64_t msgs_delivered, held_msgs, held_us, held_max_us, held_foreign, xstream_drops;

@@ -56,7 +56,7 @@ struct txmsg {
     uint8_t *copy;          /* SCTPN_SEND_COPY buffer (malloc) */
     /* time accounting (acct.c) */
     uint64_t tm_q;          /* queued at (NEVER: not stamped yet) */
-    uint64_t tm_blk[6];     /* the association's held-time counters then; after the first
+    uint64_t tm_blk[7];     /* the association's held-time counters then; after the first
                              * transmission: the parts of the queue wait (sampled messages) */
     uint64_t tm_first;      /* first chunk first sent */
     uint8_t tm_sample, tm_rtx; /* sampled; retransmissions of its chunks */
@@ -262,7 +262,7 @@ struct sctpn_assoc {
     struct sctpn_timing tm;
     int blk_reason;         /* what holds queued data since blk_since (ACCT_BLK_*; 0 none) */
     uint64_t blk_since;
-    uint64_t blk_cum[6];    /* held time per reason, closed intervals */
+    uint64_t blk_cum[7];    /* held time per reason, closed intervals */
     uint32_t tm_nsent, tm_nrecv; /* message counters for sampling */
     int tm_trigger;         /* stream of the chunk being received (-1: none) */
     int sb_state;           /* send buffer refused a message: 1 (not stamped yet), 2 since sb_since */
@@ -302,8 +302,8 @@ struct sctpn_endpoint {
 };
 
 /* ---- time accounting (acct.c): where a message's time goes ---- */
-enum { ACCT_BLK_CWND = 1, ACCT_BLK_RWND, ACCT_BLK_SPAN, ACCT_BLK_BURST, ACCT_BLK_OTHER,
-       ACCT_NBLK };
+enum { ACCT_BLK_CWND = 1, ACCT_BLK_RWND, ACCT_BLK_SPAN, ACCT_BLK_BURST, ACCT_BLK_HANDSHAKE,
+       ACCT_BLK_OTHER, ACCT_NBLK /* 7: the size of tm_blk and blk_cum */ };
 void acct_clock(struct sctpn_endpoint *ep, uint64_t now);           /* every clock-bearing call */
 void acct_queued(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct txmsg *m);
 void acct_forget(struct sctpn_endpoint *ep, struct txmsg *m);       /* message freed */

@@ -12,7 +12,8 @@
  *     window, the sender reports waiting for the receive window;
  *  5. at most 6 chunks past the cumulative ack and a loss: the sender reports the span wait;
  *  6. a send buffer of 8 messages and a loss: refusals and the time until one is taken again;
- *  7. timing off: every counter stays 0. */
+ *  7. a message queued before the association is up waits one RTT for the handshake;
+ *  8. timing off: every counter stays 0. */
 #include <string.h>
 
 #include "sim.h"
@@ -299,6 +300,35 @@ static void sndbuf_limited(void)
     sim_free(&T.s);
 }
 
+/* a message queued before the association is up waits for the handshake */
+static void handshake_wait(void)
+{
+    memset(&T, 0, sizeof T);
+    T.drop_stream = -1;
+    sim_init(&T.s, 1, 9);
+    struct sctpn_config c[2];
+    for (int i = 0; i < 2; i++) {
+        sim_config(&T.s, i, &c[i]);
+        c[i].on_data = on_data;
+        c[i].on_event = on_event;
+    }
+    T.s.link[0][0].delay_us = T.s.link[1][0].delay_us = DELAY_US;
+    CHECK(sim_start(&T.s, &c[0], &c[1]) == 0);
+    CHECK(sim_connect(&T.s, &T.id) == 0);
+    struct iovec v = {payload, LEN};
+    CHECK(sctpn_send(T.s.ep[0], T.id, 1, 0, 0, &v, 1, NULL) == 0);
+    long want = 1;
+    CHECK(sim_run(&T.s, T.s.now + 1000000, reached, &want));
+    struct sctpn_timing tx = timing_of(0);
+    printf("queued before the handshake: %llu us (handshake %llu us)\n",
+           (unsigned long long)tx.queue_us, (unsigned long long)tx.queue_handshake_us);
+    /* INIT, INIT-ACK: the DATA leaves with the COOKIE-ECHO one RTT later */
+    CHECK(tx.msgs_sent == 1 && tx.queue_handshake_us == tx.queue_us);
+    CHECK(tx.queue_us >= 2 * DELAY_US && tx.queue_us < 4 * DELAY_US);
+    CHECK(tx.blocked_handshake_us >= 2 * DELAY_US);
+    sim_free(&T.s);
+}
+
 static void timing_off(void)
 {
     struct opts o = {0, 0, 0, 4, 0};
@@ -325,6 +355,7 @@ int main(void)
     rwnd_limited();
     span_limited();
     sndbuf_limited();
+    handshake_wait();
     timing_off();
     printf(" No Errors\n");
     return 0;

@@ -457,17 +457,20 @@ static void print_timing(struct sm_transport *t, FILE *f, int peer, sctpn_assoc_
     if (!x->msgs_sent && !x->msgs_delivered)
         return;
     fprintf(f, "[rank %d] sctpn: rank %d assoc %u where the time went: sent %llu msgs, queued "
-               "%.3f ms (cwnd %.3f, rwnd %.3f, span %.3f, burst %.3f, other %.3f); held with data "
-               "queued: cwnd %.3f rwnd %.3f span %.3f burst %.3f other %.3f ms; on the wire %llu "
+               "%.3f ms (cwnd %.3f, rwnd %.3f, span %.3f, burst %.3f, handshake %.3f, other %.3f); "
+               "held with data queued: cwnd %.3f rwnd %.3f span %.3f burst %.3f handshake %.3f "
+               "other %.3f ms; on the wire %llu "
                "chunks %.3f ms; repaired fast %llu %.3f ms, rack %llu %.3f ms, t3 %llu %.3f ms, "
                "tlp %llu %.3f ms, other %llu %.3f ms; received %llu msgs, held by stream order "
                "%llu msgs %.3f ms (max %.3f), held by another stream %llu, cross-stream drops "
                "%llu; send buffer full %llu times %.3f ms\n",
             t->rank, peer, id, (unsigned long long)x->msgs_sent, ms(x->queue_us),
             ms(x->queue_cwnd_us), ms(x->queue_rwnd_us), ms(x->queue_span_us),
-            ms(x->queue_burst_us), ms(x->queue_other_us), ms(x->blocked_cwnd_us),
+            ms(x->queue_burst_us), ms(x->queue_handshake_us), ms(x->queue_other_us),
+            ms(x->blocked_cwnd_us),
             ms(x->blocked_rwnd_us), ms(x->blocked_span_us), ms(x->blocked_burst_us),
-            ms(x->blocked_other_us), (unsigned long long)x->clean_chunks, ms(x->clean_us),
+            ms(x->blocked_handshake_us), ms(x->blocked_other_us),
+            (unsigned long long)x->clean_chunks, ms(x->clean_us),
             (unsigned long long)x->rtx_chunks[SCTPN_RTX_FAST], ms(x->rtx_us[SCTPN_RTX_FAST]),
             (unsigned long long)x->rtx_chunks[SCTPN_RTX_RACK], ms(x->rtx_us[SCTPN_RTX_RACK]),
             (unsigned long long)x->rtx_chunks[SCTPN_RTX_T3], ms(x->rtx_us[SCTPN_RTX_T3]),
