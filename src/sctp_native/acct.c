@@ -1,10 +1,11 @@
 /* acct.c — time accounting: where a message's time goes inside the engine (struct
  * sctpn_timing in sctpn.h).  Send side: how long a queued message waited for its first
- * transmission and what held the association meanwhile (congestion window, peer's receive
- * window, the span limit past the cumulative ack, anything else), and how long each chunk
- * took from its first transmission to its acknowledgement (clean, or by the loss-recovery
- * mechanism that resent it).  Receive side: how long a complete ordered message was held
- * by its stream's order, and the counters that would show one stream holding another.
+ * transmission and what held the association meanwhile (handshake, peer's receive window,
+ * congestion window, the span limit past the cumulative ack, max burst, anything else), how
+ * long each chunk took from its first transmission to its acknowledgement (clean, or by the
+ * loss-recovery mechanism that resent it), and how long the send buffer refused messages.
+ * Receive side: how long a complete ordered message was held by its stream's order, and the
+ * counters that would show one stream holding another.
  * Everything is O(1) per message or chunk: the association keeps cumulative held-time
  * counters (closed when a poll finds nothing more to send) and a message snapshots them when
  * queued, so its share of each is a difference.  cfg.timing = 0 turns it all off. */
