@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <sys/uio.h>
 
+#include "engine/timing.h"
 #include "engine/wire.h"
 #include "mpi.h"
 #include "transport/transport.h"
@@ -86,6 +87,7 @@ struct sctpmpi_request {
     size_t msg_size;          /* size of the matched message */
     size_t received;          /* bytes placed so far (rendezvous) */
     int reserved;             /* bound to a missing message by the ordering rule */
+    uint64_t t_us;            /* timing.c: RTS sent (send) / CTS sent (receive) */
     /* persistent-request template (arguments of *_init) */
     const void *p_buf;
     int p_count;
@@ -117,6 +119,7 @@ struct sm_msg {
     uint64_t sreq;
     uint32_t credit;          /* eager credit to return when consumed */
     void *data;               /* eager payload */
+    uint64_t t_us;            /* timing.c: arrival / entry into the unexpected queue */
 };
 
 struct sctpmpi_message { struct sm_msg *msg; int is_no_proc; struct sctpmpi_comm *comm; };

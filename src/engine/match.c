@@ -108,6 +108,7 @@ struct sm_msg *sm_unexpected_find(int src_world, uint32_t ctx, int tag, int remo
 void sm_unexpected_add(struct sm_msg *m)
 {
     sm_list_push_back(&sm_eng.unexpected, &m->link);
+    sm_timing_unexpected_in(m);
     if (++sm_eng.unexpected_count > sm_eng.unexpected_peak)
         sm_eng.unexpected_peak = sm_eng.unexpected_count;
 }
@@ -116,6 +117,7 @@ void sm_unexpected_remove(struct sm_msg *m)
 {
     sm_list_remove(&m->link);
     sm_eng.unexpected_count--;
+    sm_timing_unexpected_out(m);
 }
 
 /* account memory held for a message nobody has asked for yet; dies with advice past the cap */

@@ -65,6 +65,7 @@ int sm_engine_start(void)
 {
     memset(&sm_eng, 0, sizeof sm_eng);
     sm_verbose = (int)sm_env_int("SCTPMPI_VERBOSE", 0);
+    sm_timing_init();
     if (sm_pmi_init(&sm_eng.rank, &sm_eng.size))
         sm_die("cannot start: PMI initialisation failed");
     sm_log_rank = sm_eng.rank;
@@ -238,6 +239,7 @@ void sm_engine_stats(FILE *f)
             sm_eng.rank, (unsigned long long)sm_eng.stats_eager,
             (unsigned long long)sm_eng.stats_rndv, (unsigned long long)sm_eng.stats_early_matched,
             sm_eng.unexpected_peak, sm_eng.unexpected_peak_bytes, sm_eng.early_peak);
+    sm_timing_print(f, sm_eng.rank);
     if (sm_eng.tp && sm_eng.tp_ops->stats)
         sm_eng.tp_ops->stats(sm_eng.tp, f);
 }

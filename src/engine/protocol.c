@@ -98,6 +98,7 @@ int sm_send_start(struct sctpmpi_request *r)
         r->await_cts = 1;
         sm_list_push_back(&sm_eng.waiting_sends, &r->waiting);
         sm_eng.stats_rndv++;
+        sm_timing_rts_sent(r);
         track(sm_frame_send(r->wpeer, lane, &h, NULL, 0, r), r);
     }
     send_maybe_complete(r);
@@ -297,6 +298,7 @@ static void on_cts(int peer, const struct sm_frame_hdr *h)
     }
     r->await_cts = 0;
     r->matched = 1;
+    sm_timing_cts_in(r);
     int lane = sm_lane_for(peer, r->ctx, r->tag);
     size_t seg = sm_eng.segment;
     if (stripe_min == (size_t)-1)
@@ -383,6 +385,7 @@ void sm_send_cts(struct sctpmpi_request *r, struct sm_msg *m)
     h.rreq = r->id;
     r->received = 0;
     r->status.sm_count = m->size < r->bytes ? m->size : r->bytes;
+    sm_timing_cts_sent(r);
     sm_frame_send(m->src, 0, &h, NULL, 0, NULL);
     if (m->size == 0)
         sm_req_complete(r);
@@ -410,6 +413,7 @@ static struct sm_msg *msg_from_header(int peer, const struct sm_frame_hdr *h)
     m->size = m->is_rts ? h->size : h->payload_len;
     m->sreq = h->sreq;
     m->credit = (h->flags & SM_FL_CREDITED) ? sm_credit_cost(h->payload_len) : 0;
+    sm_timing_arrived(m);
     return m;
 }
 
@@ -619,8 +623,10 @@ static void on_data_end(int peer, struct sm_peer *p, const struct sm_frame_hdr *
         memcpy((char *)r->buf + off, payload, c);
     }
     r->received += n;
-    if (r->received >= r->msg_size)
+    if (r->received >= r->msg_size) {
+        sm_timing_rndv_done(r);
         sm_req_complete(r);
+    }
 }
 
 static void on_cancel_req(int peer, const struct sm_frame_hdr *h)

@@ -305,6 +305,10 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
         cfg.local_addrs[i].udp_port = ntohs(t->udp[i].addr.sin_port);
         cfg.n_local_addrs = i + 1;
     }
+    /* time accounting (SCTPMPI_TIMING=off|sum|sample:N; the engine checks the value) */
+    const char *tm = sm_env_str("SCTPMPI_TIMING", "sum");
+    cfg.timing = strcmp(tm, "off") && strcmp(tm, "0");
+    cfg.timing_sample = !strncmp(tm, "sample:", 7) ? (uint32_t)atoi(tm + 7) : 0;
     cfg.on_data = nt_on_data;
     cfg.on_event = nt_on_event;
     cfg.user = t;
@@ -470,6 +474,60 @@ static int nt_peer_info(struct sm_transport *t, int peer, char *buf, size_t len)
     return 0;
 }
 
+static double ms(uint64_t us) { return (double)us / 1000.0; }
+
+/* where the time went in the SCTP engine (sctpn.h struct sctpn_timing), one line per
+ * association; bench/run-experiment parses it */
+static void print_timing(struct sm_transport *t, FILE *f, int peer, sctpn_assoc_id id,
+                         const struct sctpn_timing *x)
+{
+    if (!x->msgs_sent && !x->msgs_delivered)
+        return;
+    fprintf(f, "[rank %d] sctpn: rank %d assoc %u where the time went: sent %llu msgs, queued "
+               "%.3f ms (cwnd %.3f, rwnd %.3f, span %.3f, burst %.3f, handshake %.3f, other %.3f); "
+               "held with data queued: cwnd %.3f rwnd %.3f span %.3f burst %.3f handshake %.3f "
+               "other %.3f ms; on the wire %llu "
+               "chunks %.3f ms; repaired fast %llu %.3f ms, rack %llu %.3f ms, t3 %llu %.3f ms, "
+               "tlp %llu %.3f ms, other %llu %.3f ms; received %llu msgs, held by stream order "
+               "%llu msgs %.3f ms (max %.3f), held by another stream %llu, cross-stream drops "
+               "%llu; send buffer full %llu times %.3f ms\n",
+            t->rank, peer, id, (unsigned long long)x->msgs_sent, ms(x->queue_us),
+            ms(x->queue_cwnd_us), ms(x->queue_rwnd_us), ms(x->queue_span_us),
+            ms(x->queue_burst_us), ms(x->queue_handshake_us), ms(x->queue_other_us),
+            ms(x->blocked_cwnd_us),
+            ms(x->blocked_rwnd_us), ms(x->blocked_span_us), ms(x->blocked_burst_us),
+            ms(x->blocked_handshake_us), ms(x->blocked_other_us),
+            (unsigned long long)x->clean_chunks, ms(x->clean_us),
+            (unsigned long long)x->rtx_chunks[SCTPN_RTX_FAST], ms(x->rtx_us[SCTPN_RTX_FAST]),
+            (unsigned long long)x->rtx_chunks[SCTPN_RTX_RACK], ms(x->rtx_us[SCTPN_RTX_RACK]),
+            (unsigned long long)x->rtx_chunks[SCTPN_RTX_T3], ms(x->rtx_us[SCTPN_RTX_T3]),
+            (unsigned long long)x->rtx_chunks[SCTPN_RTX_TLP], ms(x->rtx_us[SCTPN_RTX_TLP]),
+            (unsigned long long)x->rtx_chunks[SCTPN_RTX_OTHER], ms(x->rtx_us[SCTPN_RTX_OTHER]),
+            (unsigned long long)x->msgs_delivered, (unsigned long long)x->held_msgs,
+            ms(x->held_us), ms(x->held_max_us), (unsigned long long)x->held_foreign,
+            (unsigned long long)x->xstream_drops, (unsigned long long)x->sndbuf_refusals,
+            ms(x->sndbuf_full_us));
+}
+
+static void print_timing_samples(struct sm_transport *t, FILE *f)
+{
+    struct sctpn_timing_sample s[64];
+    int n = sctpn_timing_samples(t->ep, s, 64);
+    for (int i = 0; i < n; i++) {
+        if (s[i].dir == 0)
+            fprintf(f, "[rank %d] sctpn: timing sample: assoc %u stream %u sent %u bytes: queued "
+                       "%.3f ms (cwnd %.3f rwnd %.3f span %.3f), first send to acked %.3f ms, "
+                       "%u retransmissions\n",
+                    t->rank, s[i].assoc, s[i].stream, s[i].len, ms(s[i].queue_us),
+                    ms(s[i].queue_cwnd_us), ms(s[i].queue_rwnd_us), ms(s[i].queue_span_us),
+                    ms(s[i].acked_us), s[i].rtx);
+        else
+            fprintf(f, "[rank %d] sctpn: timing sample: assoc %u stream %u received %u bytes: "
+                       "held by stream order %.3f ms\n",
+                    t->rank, s[i].assoc, s[i].stream, s[i].len, ms(s[i].held_us));
+    }
+}
+
 static void print_stats(struct sm_transport *t, FILE *f)
 {
     fprintf(f, "[rank %d] sctpn: datagrams in %llu out %llu, bad in %llu, lost out %llu, test-dropped %llu, rejected associations %llu, mtu %d, watchdog runs %llu, deferred deliveries %llu\n",
@@ -518,7 +576,9 @@ static void print_stats(struct sm_transport *t, FILE *f)
                     (unsigned long long)ps->packets_out, (unsigned long long)ps->packets_in,
                     (unsigned long long)ps->retransmitted_chunks);
         }
+        print_timing(t, f, a->rank, a->id, &st.timing);
     }
+    print_timing_samples(t, f);
 }
 
 static void nt_stats(struct sm_transport *t, void *file)
