@@ -13,7 +13,6 @@ ip netns list >/dev/null 2>&1 || { echo "SKIP: ip netns does not work here"; exi
 netlab=$(dirname "$mpiexec")/../netlab/netlab
 [ -x "$netlab" ] || { echo "SKIP: netlab is not built ($netlab)"; exit 77; }
 tmp=$(mktemp -d /tmp/sm-nlrma.XXXXXX)
-before=$(ip netns list | wc -l)
 cleanup() {
   local rc=$?
   "$netlab" gc >/dev/null 2>&1
@@ -26,6 +25,7 @@ cat >"$tmp/topo.json" <<'JSON'
 { "hosts": ["h0", "h1"], "rails": 1, "seed": 11, "defaults": { "delay_ms": 1, "loss": 0.02 } }
 JSON
 "$netlab" run "$tmp/topo.json" -- sh -c "
+  echo \"netlab-run-dir=\$NETLAB_RUN\" &&
   RMA_STRESS_ROUNDS=20 '$mpiexec' --netlab '$tmp/topo.json' -n 4 --transport $transport --timeout 200 '$stress' &&
   '$mpiexec' --netlab '$tmp/topo.json' -n 4 --transport $transport --timeout 200 '$ops' &&
   '$netlab' stats" >"$tmp/out" 2>&1
@@ -40,7 +40,11 @@ for dir in "h0 dst=h1" "h1 dst=h0"; do
   lost=$((lost + ${l:-0}))
 done
 [ "$lost" -gt 0 ] || { echo "FAIL: the 2% loss dropped nothing (no traffic crossed the link?)"; exit 1; }
-"$netlab" gc >/dev/null 2>&1
-after=$(ip netns list | wc -l)
-[ "$after" -le "$before" ] || { echo "FAIL: namespaces left behind"; ip netns list; exit 1; }
+# this run's namespaces (named <prefix>-<host>, prefix = the run directory's name) must be gone;
+# other runs on the machine may come and go meanwhile
+prefix=$(sed -n 's/^netlab-run-dir=//p' "$tmp/out" | head -1)
+prefix=${prefix##*/}
+[ -n "$prefix" ] || { echo "FAIL: the run did not report its netlab run directory"; exit 1; }
+left=$(ip netns list | grep -- "^$prefix-" || true)
+[ -z "$left" ] || { echo "FAIL: namespaces of run $prefix left behind: $left"; exit 1; }
 echo "rma on netlab passed: exact results with $lost packets dropped"
