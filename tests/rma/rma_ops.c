@@ -1,5 +1,6 @@
 /* rma_ops.c — every one-sided communication routine under every synchronisation mode and
- * every window flavour with an attached/allocated memory (create, allocate, dynamic).
+ * every window flavour (create, allocate, dynamic, and allocate_shared when all ranks share a
+ * node).
  *
  * Each rank is origin towards every rank (itself included).  In each target's window, origin r
  * owns a slot of SLOT ints where it performs, in one epoch: Put, Accumulate(SUM), Get_accumulate,
@@ -14,8 +15,8 @@
 
 #define SLOT 20
 #define RO 8
-enum { F_CREATE, F_ALLOCATE, F_DYNAMIC, NFLAV };
-static const char *flav_name[] = {"create", "allocate", "dynamic"};
+enum { F_CREATE, F_ALLOCATE, F_DYNAMIC, F_SHARED, NFLAV };
+static const char *flav_name[] = {"create", "allocate", "dynamic", "allocate_shared"};
 enum {
     M_FENCE, M_PSCW, M_LOCK_EXCL, M_LOCK_SHARED, M_LOCKALL, M_LOCKALL_FLUSH, M_LOCKALL_FLUSHALL,
     M_LOCK_FLUSHLOCAL, M_LOCKALL_FLUSHLOCALALL, NMODE
@@ -289,6 +290,14 @@ int main(int argc, char **argv)
             mem = heap;
         } else if (flav == F_ALLOCATE) {
             MPI_OK(MPI_Win_allocate(bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
+        } else if (flav == F_SHARED) {
+            MPI_Comm node;
+            int nsize;
+            MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+            MPI_Comm_size(node, &nsize);
+            MPI_Comm_free(&node);
+            if (nsize != size_) continue; /* ranks on several hosts: no shared window over all */
+            MPI_OK(MPI_Win_allocate_shared(bytes, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win));
         } else {
             MPI_OK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &win));
             heap = rt_malloc((size_t)size_ * SLOT * sizeof(int));

@@ -6,8 +6,9 @@
  * origins — never conflicting accesses inside one epoch, so the outcome is determined.  Each
  * origin issues its share of the schedule in its own shuffled order.  Modes cycle through
  * fence, post/start/complete/wait, lock per target (exclusive or shared), lock_all, and lock_all
- * with random flush / flush_all / flush_local; the window flavour alternates between create and
- * allocate.  After each round every rank compares its window with the model, every Get with the
+ * with random flush / flush_all / flush_local; the window flavour rotates through create,
+ * allocate, dynamic (attached memory, absolute displacements) and allocate_shared (when all
+ * ranks share a node).  After each round every rank compares its window with the model, every Get with the
  * model's value before the round, every fetched counter value with its range, and the sum of all
  * fetched values of a counter (reduced over all ranks) with the exact sum.
  * Env: RMA_STRESS_SEED (default 20261124), RMA_STRESS_ROUNDS (default 30). */
@@ -41,20 +42,39 @@ int main(int argc, char **argv)
     long long *fsum = rt_malloc(sizeof(long long) * (size_t)n);
     size_t cap = (size_t)n * (size_t)size_ + 16;
     struct op *mine = rt_malloc(sizeof *mine * cap);
-    int *heap = rt_malloc(W * sizeof(int)), *amem;
-    MPI_Win wins[2];
+    int *heap = rt_malloc(W * sizeof(int)), *dheap = rt_malloc(W * sizeof(int)), *amem, *smem = NULL;
+    MPI_Win wins[4];
+    int nwins = 3;
     MPI_OK(MPI_Win_create(heap, W * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &wins[0]));
     MPI_OK(MPI_Win_allocate(W * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &amem, &wins[1]));
-    int *mem[2] = {heap, amem};
-    for (int k = 0; k < 2; k++) {
+    MPI_OK(MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &wins[2]));
+    MPI_OK(MPI_Win_attach(wins[2], dheap, W * sizeof(int)));
+    MPI_Aint *dbase = rt_malloc(sizeof(MPI_Aint) * (size_t)size_), mybase;
+    MPI_Get_address(dheap, &mybase);
+    MPI_Allgather(&mybase, 1, MPI_AINT, dbase, 1, MPI_AINT, MPI_COMM_WORLD);
+    {
+        MPI_Comm node;
+        int nsize;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+        MPI_Comm_size(node, &nsize);
+        MPI_Comm_free(&node);
+        if (nsize == size_) { /* every rank on one node */
+            MPI_OK(MPI_Win_allocate_shared(W * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD,
+                                           &smem, &wins[3]));
+            nwins = 4;
+        }
+    }
+    int *mem[4] = {heap, amem, dheap, smem};
+    static const char *wname[] = {"create", "allocate", "dynamic", "allocate_shared"};
+    for (int k = 0; k < nwins; k++) {
         MPI_Win_set_errhandler(wins[k], MPI_ERRORS_RETURN);
         MPI_OK(MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank_, 0, wins[k]));
         memset(mem[k], 0, W * sizeof(int));
         MPI_OK(MPI_Win_unlock(rank_, wins[k]));
     }
-    int *models[2] = {model, rt_malloc(sizeof(int) * (size_t)n)};
-    memset(models[0], 0, sizeof(int) * (size_t)n);
-    memset(models[1], 0, sizeof(int) * (size_t)n);
+    int *models[4] = {model, rt_malloc(sizeof(int) * (size_t)n), rt_malloc(sizeof(int) * (size_t)n),
+                      rt_malloc(sizeof(int) * (size_t)n)};
+    for (int k = 0; k < 4; k++) memset(models[k], 0, sizeof(int) * (size_t)n);
     MPI_Group world;
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     MPI_Barrier(MPI_COMM_WORLD);
@@ -63,7 +83,8 @@ int main(int argc, char **argv)
 
     uint64_t g = seed; /* the global generator: same draws on every rank */
     for (int round = 0; round < rounds; round++) {
-        int w = round % 2, mode = (round / 2) % 5;
+        /* every (flavour, mode) pair comes up: modes advance once per full flavour cycle */
+        int w = round % nwins, mode = (round / nwins) % 5;
         MPI_Win win = wins[w];
         int *mdl = models[w];
         int excl = (int)rt_below(&g, 2);
@@ -108,15 +129,16 @@ int main(int argc, char **argv)
             struct op *p = &mine[i];
             if (mode == 2 && (i == 0 || mine[i - 1].target != p->target))
                 MPI_OK(MPI_Win_lock(excl ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED, p->target, 0, win));
+            MPI_Aint d = w == 2 ? dbase[p->target] + (MPI_Aint)p->loc * (MPI_Aint)sizeof(int) : p->loc;
             switch (p->kind) {
-            case C_PUT: MPI_OK(MPI_Put(&p->val, 1, MPI_INT, p->target, p->loc, 1, MPI_INT, win)); break;
+            case C_PUT: MPI_OK(MPI_Put(&p->val, 1, MPI_INT, p->target, d, 1, MPI_INT, win)); break;
             case C_ACC:
-                MPI_OK(MPI_Accumulate(&p->val, 1, MPI_INT, p->target, p->loc, 1, MPI_INT, MPI_SUM, win));
+                MPI_OK(MPI_Accumulate(&p->val, 1, MPI_INT, p->target, d, 1, MPI_INT, MPI_SUM, win));
                 break;
             case C_FOP:
-                MPI_OK(MPI_Fetch_and_op(&p->val, &p->res, MPI_INT, p->target, p->loc, MPI_SUM, win));
+                MPI_OK(MPI_Fetch_and_op(&p->val, &p->res, MPI_INT, p->target, d, MPI_SUM, win));
                 break;
-            case C_GET: MPI_OK(MPI_Get(&p->res, 1, MPI_INT, p->target, p->loc, 1, MPI_INT, win)); break;
+            case C_GET: MPI_OK(MPI_Get(&p->res, 1, MPI_INT, p->target, d, 1, MPI_INT, win)); break;
             }
             if (mode == 2 && (i + 1 == nm || mine[i + 1].target != p->target))
                 MPI_OK(MPI_Win_unlock(p->target, win));
@@ -161,7 +183,7 @@ int main(int argc, char **argv)
         MPI_OK(MPI_Win_lock(MPI_LOCK_SHARED, rank_, 0, win));
         for (int l = 0; l < W; l++)
             CHECK(mem[w][l] == mdl[rank_ * W + l], "round %d (%s, %s window): int %d is %d, model %d "
-                  "(class %d)", round, mode_name[mode], w ? "allocate" : "create", l, mem[w][l],
+                  "(class %d)", round, mode_name[mode], wname[w], l, mem[w][l],
                   mdl[rank_ * W + l], cls[rank_ * W + l]);
         MPI_OK(MPI_Win_unlock(rank_, win));
         MPI_Barrier(MPI_COMM_WORLD);
@@ -170,10 +192,12 @@ int main(int argc, char **argv)
     if (rank_ == 0) printf("seed %llu: %d rounds, %lld one-sided operations checked\n",
                            (unsigned long long)seed, rounds, total_ops);
     MPI_Group_free(&world);
-    MPI_OK(MPI_Win_free(&wins[0]));
-    MPI_OK(MPI_Win_free(&wins[1]));
+    MPI_OK(MPI_Win_detach(wins[2], dheap));
+    for (int k = 0; k < nwins; k++) MPI_OK(MPI_Win_free(&wins[k]));
     free(heap);
-    free(models[1]);
+    free(dheap);
+    free(dbase);
+    for (int k = 1; k < 4; k++) free(models[k]);
     free(model);
     free(before);
     free(cls);
