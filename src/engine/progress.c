@@ -14,6 +14,7 @@
 
 #include "boot/pmi.h"
 #include "engine/engine.h"
+#include "engine/rma_frames.h"
 
 struct sm_engine sm_eng;
 
@@ -110,8 +111,11 @@ int sm_engine_start(void)
     char secret[80];
     job_secret(secret, sizeof secret);
 
-    static struct sm_upcalls up = {NULL, sm_up_frame_begin, sm_up_frame_end, sm_up_send_done,
-                                   sm_up_peer_failed};
+    static struct sm_upcalls up = {.frame_begin = sm_up_frame_begin,
+                                   .frame_end = sm_up_frame_end,
+                                   .send_done = sm_up_send_done,
+                                   .peer_failed = sm_up_peer_failed,
+                                   .rma_frame = sm_up_rma_frame};
     char *addrlist = strdup(sm_env_str("SCTPMPI_ADDRS", ""));
     const char *addrs[16];
     struct sm_transport_args a = {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "engine/rma_frames.h"
 
 /* ---- sender side ------------------------------------------------------------------------- */
 /* the communicators that match without the ordering rule (mpi_assert_allow_overtaking,
@@ -645,6 +646,7 @@ void sm_up_frame_end(void *ctx, int peer, const struct sm_frame_hdr *h, void *pa
     case SM_F_CANCEL_REQ: on_cancel_req(peer, h); break;
     case SM_F_CANCEL_ACK: on_cancel_ack(peer, h); break;
     case SM_F_CREDIT: sm_credit_returned(peer, h->size); break;
+    case SM_F_RMA: sm_rma_frame_in(peer, h, payload); break;
     default: SM_WARN("dropping frame of unknown type %u from rank %d", h->type, peer);
     }
 }
@@ -667,4 +669,5 @@ void sm_up_peer_failed(void *ctx, int peer, const char *why)
             send_fail(r, MPI_ERR_PROC_FAILED);
         }
     }
+    sm_rma_peer_failed(peer, why);
 }

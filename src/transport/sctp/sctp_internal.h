@@ -207,6 +207,7 @@ struct sm_transport {
     char secret[SCTP_SM_SECRET_MAX];
     const struct sm_upcalls *up;
     int nlanes, nstreams;     /* lanes the engine sees; SCTP streams we open */
+    int p2p_lanes, rma_lanes; /* point-to-point lanes, then RMA lanes (nlanes = both) */
     size_t max_payload;
 
     /* UDP (sctp_udp.c) */

@@ -70,8 +70,18 @@ static int sctp_init(const struct sm_transport_args *a, struct sm_transport **ou
     if (t->tu.streams <= 1) {
         t->nstreams = 1; /* single-stream variant: every lane on stream 0 */
         t->nlanes = 1;
+        t->p2p_lanes = t->rma_lanes = 1;
     } else {
-        t->nstreams = t->tu.streams + 1; /* stream 0 = control lane, 1..N = data lanes */
+        /* stream 0 = control lane, 1..N = data lanes, then the RMA lanes (SM_F_RMA frames;
+         * delivered on the caller's thread only: no strong progress for them here) */
+        long long rma = sm_env_int("SCTPMPI_SCTP_RMA_STREAMS", 2);
+        if (rma < 1)
+            rma = 1;
+        if (t->tu.streams + 1 + rma > SCTP_SM_MAX_STREAMS)
+            rma = SCTP_SM_MAX_STREAMS - 1 - t->tu.streams;
+        t->p2p_lanes = t->tu.streams + 1;
+        t->rma_lanes = (int)rma;
+        t->nstreams = t->p2p_lanes + t->rma_lanes;
         t->nlanes = t->nstreams;
     }
     /* a frame is one SCTP message: it must fit the send buffer several times over, and stay
@@ -191,7 +201,12 @@ static int sctp_set_peers(struct sm_transport *t, const char *const *cards)
 
 static int sctp_lanes(struct sm_transport *t)
 {
-    return t->nlanes;
+    return t->p2p_lanes;
+}
+
+static int sctp_rma_lanes(struct sm_transport *t)
+{
+    return t->rma_lanes;
 }
 
 static size_t sctp_max_payload(struct sm_transport *t)
@@ -228,4 +243,5 @@ const struct sm_transport_ops sm_transport_sctp = {
     .peer_info = sctp_stats_peer_info,
     .stats = sctp_stats,
     .finalize = sctp_finalize,
+    .rma_lanes = sctp_rma_lanes,
 };

@@ -488,6 +488,8 @@ static void frame_done(struct sm_transport *t, struct nt_assoc *a, struct nt_rx 
     }
     if (h->type == SM_F_DATA) {
         t->up->frame_end(t->up->ctx, a->rank, h, rx->dst ? rx->dst : rx->buf);
+    } else if (h->type == SM_F_RMA && t->up->rma_frame) { /* any thread, lock held */
+        t->up->rma_frame(t->up->ctx, a->rank, h, inline_payload ? inline_payload : rx->buf);
     } else {
         const void *src = inline_payload ? inline_payload : rx->buf;
         void *dst = t->up->frame_begin(t->up->ctx, a->rank, h);
@@ -654,10 +656,18 @@ static void process_event(void *user, const struct sctpn_event *ev)
 struct nt_deferred {
     struct nt_deferred *next;
     int is_data;
+    int counted;                        /* counted in its stream's rx->deferred */
     struct sctpn_data d;
     struct sctpn_event ev;
     unsigned char bytes[];
 };
+
+/* the RMA streams (transport.h "One-sided traffic"): SCTPMPI_SCTP_RMA_STREAMS after the
+ * point-to-point ones; the peer runs the same configuration */
+static int is_rma_stream(const struct sm_transport *t, unsigned stream)
+{
+    return t->nstreams > 1 && stream >= (unsigned)t->p2p_lanes && stream < (unsigned)t->nstreams;
+}
 
 static void defer(struct sm_transport *t, const struct sctpn_data *d, const struct sctpn_event *ev)
 {
@@ -665,6 +675,14 @@ static void defer(struct sm_transport *t, const struct sctpn_data *d, const stru
     struct nt_deferred *q = sm_xmalloc(sizeof *q + n);
     q->next = NULL;
     q->is_data = d != NULL;
+    q->counted = 0;
+    if (d && is_rma_stream(t, d->stream)) {
+        struct nt_assoc *a = nt_assoc_find(t, d->assoc);
+        if (a && d->stream < a->nin) {
+            a->rx[d->stream].deferred++;
+            q->counted = 1;
+        }
+    }
     if (d) {
         q->d = *d;
         if (n)
@@ -688,6 +706,11 @@ void nt_replay_deferred(struct sm_transport *t)
         t->dq_head = q->next;
         if (!t->dq_head)
             t->dq_tail = NULL;
+        if (q->is_data && q->counted) {
+            struct nt_assoc *a = nt_assoc_find(t, q->d.assoc);
+            if (a && q->d.stream < a->nin && a->rx[q->d.stream].deferred > 0)
+                a->rx[q->d.stream].deferred--;
+        }
         if (q->is_data)
             process_data(t, &q->d);
         else
@@ -696,10 +719,26 @@ void nt_replay_deferred(struct sm_transport *t)
     }
 }
 
+/* strong progress for one-sided traffic: outside progress() (the watchdog thread, or inside
+ * send()), a piece on an RMA stream is processed at once (whole RMA frames go to rma_frame)
+ * unless earlier pieces of the same stream still wait in the queue: order per stream holds.
+ * Pieces of other streams keep waiting for progress() in arrival order. */
+static int rma_direct(struct sm_transport *t, const struct sctpn_data *d)
+{
+    if (!t->up->rma_frame || !is_rma_stream(t, d->stream))
+        return 0;
+    struct nt_assoc *a = nt_assoc_find(t, d->assoc);
+    if (!a) /* first piece of a new association: learn it (as process_data would) */
+        a = assoc_add(t, d->assoc, -1, -1);
+    return a && d->stream < a->nin && a->rx[d->stream].deferred == 0;
+}
+
 void nt_on_data(void *user, const struct sctpn_data *d)
 {
     struct sm_transport *t = user;
     if (t->in_progress && !t->dq_head)
+        process_data(user, d);
+    else if (!t->in_progress && rma_direct(t, d))
         process_data(user, d);
     else
         defer(t, d, NULL);

@@ -18,6 +18,13 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
     tu->streams = (int)sm_env_int("SCTPMPI_SCTP_STREAMS", 10);
     if (tu->streams < 1 || tu->streams > NT_MAX_STREAMS - 1)
         tu->streams = 10;
+    /* streams of their own for one-sided traffic, so that RMA segments and point-to-point
+     * frames never wait behind each other on one stream */
+    tu->rma_streams = (int)sm_env_int("SCTPMPI_SCTP_RMA_STREAMS", 2);
+    if (tu->rma_streams < 1)
+        tu->rma_streams = 1;
+    if (tu->streams + tu->rma_streams > NT_MAX_STREAMS - 1)
+        tu->rma_streams = NT_MAX_STREAMS - 1 - tu->streams;
     tu->sndbuf = (size_t)sm_env_size("SCTPMPI_SOCKBUF", 4 << 20);
     if (tu->sndbuf < (64 << 10))
         tu->sndbuf = 64 << 10;
@@ -202,8 +209,9 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     t->size = a->size;
     t->up = a->up;
     snprintf(t->secret, sizeof t->secret, "%s", a->secret ? a->secret : "");
-    t->nstreams = t->tu.streams <= 1 ? 1 : t->tu.streams + 1;
+    t->nstreams = t->tu.streams <= 1 ? 1 : t->tu.streams + 1 + t->tu.rma_streams;
     t->nlanes = t->nstreams;
+    t->p2p_lanes = t->tu.streams <= 1 ? 1 : t->tu.streams + 1;
     size_t mp = t->tu.max_payload ? t->tu.max_payload : (256u << 10) + sizeof(struct sm_frame_hdr);
     if (mp > t->tu.sndbuf / 4)
         mp = t->tu.sndbuf / 4;
@@ -366,7 +374,23 @@ static int nt_set_peers(struct sm_transport *t, const char *const *cards)
 
 static int nt_lanes(struct sm_transport *t)
 {
-    return t->nlanes;
+    return t->p2p_lanes;
+}
+
+/* ---- one-sided traffic (transport.h "One-sided traffic") ---- */
+static int nt_rma_lanes(struct sm_transport *t)
+{
+    return t->nstreams == 1 ? 1 : t->tu.rma_streams; /* single stream: all on stream 0 */
+}
+
+static void nt_lock(struct sm_transport *t)
+{
+    pthread_mutex_lock(&t->lock);
+}
+
+static void nt_unlock(struct sm_transport *t)
+{
+    pthread_mutex_unlock(&t->lock);
 }
 
 static size_t nt_max_payload(struct sm_transport *t)
@@ -379,7 +403,9 @@ static int nt_send(struct sm_transport *t, int peer, int lane, const struct iove
 {
     enter(t);
     int rc = nt_send_frame(t, peer, lane, iov, iovcnt, cookie);
-    if (!t->in_progress) /* get the packets on the wire now (latency) */
+    /* get the packets on the wire now (latency); inside a drive (a reply from the watchdog's
+     * rma_frame upcall) the drive flushes when its input is handled */
+    if (!t->in_progress && !t->in_drive)
         nt_flush_output(t);
     leave(t);
     return rc;
@@ -552,4 +578,7 @@ const struct sm_transport_ops sm_transport_sctpn = {
     .stats = nt_stats,
     .finalize = nt_finalize,
     .rails = nt_rails_op,
+    .rma_lanes = nt_rma_lanes,
+    .lock = nt_lock,
+    .unlock = nt_unlock,
 };
