@@ -28,6 +28,12 @@
 #define OSC_POOL 32
 #define OSC_BUFSZ 16384
 #define OSC_MAX_WINDOWS 4096
+/* Writes/Reads to one peer between two Sends (see osc_peer.c enqueue) */
+#define OSC_NONSEND_MAX 1024
+/* a target datatype of more than this many blocks averaging under OSC_SMALL_BLOCK bytes goes
+ * as messages that carry the block list instead of one RDMA Write/Read per block */
+#define OSC_MANY_BLOCKS 64
+#define OSC_SMALL_BLOCK 1024
 
 /* message types (first byte of every RDMAP Send between osc layers) */
 enum {
@@ -42,7 +48,8 @@ enum {
     OSC_M_UNLOCK,       /* release, then UNLOCK_ACK */
     OSC_M_UNLOCK_ACK,
     OSC_M_POST,         /* PSCW: the target exposes its window to this origin */
-    OSC_M_COMPLETE      /* PSCW: the origin's access epoch to this target ended */
+    OSC_M_COMPLETE,     /* PSCW: the origin's access epoch to this target ended */
+    OSC_M_NOP           /* nothing (bounds the Writes/Reads in flight; no window) */
 };
 
 /* the header of every message (little room: 40 bytes), then nblk blocks, then data */
@@ -80,6 +87,8 @@ struct osc_tstate {
     uint64_t acks_wanted;
     int posts;           /* POST messages received, not yet consumed by Win_start */
     int dirty;           /* operations issued since the last flush */
+    int fetch_last;      /* the last one was answered (Get, fetching accumulate): its answer
+                            proves every earlier one complete, no FLUSH needed */
     int in_access;       /* PSCW access group member */
 };
 

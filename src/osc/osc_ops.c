@@ -153,6 +153,8 @@ int sm_osc_flush(struct sctpmpi_win *w, int target, int only_dirty)
             continue;
         if (r == w->rank || (only_dirty && !w->t[r].dirty))
             continue;
+        if (w->t[r].dirty && w->t[r].fetch_last)
+            continue; /* the pending answer proves it */
         struct osc_msg h = {0};
         h.type = OSC_M_FLUSH;
         h.win = w->peers[r].id;
@@ -295,6 +297,10 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
         obytes = sm_dt_psize(odt) * (size_t)ocount;
     else if (has_origin)
         obytes = sm_dt_psize(odt) * (size_t)ocount;
+    if (tbytes == 0 && obytes == 0 && kind != OSC_CAS && kind != OSC_FOP) {
+        done_request(req); /* nothing moves (zero counts or zero-size types) */
+        return MPI_SUCCESS;
+    }
     if ((kind == OSC_GET || has_origin) && obytes != tbytes)
         return sm_osc_error(win, MPI_ERR_TYPE, fn,
                             "origin (%zu bytes) and target (%zu bytes) do not match", obytes,
@@ -329,6 +335,7 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
         tbytes = (size_t)tdt->extent;
     }
     int dyn = w->flavor == MPI_WIN_FLAVOR_DYNAMIC;
+    int rdma_ok = !dyn; /* Writes/Reads go straight to the registered memory */
     struct osc_rinfo *ti = &w->peers[target];
     int64_t base = dyn ? (int64_t)tdisp : (int64_t)tdisp * ti->disp_unit;
     uint32_t nb = 0;
@@ -348,6 +355,8 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
         free(b);
         return sm_osc_error(win, MPI_ERR_RMA_RANGE, fn, "negative address");
     }
+    if (nb > OSC_MANY_BLOCKS && tbytes / nb < OSC_SMALL_BLOCK)
+        rdma_ok = 0; /* many small blocks: their list travels in messages */
     /* the origin data, packed */
     uint8_t *odata = NULL;
     if (kind == OSC_CAS) {
@@ -362,6 +371,7 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
     size_t es = (size_t)leaf->extent;
     sm_rma_chan_lock();
     w->t[target].dirty = 1;
+    w->t[target].fetch_last = kind != OSC_PUT && kind != OSC_ACC;
     if (target == w->rank) {
         /* own memory: applied here */
         uint8_t *out = NULL;
@@ -383,7 +393,7 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
                 sm_dt_unpack(out, tbytes, raddr, 1, rdt);
         }
         free(out);
-    } else if (kind == OSC_PUT && !dyn) {
+    } else if (kind == OSC_PUT && rdma_ok) {
         struct osc_stage *s = sm_osc_stage_new(odata, obytes);
         size_t pos = 0;
         for (uint32_t i = 0; i < nb && err == MPI_SUCCESS; i++) {
@@ -391,7 +401,7 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
             pos += b[i].len;
         }
         sm_osc_stage_put(s);
-    } else if (kind == OSC_GET && !dyn) {
+    } else if (kind == OSC_GET && rdma_ok) {
         struct osc_op *o = op_new(w, target, tbytes, (void *)oaddr, ocount, odt);
         if (sm_rdma_reg(sm_osc_pd, o->tmp, tbytes ? tbytes : 1, SM_RDMA_LOCAL_WRITE,
                         &o->tmp_stag) != 0) {

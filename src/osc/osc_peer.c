@@ -42,7 +42,7 @@ struct osc_peer {
     uint32_t owed;            /* receives reposted, not yet reported */
     uint32_t rcredit_stag;    /* the peer's credit array */
     int have_rcredit;
-    unsigned lane;
+    unsigned nonsend;         /* Writes and Reads queued since the last Send */
     struct osc_item *head, *tail;
 };
 
@@ -80,20 +80,37 @@ void sm_osc_win_unregister(struct sctpmpi_win *w)
         wins[w->id] = NULL;
 }
 
+/* the peer's queue pair is unusable from now on: say why once */
+static void fail_peer(int p, const char *why, int code)
+{
+    if (!peers[p].failed) {
+        sm_rdma_term t = {0};
+        if (peers[p].qp && sm_rdma_qp_error(peers[p].qp, &t) == 0)
+            SM_ERR("one-sided communication with rank %d failed: %s (%d); RDMA error layer %d "
+                   "type %d code %d%s", p, why, code, t.layer, t.etype, t.ecode,
+                   t.remote ? " reported by the peer" : "");
+        else
+            SM_ERR("one-sided communication with rank %d failed: %s (%d)", p, why, code);
+    }
+    peers[p].failed = 1;
+}
+
 static void output(void *ctx, const uint8_t *seg, size_t len, unsigned lane)
 {
     int p = (int)(intptr_t)ctx;
     if (peers[p].failed)
         return;
-    if (sm_rma_chan_send(p, lane % sm_rma_chan_lanes(), seg, len) != MPI_SUCCESS)
-        peers[p].failed = 1;
+    int rc = sm_rma_chan_send(p, lane % sm_rma_chan_lanes(), seg, len);
+    if (rc != MPI_SUCCESS)
+        fail_peer(p, "channel send", rc);
 }
 
 static void post_pool_buf(struct osc_peer *pp, int i)
 {
     sm_rdma_sge sge = {pp->pool_stag, (uint64_t)i * OSC_BUFSZ, OSC_BUFSZ};
-    if (sm_rdma_post_recv(pp->qp, (uint64_t)i, &sge, 1) != 0)
-        pp->failed = 1;
+    int rc = sm_rdma_post_recv(pp->qp, (uint64_t)i, &sge, 1);
+    if (rc != 0)
+        fail_peer((int)(pp - peers), "posting a receive", rc);
 }
 
 static struct osc_peer *peer_get(int p)
@@ -120,7 +137,7 @@ static struct osc_peer *peer_get(int p)
     if (!pp->qp ||
         sm_rdma_reg(sm_osc_pd, pp->pool, (size_t)OSC_POOL * OSC_BUFSZ,
                     SM_RDMA_LOCAL_WRITE | SM_RDMA_LOCAL_READ, &pp->pool_stag) != 0) {
-        pp->failed = 1;
+        fail_peer(p, "queue pair setup", 0);
         return pp;
     }
     for (int i = 0; i < OSC_POOL; i++)
@@ -141,8 +158,13 @@ int sm_osc_peer_failed(int p)
     if (p < 0 || p >= npeers)
         return 1;
     struct osc_peer *pp = &peers[p];
-    if (!pp->failed && pp->qp && sm_rdma_qp_state(pp->qp) == SM_RDMA_QPS_ERROR)
+    if (!pp->failed && pp->qp && sm_rdma_qp_state(pp->qp) == SM_RDMA_QPS_ERROR) {
+        sm_rdma_term t = {0};
+        sm_rdma_qp_error(pp->qp, &t);
+        SM_ERR("one-sided communication with rank %d failed: RDMA error layer %d type %d "
+                "code %d%s", p, t.layer, t.etype, t.ecode, t.remote ? " (reported by the peer)" : "");
         pp->failed = 1;
+    }
     return pp->failed;
 }
 
@@ -187,7 +209,7 @@ static void post_item(struct osc_peer *pp, struct osc_item *it)
     switch (it->kind) {
     case 1:
         if (sm_rdma_reg(sm_osc_pd, it->msg, it->len, SM_RDMA_LOCAL_READ, &tmpstag) != 0) {
-            pp->failed = 1;
+            fail_peer((int)(pp - peers), "registering a message", 0);
             break;
         }
         sge = (sm_rdma_sge){tmpstag, 0, (uint32_t)it->len};
@@ -225,7 +247,7 @@ static void post_item(struct osc_peer *pp, struct osc_item *it)
         break;
     }
     if (rc != 0)
-        pp->failed = 1;
+        fail_peer((int)(pp - peers), "posting a work request", rc);
     free(it);
 }
 
@@ -274,6 +296,23 @@ static int enqueue(int p, struct osc_item *it)
     else
         pp->head = it;
     pp->tail = it;
+    if (it->kind == 1) {
+        pp->nonsend = 0;
+    } else if (++pp->nonsend >= OSC_NONSEND_MAX) {
+        /* the peer tracks at most 65536 undelivered messages: a Send every so many Writes /
+         * Reads lets the credits (returned only once a Send is delivered, i.e. after every
+         * earlier message) bound them */
+        struct osc_msg h = {0};
+        h.type = OSC_M_NOP;
+        struct osc_item *nop = sm_xcalloc(1, sizeof *nop);
+        nop->kind = 1;
+        nop->len = sizeof h;
+        nop->msg = sm_xmalloc(sizeof h);
+        memcpy(nop->msg, &h, sizeof h);
+        pp->tail->next = nop;
+        pp->tail = nop;
+        pp->nonsend = 0;
+    }
     pump(p);
     return MPI_SUCCESS;
 }
@@ -336,8 +375,9 @@ static void return_credits(int p, int force)
     wr.remote_stag = pp->rcredit_stag;
     wr.remote_to = (uint64_t)sm_eng.rank * 8;
     wr.add_or_swap = pp->owed;
-    if (sm_rdma_post_send(pp->qp, &wr) != 0)
-        pp->failed = 1;
+    int rc = sm_rdma_post_send(pp->qp, &wr);
+    if (rc != 0)
+        fail_peer(p, "returning credits", rc);
     pp->owed = 0;
 }
 
@@ -352,7 +392,7 @@ static void poll_cq(void)
                 continue;
             struct osc_peer *pp = &peers[p];
             if (wc[i].status != SM_RDMA_WC_SUCCESS) {
-                pp->failed = 1;
+                fail_peer(p, "work completion status", wc[i].status);
                 if (wc[i].opcode == SM_RDMA_WC_READ && wc[i].wr_id) {
                     struct osc_op *op = (struct osc_op *)(uintptr_t)wc[i].wr_id;
                     op->outstanding--;
@@ -382,8 +422,9 @@ static void rx_segment(void *ctx, int peer, const void *seg, size_t len)
     struct osc_peer *pp = peer_get(peer);
     if (pp->failed)
         return;
-    if (sm_rdma_qp_input(pp->qp, seg, len) != 0)
-        pp->failed = 1;
+    int rc = sm_rdma_qp_input(pp->qp, seg, len);
+    if (rc != 0)
+        fail_peer(peer, "segment refused", rc);
     poll_cq();
     pump(peer);
 }

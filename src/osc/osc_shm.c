@@ -120,8 +120,14 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
         return sm_osc_error(win, MPI_ERR_ARG, fn, "NULL argument");
     if (rank != MPI_PROC_NULL && (rank < 0 || rank >= win->size))
         return sm_osc_error(win, MPI_ERR_RANK, fn, "rank %d of %d", rank, win->size);
-    if (win->flavor != MPI_WIN_FLAVOR_SHARED)
-        return sm_osc_error(win, MPI_ERR_RMA_FLAVOR, fn, "not a shared-memory window");
+    if (win->flavor != MPI_WIN_FLAVOR_SHARED) {
+        /* other flavours (MPI-4.1): only the own memory is reachable by load/store */
+        int own = rank == win->rank;
+        *size = own ? win->wsize : 0;
+        *disp_unit = win->peers[rank == MPI_PROC_NULL ? win->rank : rank].disp_unit;
+        *(void **)baseptr = own ? win->base : NULL;
+        return MPI_SUCCESS;
+    }
     if (rank == MPI_PROC_NULL) {
         rank = -1;
         for (int r = 0; r < win->size && rank < 0; r++)
@@ -136,6 +142,7 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     }
     *size = (MPI_Aint)win->peers[rank].size;
     *disp_unit = win->peers[rank].disp_unit;
-    *(void **)baseptr = (char *)win->shm_base + win->peers[rank].base;
+    *(void **)baseptr = win->peers[rank].size ? (char *)win->shm_base + win->peers[rank].base
+                                              : NULL;
     return MPI_SUCCESS;
 }

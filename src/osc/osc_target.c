@@ -50,10 +50,21 @@ MPI_Datatype sm_osc_dt_of(int code) { return (code >= 0 && code < NDT) ? dt_tabl
 static uint8_t *resolve(struct sctpmpi_win *w, uint64_t disp, uint64_t len)
 {
     if (w->flavor == MPI_WIN_FLAVOR_DYNAMIC) {
-        for (struct osc_region *r = w->regions; r; r = r->next)
-            if (disp >= r->base && len <= r->len && disp - r->base <= r->len - len)
-                return (uint8_t *)(uintptr_t)disp;
-        return NULL;
+        /* [disp, disp + len) must be covered by attached regions (adjacent ones may be
+         * spanned) */
+        uint64_t at = disp, end = disp + len;
+        if (end < disp)
+            return NULL;
+        do {
+            struct osc_region *r = w->regions;
+            for (; r; r = r->next)
+                if (at >= r->base && at - r->base < r->len)
+                    break;
+            if (!r)
+                return len == 0 && at == disp && w->regions ? (uint8_t *)(uintptr_t)disp : NULL;
+            at = r->base + r->len;
+        } while (at < end);
+        return (uint8_t *)(uintptr_t)disp;
     }
     if (disp > (uint64_t)w->wsize || len > (uint64_t)w->wsize - disp)
         return NULL;
@@ -195,6 +206,8 @@ void sm_osc_handle(int peer, const uint8_t *m, size_t len)
         op->outstanding--;
         return;
     }
+    if (h.type == OSC_M_NOP)
+        return;
     struct sctpmpi_win *w = sm_osc_win_by_id(h.win);
     if (!w || h.origin < 0 || h.origin >= w->size) {
         SM_WARN("one-sided message type %d for unknown window %u from rank %d dropped", h.type,

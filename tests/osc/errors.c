@@ -54,7 +54,8 @@ int main(int argc, char **argv)
     MPI_Aint sz;
     int du;
     void *p;
-    expect(MPI_Win_shared_query(win, 0, &sz, &du, &p), MPI_ERR_RMA_FLAVOR, "shared_query");
+    CHECK(MPI_Win_shared_query(win, rank_, &sz, &du, &p) == MPI_SUCCESS && sz == sizeof buf &&
+              p == buf, "shared_query of the own memory");
     /* a user error handler is called */
     MPI_Errhandler eh;
     MPI_Win_create_errhandler(handler, &eh);
