@@ -1,5 +1,6 @@
 /* sync_modes.c — Put and Get under each synchronisation mode: fence, post/start/complete/wait,
- * lock/unlock (shared and exclusive, MPI_MODE_NOCHECK), lock_all/flush/unlock_all, over
+ * lock/unlock (shared and exclusive, MPI_MODE_NOCHECK), lock_all/flush/unlock_all, Rget,
+ * Win_test, the _c forms of Put/Get/Win_allocate, over
  * Win_create and Win_allocate windows, contiguous and strided (vector) datatypes on both sides,
  * transfers larger than one receive buffer, and two windows used at once. */
 #include "osc_test.h"
@@ -96,7 +97,42 @@ int main(int argc, char **argv)
         MPI_Win_flush_local(r, w2);
         CHECK(y == rank_ * 10 + r, "lock_all get from %d: %d", r, y);
     }
+    /* request-based Get and the large-count forms */
+    int z = -1;
+    MPI_Request rq;
+    MPI_Rget(&z, 1, MPI_INT, right, 10 + rank_, 1, MPI_INT, w2, &rq);
+    MPI_Wait(&rq, MPI_STATUS_IGNORE);
+    CHECK(z == rank_ * 10 + right, "rget %d", z);
+    int zc = rank_ + 300;
+    MPI_Put_c(&zc, 1, MPI_INT, right, 20 + rank_, 1, MPI_INT, w2);
+    MPI_Win_flush(right, w2);
+    zc = -1;
+    MPI_Get_c(&zc, 1, MPI_INT, right, 20 + rank_, 1, MPI_INT, w2);
+    MPI_Win_flush(right, w2);
+    CHECK(zc == rank_ + 300, "put_c/get_c %d", zc);
     MPI_Win_unlock_all(w2);
+
+    /* Win_test polls until the exposure epoch ends */
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
+    MPI_Group_incl(world, size_ == 1 ? 1 : (left == right ? 1 : 2), nb, &g);
+    MPI_Win_post(g, MPI_MODE_NOPUT, w1);
+    MPI_Win_start(g, 0, w1);
+    MPI_Win_complete(w1);
+    int done = 0, polls = 0;
+    while (!done && polls < 10000000) {
+        MPI_Win_test(w1, &done);
+        polls++;
+    }
+    CHECK(done, "Win_test never finished");
+    MPI_Group_free(&g);
+    MPI_Group_free(&world);
+    int *cmem;
+    MPI_Win w3;
+    MPI_Win_allocate_c(64, 4, MPI_INFO_NULL, MPI_COMM_WORLD, &cmem, &w3);
+    int *du, flag;
+    MPI_Win_get_attr(w3, MPI_WIN_DISP_UNIT, &du, &flag);
+    CHECK(flag && *du == 4, "Win_allocate_c disp unit");
+    MPI_Win_free(&w3);
 
     /* MPI_MODE_NOCHECK shared lock on both windows at once */
     MPI_Barrier(MPI_COMM_WORLD);
