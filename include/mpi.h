@@ -751,7 +751,7 @@ int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_n
 int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name);
 int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name);
 int MPI_Comm_get_parent(MPI_Comm *parent);
-/* one-sided communication (RMA) */
+/* one-sided communication (RMA): implemented in src/osc/ (docs/rma.md) */
 int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                    MPI_Win *win);
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
@@ -774,7 +774,7 @@ int MPI_Win_flush_all(MPI_Win win);
 int MPI_Win_flush_local(int rank, MPI_Win win);
 int MPI_Win_sync(MPI_Win win);
 int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
-/* window attributes and error handlers: the keyvals are real (attr.c); no window exists */
+/* window attributes and error handlers (src/osc/osc_win.c; keyvals: attr.c) */
 int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
 int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
@@ -1271,7 +1271,7 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler);
 int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler);
 
 /* functions (generalized requests: requests.c; f90 types: dt_fortran.c; conversion:
- * handles_fortran.c; RMA: unsupported.c, win_objects.c) */
+ * handles_fortran.c; RMA: src/osc/, win_objects.c) */
 int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
                        MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
                        MPI_Request *request);
