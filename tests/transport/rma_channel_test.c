@@ -3,11 +3,18 @@
  *
  *   order   every rank sends segments of varying length (up to the largest the channel carries)
  *           to every rank, itself included, on every RMA lane; the receiver checks the sender,
- *           the lane, the per-(sender, lane) sequence and every byte.
+ *           the lane, the per-(sender, lane) sequence and every byte.  With a time limit, the
+ *           last rank first computes without MPI calls until the others' segments have all
+ *           reached its receiver (its transport's thread delivers them, in order; looking at
+ *           the receiver's count under the channel lock is no MPI call), failing if that takes
+ *           longer than the limit; then it sends its own.
  *   strong  strong progress: rank 1 computes for a while (2 s) without any MPI call while
  *           rank 0 sends pings that rank 1's receiver answers from its callback; every answer
  *           must reach rank 0 long before rank 1 is done, and rank 1's receiver must have seen
- *           every ping when its computation ends (before it makes any MPI call).
+ *           every ping when its computation ends (before it makes any MPI call).  Meanwhile
+ *           rank 0 also sends point-to-point messages (eager and rendezvous; half of them
+ *           pre-posted at rank 1): the transport's thread must keep them, in order, for rank
+ *           1's next MPI call, and every byte must arrive.
  * Prints " No Errors" from rank 0 on success. */
 #include <stdint.h>
 #include <stdio.h>
@@ -104,7 +111,16 @@ static size_t seg_len(unsigned seq, size_t maxseg)
     return l > maxseg ? maxseg : l;
 }
 
-static void run_order(int per_lane)
+static void compute(double s)
+{
+    double t0 = now_s();
+    volatile double x = 1.0;
+    while (now_s() - t0 < s) /* no MPI call in here */
+        for (int i = 0; i < 10000; i++)
+            x = x * 1.0000001 + 1e-9;
+}
+
+static void run_order(int per_lane, double compute_s)
 {
     nlanes = sm_rma_chan_lanes();
     size_t maxseg = sm_rma_chan_max_segment();
@@ -123,6 +139,23 @@ static void run_order(int per_lane)
         sm_rma_chan_send(0, 0, tiny, sm_rma_chan_max_segment() + 1) == MPI_SUCCESS)
         FAIL("a bad send was accepted");
     MPI_Barrier(MPI_COMM_WORLD);
+    if (compute_s > 0 && rank == size - 1) {
+        long want_others = (long)per_lane * nlanes * (size - 1), got = 0;
+        double t0 = now_s();
+        while (now_s() - t0 < compute_s) {
+            compute(0.01);
+            sm_rma_chan_lock();
+            got = received;
+            sm_rma_chan_unlock();
+            if (got >= want_others)
+                break;
+        }
+        printf("rank %d: %ld of the others' %ld segments arrived while it computed %.2f s\n",
+               rank, got, want_others, now_s() - t0);
+        fflush(stdout);
+        if (got != want_others)
+            FAIL("only %ld of %ld segments arrived while this rank computed", got, want_others);
+    }
     unsigned char *buf = malloc(maxseg);
     for (int s = 0; s < per_lane; s++)
         for (unsigned lane = 0; lane < nlanes; lane++)
@@ -166,6 +199,18 @@ static void run_order(int per_lane)
 }
 
 /* ---- strong ---- */
+#define NMSG 12
+static size_t msg_size(int i)
+{
+    static const size_t sz[] = {0, 1, 100, 4000, 65536, 70000, 300000, 1 << 20, 3 << 20};
+    return sz[i % (int)(sizeof sz / sizeof sz[0])];
+}
+
+static unsigned char msg_byte(int i, size_t k)
+{
+    return (unsigned char)(i * 37 + k * 11 + (k >> 10));
+}
+
 static long pings_seen, pongs_seen;
 static double pong_at[64];
 
@@ -207,13 +252,21 @@ static void run_strong(double compute_s, int npings)
     struct sm_rma_receiver rx = {NULL, strong_segment, peer_failed};
     sm_rma_chan_open(&rx);
     nlanes = sm_rma_chan_lanes();
+    unsigned char *msg[NMSG];
+    MPI_Request req[NMSG];
+    for (int i = 0; i < NMSG; i++) {
+        msg[i] = malloc(msg_size(i) + 1);
+        for (size_t k = 0; k < msg_size(i); k++)
+            msg[i][k] = rank == 0 ? msg_byte(i, k) : 0;
+        req[i] = MPI_REQUEST_NULL;
+    }
+    /* rank 1 pre-posts the even messages before it computes, the odd ones after */
+    if (rank == 1)
+        for (int i = 0; i < NMSG; i += 2)
+            MPI_Irecv(msg[i], (int)msg_size(i), MPI_BYTE, 0, 100 + i, MPI_COMM_WORLD, &req[i]);
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 1) {
-        double t0 = now_s();
-        volatile double x = 1.0;
-        while (now_s() - t0 < compute_s) /* no MPI call in here */
-            for (int i = 0; i < 10000; i++)
-                x = x * 1.0000001 + 1e-9;
+        compute(compute_s);
         sm_rma_chan_lock();
         long seen = pings_seen;
         sm_rma_chan_unlock();
@@ -221,6 +274,13 @@ static void run_strong(double compute_s, int npings)
             FAIL("the receiver saw %ld of %d pings while this rank computed", seen, npings);
         printf("rank 1: computed %.2f s, answered %ld pings meanwhile\n", compute_s, seen);
         fflush(stdout);
+        for (int i = 1; i < NMSG; i += 2)
+            MPI_Irecv(msg[i], (int)msg_size(i), MPI_BYTE, 0, 100 + i, MPI_COMM_WORLD, &req[i]);
+        MPI_Waitall(NMSG, req, MPI_STATUSES_IGNORE);
+        for (int i = 0; i < NMSG; i++)
+            for (size_t k = 0; k < msg_size(i); k++)
+                if (msg[i][k] != msg_byte(i, k))
+                    FAIL("message %d (%zu bytes): byte %zu wrong", i, msg_size(i), k);
     } else if (rank == 0) {
         /* let rank 1 leave the barrier and start computing */
         double w = now_s();
@@ -228,6 +288,9 @@ static void run_strong(double compute_s, int npings)
             sm_rma_chan_progress(1000);
         double start = now_s(), worst = 0;
         for (int p = 0; p < npings; p++) {
+            if (p < NMSG) /* point-to-point traffic while the target computes, too */
+                MPI_Isend(msg[p], (int)msg_size(p), MPI_BYTE, 1, 100 + p, MPI_COMM_WORLD,
+                          &req[p]);
             struct seg_hdr h = {MAGIC, rank, (unsigned)p % nlanes, (unsigned)p, 1, sizeof h};
             double t = now_s();
             if (sm_rma_chan_send(1, h.lane, &h, sizeof h) != MPI_SUCCESS)
@@ -250,9 +313,14 @@ static void run_strong(double compute_s, int npings)
         printf("rank 0: %d pings answered in %.3f s (worst round trip %.1f ms) while rank 1 "
                "computed %.2f s\n", npings, total, worst * 1e3, compute_s);
         fflush(stdout);
-        if (total + 0.2 > compute_s / 2)
+        if (total + 0.2 > compute_s * 0.75)
             FAIL("the answers took %.3f s: no progress while the target computed", total);
+        for (int p = npings; p < NMSG; p++)
+            MPI_Isend(msg[p], (int)msg_size(p), MPI_BYTE, 1, 100 + p, MPI_COMM_WORLD, &req[p]);
+        MPI_Waitall(NMSG, req, MPI_STATUSES_IGNORE);
     }
+    for (int i = 0; i < NMSG; i++)
+        free(msg[i]);
     MPI_Barrier(MPI_COMM_WORLD);
     if (bad)
         FAIL("%ld bad segments", bad);
@@ -266,7 +334,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     const char *mode = argc > 1 ? argv[1] : "order";
     if (!strcmp(mode, "order"))
-        run_order(argc > 2 ? atoi(argv[2]) : 200);
+        run_order(argc > 2 ? atoi(argv[2]) : 200, argc > 3 ? atof(argv[3]) : 0);
     else if (!strcmp(mode, "strong"))
         run_strong(argc > 2 ? atof(argv[2]) : 2.0, argc > 3 ? atoi(argv[3]) : 20);
     else

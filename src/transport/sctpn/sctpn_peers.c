@@ -401,8 +401,15 @@ void nt_retry_queued(struct sm_transport *t)
         struct nt_peer *p = &t->peers[r];
         if (!p->q_frames || p->state == NT_FAILED)
             continue;
-        for (int q = 0; q < t->nlanes * p->nrails && p->state != NT_FAILED; q++) {
+        /* control lanes (lane 0 of every rail) first; then the queue to try first turns
+         * round, so that no data lane (point-to-point or RMA) always gets the room freed by
+         * the peer's SACKs last */
+        int nq = t->nlanes * p->nrails, first = (int)(p->retry_turn++ % (unsigned)nq);
+        for (int k = -p->nrails; k < nq && p->state != NT_FAILED; k++) {
+            int q = k < 0 ? (k + p->nrails) * t->nlanes : (first + k) % nq;
             int rail = q / t->nlanes, l = q % t->nlanes;
+            if (k >= 0 && l == 0 && t->nlanes > 1)
+                continue; /* done in the first pass */
             while (p->q_head[q]) {
                 struct nt_txq_item *it = p->q_head[q];
                 int rc = try_send(t, p, rail, l, it->iov, it->iovcnt, it->cookie);
@@ -677,7 +684,11 @@ static void defer(struct sm_transport *t, const struct sctpn_data *d, const stru
     q->is_data = d != NULL;
     q->counted = 0;
     if (d && is_rma_stream(t, d->stream)) {
+        /* learn a new association now (as process_data would): rma_direct must see this
+         * piece waiting even if it is the association's first */
         struct nt_assoc *a = nt_assoc_find(t, d->assoc);
+        if (!a)
+            a = assoc_add(t, d->assoc, -1, -1);
         if (a && d->stream < a->nin) {
             a->rx[d->stream].deferred++;
             q->counted = 1;

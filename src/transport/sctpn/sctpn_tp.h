@@ -116,6 +116,7 @@ struct nt_peer {
     unsigned char *hello_sent;          /* [rail * nstreams + stream] on tx[rail] */
     struct nt_txq_item **q_head, **q_tail; /* [rail * nlanes + lane] frames waiting for room */
     size_t q_frames;
+    unsigned retry_turn;                /* nt_retry_queued: which queue goes first */
     size_t q_bytes[NT_MAX_RAILS];       /* bytes in a rail's queues */
     uint64_t tx_frames, tx_bytes, rx_frames, rx_bytes, zcopy_frames, eagain;
     uint64_t rail_tx_frames[NT_MAX_RAILS], rail_tx_bytes[NT_MAX_RAILS];
@@ -147,7 +148,7 @@ struct sm_transport {
     pthread_mutex_t lock;               /* held around every use of the endpoint */
     pthread_t watchdog;
     int watchdog_on;
-    volatile int stop_watchdog;
+    atomic_int stop_watchdog;
     _Atomic uint64_t last_call_us;      /* last time the caller's thread drove the endpoint */
     uint64_t watchdog_runs;
     uint64_t path_events;               /* PATH_CHANGE events seen */

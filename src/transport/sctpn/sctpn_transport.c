@@ -115,14 +115,14 @@ static void *watchdog_main(void *arg)
 {
     struct sm_transport *t = arg;
     const uint64_t tick = (uint64_t)t->tu.watchdog_us;
-    while (!t->stop_watchdog) {
+    while (!atomic_load(&t->stop_watchdog)) {
         struct timespec ts = {(time_t)(tick / 1000000), (long)(tick % 1000000) * 1000};
         nanosleep(&ts, NULL);
         if (nt_now_us() - atomic_load(&t->last_call_us) < tick)
             continue;
         if (pthread_mutex_trylock(&t->lock) != 0)
             continue;
-        if (!t->stop_watchdog) {
+        if (!atomic_load(&t->stop_watchdog)) {
             nt_drive(t, 0);
             t->watchdog_runs++;
         }
@@ -135,7 +135,7 @@ static void stop_watchdog(struct sm_transport *t)
 {
     if (!t->watchdog_on)
         return;
-    t->stop_watchdog = 1;
+    atomic_store(&t->stop_watchdog, 1);
     pthread_join(t->watchdog, NULL);
     t->watchdog_on = 0;
 }
@@ -143,7 +143,8 @@ static void stop_watchdog(struct sm_transport *t)
 static void enter(struct sm_transport *t)
 {
     pthread_mutex_lock(&t->lock);
-    atomic_store(&t->last_call_us, nt_now_us());
+    if (!t->in_drive) /* a send from an upcall inside the watchdog's drive is not the caller's */
+        atomic_store(&t->last_call_us, nt_now_us());
 }
 
 static void leave(struct sm_transport *t)
