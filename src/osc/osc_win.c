@@ -66,7 +66,8 @@ int sm_osc_win_setup(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, MP
     if (rc != MPI_SUCCESS)
         return sm_error(comm, rc, fn, "one-sided communication is not available");
     struct sctpmpi_win *w = sm_xcalloc(1, sizeof *w);
-    rc = PMPI_Comm_dup(comm, &w->comm);
+    /* a private copy of the group (a split: the program's attribute callbacks do not run) */
+    rc = PMPI_Comm_split(comm, 0, comm->rank, &w->comm);
     if (rc != MPI_SUCCESS) {
         free(w);
         return rc;
