@@ -371,7 +371,11 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
     size_t es = (size_t)leaf->extent;
     sm_rma_chan_lock();
     w->t[target].dirty = 1;
-    w->t[target].fetch_last = kind != OSC_PUT && kind != OSC_ACC;
+    /* only a handler's answer proves the messages before it applied: an RDMA Read is answered
+     * by the layer at delivery, possibly before an accumulate delivered just ahead of it has
+     * been handled */
+    w->t[target].fetch_last =
+        kind == OSC_GACC || kind == OSC_FOP || kind == OSC_CAS || (kind == OSC_GET && !rdma_ok);
     if (target == w->rank) {
         /* own memory: applied here */
         uint8_t *out = NULL;
