@@ -272,11 +272,9 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
     }
     if (target < 0 || target >= w->size)
         return sm_osc_error(win, MPI_ERR_RANK, fn, "target rank %d of %d", target, w->size);
-    int has_origin = !(kind == OSC_GET) && !((kind == OSC_GACC || kind == OSC_FOP) && op == MPI_NO_OP);
-    if (kind == OSC_GET) {
-        has_origin = 0;
-    }
-    if ((kind != OSC_GET && has_origin && ocount < 0) || tcount < 0 || (kind == OSC_GET && ocount < 0) ||
+    /* origin data travels (Get: the origin buffer receives; NO_OP: it is not read) */
+    int has_origin = kind != OSC_GET && !((kind == OSC_GACC || kind == OSC_FOP) && op == MPI_NO_OP);
+    if (((has_origin || kind == OSC_GET) && ocount < 0) || tcount < 0 ||
         (kind == OSC_GACC && rcount < 0))
         return sm_osc_error(win, MPI_ERR_COUNT, fn, "negative count");
     if ((has_origin || kind == OSC_GET) && (!odt || !odt->valid))
@@ -292,11 +290,7 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
         return sm_osc_error(win, MPI_ERR_RMA_SYNC, fn, "no access epoch to rank %d is open",
                             target);
     size_t tbytes = sm_dt_psize(tdt) * (size_t)tcount;
-    size_t obytes = 0;
-    if (kind == OSC_GET)
-        obytes = sm_dt_psize(odt) * (size_t)ocount;
-    else if (has_origin)
-        obytes = sm_dt_psize(odt) * (size_t)ocount;
+    size_t obytes = (has_origin || kind == OSC_GET) ? sm_dt_psize(odt) * (size_t)ocount : 0;
     if (tbytes == 0 && obytes == 0 && kind != OSC_CAS && kind != OSC_FOP) {
         done_request(req); /* nothing moves (zero counts or zero-size types) */
         return MPI_SUCCESS;
@@ -313,10 +307,9 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
         if (!op || !op->valid || opc < 0)
             return sm_osc_error(win, MPI_ERR_OP, fn, "one-sided operations take predefined ops");
     }
+    /* Put/Get move bytes; REPLACE/NO_OP on a type of mixed elements too */
     MPI_Datatype leaf = leaf_of(tdt);
     if (kind == OSC_PUT || kind == OSC_GET || ((op == MPI_REPLACE || op == MPI_NO_OP) && !leaf))
-        leaf = leaf ? leaf : MPI_BYTE;
-    if (kind == OSC_PUT || kind == OSC_GET)
         leaf = MPI_BYTE;
     int dtc = leaf ? sm_osc_dt_code(leaf) : -1;
     if (dtc < 0)
