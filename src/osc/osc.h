@@ -104,6 +104,8 @@ struct osc_op {
     int ucount;
     MPI_Datatype udt;
     int failed;
+    struct sctpmpi_request *req; /* Rget / Rget_accumulate: completed by a waiter (osc_ops.c) */
+    int settled;         /* unpacked and off the window's list; the waiter frees it */
 };
 
 struct osc_region { uint64_t base, len; struct osc_region *next; }; /* dynamic windows */

@@ -89,6 +89,7 @@ static struct osc_op *op_new(struct sctpmpi_win *w, int target, size_t len, void
     return op;
 }
 
+/* the result goes to the program's buffer; the record stays if a request owns it */
 static void op_finish(struct osc_op *op)
 {
     if (!op->failed && op->ubuf && op->udt)
@@ -98,7 +99,72 @@ static void op_finish(struct osc_op *op)
     if (op->udt)
         sm_dt_release(op->udt);
     free(op->tmp);
+    op->tmp = NULL;
+    op->settled = 1;
+    if (!op->req)
+        free(op);
+}
+
+/* ---- Rget / Rget_accumulate requests: a waiter polled from progress --------------------- */
+struct osc_rreq {
+    struct sm_waiter w; /* first: the waiter is the object */
+    struct sctpmpi_win *win;
+    struct osc_op *op;
+};
+
+static int rreq_poll(struct sm_waiter *w)
+{
+    struct osc_rreq *x = (struct osc_rreq *)w;
+    sm_rma_chan_lock();
+    int done = x->op->settled || x->op->outstanding <= 0 ||
+               sm_osc_peer_failed(x->win->peers[x->op->target].world);
+    sm_rma_chan_unlock();
+    return done;
+}
+
+static void rreq_done(struct sm_waiter *w)
+{
+    struct osc_rreq *x = (struct osc_rreq *)w;
+    struct osc_op *op = x->op;
+    sm_rma_chan_lock();
+    if (!op->settled) {
+        /* still on the window's list (no flush or unlock took it): take it off */
+        for (struct osc_op **p = &x->win->ops; *p; p = &(*p)->next)
+            if (*p == op) {
+                *p = op->next;
+                break;
+            }
+        if (op->outstanding > 0)
+            op->failed = 1; /* the peer failed */
+        op_finish(op);
+    }
+    struct sctpmpi_request *r = op->req;
+    r->status.MPI_ERROR = op->failed ? MPI_ERR_PROC_FAILED : MPI_SUCCESS;
     free(op);
+    sm_rma_chan_unlock();
+    free(x);
+    sm_req_complete(r); /* releases it if MPI_Request_free was called */
+}
+
+/* a request completed by progress once op's answers are in */
+static void rreq_start(struct sctpmpi_win *w, struct osc_op *op, MPI_Request *req)
+{
+    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
+    sm_status_empty(&r->status);
+    r->comm = w->comm;
+    struct osc_rreq *x = sm_xcalloc(1, sizeof *x);
+    x->win = w;
+    x->op = op;
+    x->w.poll = rreq_poll;
+    x->w.done = rreq_done;
+    sm_rma_chan_lock();
+    op->req = r;
+    sm_rma_chan_unlock();
+    *req = r;
+    if (rreq_poll(&x->w))
+        rreq_done(&x->w);
+    else
+        sm_waiter_add(&x->w);
 }
 
 /* channel lock held */
@@ -361,6 +427,7 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
         sm_dt_pack(oaddr, ocount, odt, odata);
     }
     int err = MPI_SUCCESS;
+    struct osc_op *fetch_op = NULL; /* the record whose answers a request waits for */
     size_t es = (size_t)leaf->extent;
     sm_rma_chan_lock();
     w->t[target].dirty = 1;
@@ -400,6 +467,7 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
         sm_osc_stage_put(s);
     } else if (kind == OSC_GET && rdma_ok) {
         struct osc_op *o = op_new(w, target, tbytes, (void *)oaddr, ocount, odt);
+        fetch_op = o;
         if (sm_rdma_reg(sm_osc_pd, o->tmp, tbytes ? tbytes : 1, SM_RDMA_LOCAL_WRITE,
                         &o->tmp_stag) != 0) {
             o->failed = 1;
@@ -445,6 +513,7 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
             err = send_chunks(w, target, mtype, opc, dtc, b, nb,
                               (kind == OSC_GET || !has_origin) ? NULL : odata, es, o, &nmsg);
         }
+        fetch_op = o;
     }
     sm_rma_chan_unlock();
     free(odata);
@@ -452,13 +521,12 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
     if (err != MPI_SUCCESS)
         return sm_osc_error(win, err, fn, "the operation to rank %d failed", target);
     if (req) {
-        /* request-based operations: complete locally before returning the request */
-        if (kind != OSC_PUT && kind != OSC_ACC && target != w->rank) {
-            int rc = sm_osc_complete_ops(w, target);
-            if (rc != MPI_SUCCESS)
-                return sm_osc_error(win, rc, fn, "the operation to rank %d failed", target);
-        }
-        done_request(req);
+        /* Rput / Raccumulate are complete locally (the data was copied); Rget /
+         * Rget_accumulate complete when their answers are in */
+        if (fetch_op)
+            rreq_start(w, fetch_op, req);
+        else
+            done_request(req);
     }
     return MPI_SUCCESS;
 }

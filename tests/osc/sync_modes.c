@@ -103,6 +103,18 @@ int main(int argc, char **argv)
     MPI_Rget(&z, 1, MPI_INT, right, 10 + rank_, 1, MPI_INT, w2, &rq);
     MPI_Wait(&rq, MPI_STATUS_IGNORE);
     CHECK(z == rank_ * 10 + right, "rget %d", z);
+    /* several requests in flight at once, completed by one Waitall (some after a flush) */
+    int zz[4] = {-1, -1, -1, -1}, one4 = 1;
+    MPI_Request rqs[4];
+    for (int k = 0; k < 3; k++)
+        MPI_Rget(&zz[k], 1, MPI_INT, (rank_ + k) % size_, 10 + rank_, 1, MPI_INT, w2, &rqs[k]);
+    MPI_Rget_accumulate(&one4, 1, MPI_INT, &zz[3], 1, MPI_INT, right, 30, 1, MPI_INT, MPI_NO_OP,
+                        w2, &rqs[3]);
+    MPI_Win_flush((rank_ + 1) % size_, w2);
+    MPI_Waitall(4, rqs, MPI_STATUSES_IGNORE);
+    for (int k = 0; k < 3; k++)
+        CHECK(zz[k] == rank_ * 10 + (rank_ + k) % size_, "rget %d: %d", k, zz[k]);
+    CHECK(zz[3] == -2, "rget_accumulate(NO_OP) %d", zz[3]);
     int zc = rank_ + 300;
     MPI_Put_c(&zc, 1, MPI_INT, right, 20 + rank_, 1, MPI_INT, w2);
     MPI_Win_flush(right, w2);
