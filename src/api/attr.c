@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "osc/osc.h"
 
 enum { K_COMM = 1, K_TYPE, K_WIN };
 struct keyval {
@@ -352,7 +353,7 @@ int sm_type_attr_copy_all(MPI_Datatype old, MPI_Datatype newt)
     return copy_all(old->attrs, &newt->attrs, old, newt);
 }
 
-/* ---- windows: keyvals only (windows themselves are not implemented) ---------------------- */
+/* ---- windows: keyvals here, the calls in osc/osc_win.c ------------------------------------ */
 #pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
 int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
                           MPI_Win_delete_attr_function *delete_fn, int *keyval, void *extra)
@@ -363,5 +364,28 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
 
 #pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
 int PMPI_Win_free_keyval(int *keyval) { return kv_free(K_WIN, keyval, "MPI_Win_free_keyval"); }
+
+int sm_win_attr_set(MPI_Win w, int keyval, void *val, const char *fn)
+{
+    (void)fn;
+    struct keyval *k = kv_find(keyval, K_WIN);
+    return k ? attr_set(&w->attrs, k, w, val) : MPI_ERR_KEYVAL;
+}
+
+int sm_win_attr_get(MPI_Win w, int keyval, void *val, int *flag, const char *fn)
+{
+    (void)fn;
+    struct keyval *k = kv_find(keyval, K_WIN);
+    return k ? attr_get(w->attrs, k, val, flag) : MPI_ERR_KEYVAL;
+}
+
+int sm_win_attr_delete(MPI_Win w, int keyval, const char *fn)
+{
+    (void)fn;
+    struct keyval *k = kv_find(keyval, K_WIN);
+    return k ? attr_delete(&w->attrs, k, w) : MPI_ERR_KEYVAL;
+}
+
+int sm_win_attr_delete_all(MPI_Win w) { return delete_all(&w->attrs, w); }
 
 int sm_keyval_exists(int id) { return kv_any(id) != NULL; }

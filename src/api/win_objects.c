@@ -1,8 +1,8 @@
 /* win_objects.c — window and file calls that need no window or file: creating their error
  * handlers (MPI_Win_create_errhandler, MPI_File_create_errhandler) and the default error
  * handler of files (MPI_File_set/get_errhandler on MPI_FILE_NULL).  The handlers are real
- * objects (freed with MPI_Errhandler_free); as long as one-sided communication and MPI-IO are
- * not supported (unsupported.c) no window or file exists to call them on. */
+ * objects (freed with MPI_Errhandler_free); windows take them with MPI_Win_set_errhandler
+ * (osc/osc_win.c), while no file exists to call them on (MPI-IO is not supported). */
 #include "api/api.h"
 
 static int create(void (*fn)(void), MPI_Errhandler *errhandler, const char *name)

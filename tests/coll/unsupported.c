@@ -12,7 +12,6 @@ int main(int argc, char **argv)
 #if !defined(OPEN_MPI) && !defined(MPICH)
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     int a = 1, cls;
-    MPI_Win w = MPI_WIN_NULL;
     MPI_File f = MPI_FILE_NULL;
     char port[MPI_MAX_PORT_NAME];
     MPI_Comm ic;
@@ -23,13 +22,6 @@ int main(int argc, char **argv)
         MPI_Error_class(e_, &cls);                                                               \
         CHECK(cls == MPI_ERR_UNSUPPORTED_OPERATION, "%s gave class %d", #call, cls);            \
     } while (0)
-    EXPECT(MPI_Win_create(&a, sizeof a, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &w));
-    EXPECT(MPI_Win_fence(0, w));
-    EXPECT(MPI_Put(&a, 1, MPI_INT, 0, 0, 1, MPI_INT, w));
-    EXPECT(MPI_Win_set_attr(w, 1, &a));
-    EXPECT(MPI_Win_flush_all(w));
-    EXPECT(MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN));
-    EXPECT(MPI_Win_free(&w));
     EXPECT(MPI_File_open(MPI_COMM_WORLD, "x", 0, MPI_INFO_NULL, &f));
     EXPECT(MPI_File_read(f, &a, 1, MPI_INT, MPI_STATUS_IGNORE));
     EXPECT(MPI_Open_port(MPI_INFO_NULL, port));
