@@ -163,7 +163,6 @@ uint32_t sm_ctx_agree(MPI_Comm parent); /* collective over parent */
 /* freed communicators that pending requests still use are destroyed when the last one is
  * released (checked at every progress poll); at MPI_Finalize, whatever is left */
 void sm_comm_reap_all(void);
-int sm_req_any_for_comm(const struct sctpmpi_comm *c); /* engine/request.c */
 MPI_Comm sm_comm_new(int rank, int size, const int *world_of, uint32_t ctx);
 int sm_coll_tag(MPI_Comm c); /* next tag of a blocking collective on c */
 

@@ -74,7 +74,7 @@ static void reserve(uint32_t base, int nids)
 static uint32_t retry_offer(int nids)
 {
     static uint32_t lcg = 12345u;
-    lcg = lcg * 1103515245u + 12345u + (uint32_t)sm_eng.rank;
+    lcg = lcg * 1103515245u + 12345u + (uint32_t)sm_world_rank();
     return next_ctx + 2u * (uint32_t)nids * ((lcg >> 16) % 32u);
 }
 

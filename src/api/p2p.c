@@ -4,29 +4,13 @@
 
 #include "api/api.h"
 
-static struct sctpmpi_request *proc_null_request(void)
-{
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
-    r->status.MPI_SOURCE = MPI_PROC_NULL;
-    r->status.MPI_TAG = MPI_ANY_TAG;
-    r->complete = 1;
-    return r;
-}
-
 static struct sctpmpi_request *new_send(const void *buf, size_t bytes, int dest, int tag,
                                         MPI_Comm comm, uint32_t ctx, int mode)
 {
     struct sctpmpi_request *r = sm_req_alloc(SM_REQ_SEND);
+    sm_req_init(r, comm, ctx, dest, tag, mode);
     r->buf = (void *)buf;
     r->bytes = bytes;
-    r->peer = dest;
-    r->tag = tag;
-    r->comm = comm;
-    r->ctx = ctx;
-    r->mode = mode;
-    r->wpeer = sm_comm_world_rank(comm, dest);
-    r->status.MPI_SOURCE = dest;
-    r->status.MPI_TAG = tag;
     return r;
 }
 
@@ -41,11 +25,7 @@ int sm_isend_ctx(const void *buf, size_t bytes, int dest, int tag, MPI_Comm comm
 static struct sctpmpi_request *new_recv(int source, int tag, MPI_Comm comm, uint32_t ctx)
 {
     struct sctpmpi_request *r = sm_req_alloc(SM_REQ_RECV);
-    r->peer = source;
-    r->tag = tag;
-    r->comm = comm;
-    r->ctx = ctx;
-    r->wpeer = source == MPI_ANY_SOURCE ? -1 : sm_comm_world_rank(comm, source);
+    sm_req_init(r, comm, ctx, source, tag, SM_MODE_STANDARD);
     return r;
 }
 
@@ -97,8 +77,8 @@ static void stream_recv_complete(struct sctpmpi_request *r)
 {
     if (r->received == 0 && r->status.MPI_ERROR != MPI_ERR_PROC_FAILED) {
         size_t n = r->status.sm_count < r->bytes ? r->status.sm_count : r->bytes;
-        if (n > sm_eng.eager_limit)
-            n = sm_eng.eager_limit; /* the size of r->buf (never more for eager data) */
+        if (n > sm_eager_limit())
+            n = sm_eager_limit(); /* the size of r->buf (never more for eager data) */
         sm_dt_unpack(r->buf, n, r->hook_buf, r->hook_count, r->hook_dt);
     }
     sm_dt_release(r->hook_dt);
@@ -118,7 +98,7 @@ void sm_req_send_buffer(struct sctpmpi_request *r, const void *buf, int count, M
     r->pack_seg = NULL;
     if (sm_dt_contig(dt, count, &off)) {
         r->buf = (char *)buf + off;
-    } else if (n > sm_eng.eager_limit) { /* always rendezvous: stream it */
+    } else if (n > sm_eager_limit()) { /* always rendezvous: stream it */
         r->buf = NULL;
         r->hook_buf = (void *)buf;
         r->hook_count = count;
@@ -151,8 +131,8 @@ void sm_req_recv_buffer(struct sctpmpi_request *r, void *buf, int count, MPI_Dat
         r->buf = (char *)buf + off;
         return;
     }
-    int stream = n > sm_eng.eager_limit;
-    size_t cap = stream ? sm_eng.eager_limit : n;
+    int stream = n > sm_eager_limit();
+    size_t cap = stream ? sm_eager_limit() : n;
     r->buf = r->owned_buf = sm_xmalloc(cap ? cap : 1);
     r->hook_buf = buf;
     r->hook_count = count;
@@ -211,14 +191,12 @@ int sm_isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI
     if (!req)
         return sm_error(comm, MPI_ERR_REQUEST, fn, "NULL request pointer");
     if (dest == MPI_PROC_NULL) {
-        *req = proc_null_request();
+        *req = sm_req_done(MPI_PROC_NULL);
         return MPI_SUCCESS;
     }
     if (mode == SM_MODE_BUFFERED) {
         SM_TRY(sm_bsend_start(buf, count, dt, dest, tag, comm, fn));
-        struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
-        r->complete = 1;
-        *req = r;
+        *req = sm_req_done(MPI_ANY_SOURCE);
         return MPI_SUCCESS;
     }
     sm_isend_dt(buf, count, dt, dest, tag, comm, comm->ctx, mode, req);
@@ -236,7 +214,7 @@ int sm_irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Com
     if (!req)
         return sm_error(comm, MPI_ERR_REQUEST, fn, "NULL request pointer");
     if (source == MPI_PROC_NULL) {
-        *req = proc_null_request();
+        *req = sm_req_done(MPI_PROC_NULL);
         return MPI_SUCCESS;
     }
     return sm_irecv_dt(buf, count, dt, source, tag, comm, comm->ctx, req);

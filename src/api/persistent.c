@@ -23,10 +23,7 @@ static int make(const void *buf, int count, MPI_Datatype dt, int peer, int tag, 
     r->p_count = count;
     r->p_dt = dt;
     sm_dt_retain(dt); /* the type may be freed before the request: released by Request_free */
-    r->peer = peer;
-    r->tag = tag;
-    r->comm = comm;
-    r->mode = mode;
+    sm_req_init(r, comm, comm->ctx, peer, tag, mode);
     r->complete = 1;
     *request = r;
     return MPI_SUCCESS;
@@ -81,9 +78,7 @@ int PMPI_Start(MPI_Request *request)
     if (ops)
         return ops->start(r);
     r->active = 1;
-    r->complete = 0;
-    r->io_pending = r->await_cts = r->await_sync = r->matched = r->cancel_pending = 0;
-    r->received = r->msg_size = 0;
+    sm_req_restart(r);
     sm_status_empty(&r->status);
     if (r->peer == MPI_PROC_NULL) {
         r->status.MPI_SOURCE = MPI_PROC_NULL;
@@ -92,8 +87,7 @@ int PMPI_Start(MPI_Request *request)
     }
     if (r->kind == SM_REQ_RECV) {
         sm_req_recv_buffer(r, (void *)r->p_buf, r->p_count, r->p_dt);
-        r->ctx = r->comm->ctx;
-        r->wpeer = r->peer == MPI_ANY_SOURCE ? -1 : sm_comm_world_rank(r->comm, r->peer);
+        sm_req_init(r, r->comm, r->comm->ctx, r->peer, r->tag, r->mode);
         return sm_recv_post(r);
     }
     if (r->mode == SM_MODE_BUFFERED) {
@@ -103,10 +97,7 @@ int PMPI_Start(MPI_Request *request)
         return rc;
     }
     sm_req_send_buffer(r, r->p_buf, r->p_count, r->p_dt);
-    r->ctx = r->comm->ctx;
-    r->wpeer = sm_comm_world_rank(r->comm, r->peer);
-    r->status.MPI_SOURCE = r->peer;
-    r->status.MPI_TAG = r->tag;
+    sm_req_init(r, r->comm, r->comm->ctx, r->peer, r->tag, r->mode);
     return sm_send_start(r);
 }
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 
 #define SM_RULE_MAX_MISSING 64
 
@@ -103,6 +103,29 @@ struct sm_msg *sm_unexpected_find(int src_world, uint32_t ctx, int tag, int remo
         }
     }
     return NULL;
+}
+
+int sm_probe(int src_world, uint32_t ctx, int tag, int take, struct sm_envelope *env,
+             struct sm_msg **msg)
+{
+    struct sm_msg *m = sm_unexpected_find(src_world, ctx, tag, take);
+    if (!m)
+        return 0;
+    env->src = m->src;
+    env->tag = m->tag;
+    env->size = m->size;
+    if (msg)
+        *msg = take ? m : NULL;
+    return 1;
+}
+
+void sm_recv_matched(struct sctpmpi_request *r, struct sm_msg *m)
+{
+    r->ctx = m->ctx;
+    r->wpeer = m->src;
+    r->peer = sm_comm_rank_of_world(r->comm, m->src);
+    r->tag = m->tag;
+    sm_recv_deliver(r, m);
 }
 
 void sm_unexpected_add(struct sm_msg *m)

@@ -4,7 +4,7 @@
  * the rule reserved for messages still missing. */
 #include <stdlib.h>
 
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 
 struct sm_early {
     struct sm_list link;

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "boot/pmi.h"
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 
 struct sm_engine sm_eng;
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 
 /* ---- sender side ------------------------------------------------------------------------- */
 /* the communicators that match without the ordering rule (mpi_assert_allow_overtaking,

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 
 static struct sctpmpi_request **slots;
 static uint32_t nslots, *free_stack, nfree;
@@ -38,6 +38,36 @@ struct sctpmpi_request *sm_req_alloc(int kind)
     r->status.MPI_SOURCE = MPI_ANY_SOURCE;
     r->status.MPI_TAG = MPI_ANY_TAG;
     return r;
+}
+
+struct sctpmpi_request *sm_req_done(int source)
+{
+    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
+    r->status.MPI_SOURCE = source;
+    r->complete = 1;
+    return r;
+}
+
+void sm_req_init(struct sctpmpi_request *r, struct sctpmpi_comm *comm, uint32_t ctx, int peer,
+                 int tag, int mode)
+{
+    r->comm = comm;
+    r->ctx = ctx;
+    r->peer = peer;
+    r->tag = tag;
+    r->mode = mode;
+    r->wpeer = peer >= 0 ? sm_comm_world_rank(comm, peer) : -1;
+    if (r->kind == SM_REQ_SEND) {
+        r->status.MPI_SOURCE = peer;
+        r->status.MPI_TAG = tag;
+    }
+}
+
+void sm_req_restart(struct sctpmpi_request *r)
+{
+    r->complete = 0;
+    r->io_pending = r->await_cts = r->await_sync = r->matched = r->cancel_pending = 0;
+    r->received = r->msg_size = 0;
 }
 
 struct sctpmpi_request *sm_req_by_id(uint64_t id)
