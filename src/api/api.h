@@ -202,8 +202,6 @@ int sm_topo_neighbors(MPI_Comm c, const char *fn, int *kind, int *indeg, int **i
                       int **out);
 
 /* ---- non-blocking collectives (icoll.c) ---- */
-extern int sm_nbc_active;
-void sm_nbc_progress(void);
 int sm_nbc_is_request(MPI_Request r); /* MPI_Cancel must refuse these */
 
 /* attr.c: a communicator attribute of a user keyval; misc.c: MPI_LASTUSEDCODE's value */

@@ -21,7 +21,6 @@ struct step {
 struct sm_round { struct step *st; int n, cap; };
 
 static struct sm_sched *active_head;
-int sm_nbc_active;
 
 static void *grow(void *p, int *cap, int need, size_t elem)
 {
@@ -222,7 +221,6 @@ static void finish_sched(struct sm_sched *s)
     struct sctpmpi_request *u = s->user;
     u->status.MPI_ERROR = s->err;
     s_free(s);
-    sm_nbc_active--;
     sm_req_complete(u); /* releases it if MPI_Request_free was called */
 }
 
@@ -248,8 +246,6 @@ static int nbc_hook(void)
     return moved;
 }
 
-void sm_nbc_progress(void) { nbc_hook(); }
-
 /* a request is one of ours (for MPI_Cancel, which must refuse it) */
 static void nbc_marker(struct sctpmpi_request *r) { (void)r; }
 int sm_nbc_is_request(MPI_Request r)
@@ -272,7 +268,6 @@ int sm_sched_start(struct sm_sched *s, MPI_Request *req)
     u->hook_buf = (void *)nbc_marker;
     s->user = u;
     *req = u;
-    sm_nbc_active++;
     int moved = 0, was = in_hook;
     in_hook = 1; /* posting may poll progress: keep the hook out of a half-built list */
     int done = advance(s, &moved);

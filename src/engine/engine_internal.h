@@ -53,7 +53,6 @@ struct sm_engine {
     struct sm_map relaxed;    /* ctx + 1 -> non-NULL: its sends carry SM_FL_RELAXED (no ordering) */
     struct sm_list self_q;    /* frames to self, delivered in progress */
     struct sm_list waiting_sends; /* sends that need an answer from their peer */
-    int in_progress;
     uint64_t stats_eager, stats_rndv, stats_early_matched;
 };
 extern struct sm_engine sm_eng;
@@ -72,8 +71,6 @@ void sm_bsend_uncharge(size_t bytes); /* api/bsend.c: attached-buffer space is f
 struct sm_order;
 struct sm_order *sm_order_get(int src, uint32_t ctx);
 uint32_t sm_order_next(const struct sm_order *o);
-/* an EAGER/RTS header arrived; returns 1 if in order */
-int sm_order_is_next(const struct sm_order *o, uint32_t seq);
 /* the missing (not arrived, not reserved) sequence numbers in [next, seq): returns how many,
  * writes the first max of them, lowest first, to out */
 uint32_t sm_order_missing(const struct sm_order *o, uint32_t seq, uint32_t *out, uint32_t max);
@@ -106,8 +103,8 @@ void sm_unexpected_uncharge(size_t bytes);
 void sm_msg_free(struct sm_msg *m);
 void sm_recv_set_envelope(struct sctpmpi_request *r, int src_world, int tag, size_t size);
 int sm_cancel_arrived(int src, uint32_t ctx, uint32_t seq);
+/* a rank is gone: fail every receive that waits for it or that it was still feeding */
 void sm_fail_receives_from(int world);
-void sm_req_fail_recvs_from(int world); /* rank gone: fail receives it was feeding */  /* match against unexpected or queue */
 void sm_recv_deliver(struct sctpmpi_request *r, struct sm_msg *m); /* consume m into r */
 int sm_recv_matches(const struct sctpmpi_request *r, const struct sm_msg *m);
 

@@ -254,21 +254,3 @@ int sm_cancel_arrived(int src, uint32_t ctx, uint32_t seq)
     }
     return 0;
 }
-
-/* fail every posted receive that names a rank that is gone, and every wildcard-source receive
- * on a communicator that contains it (the message it waits for may never come: failing it
- * beats a hang; ULFM reports these as MPI_ERR_PROC_FAILED_PENDING) */
-void sm_fail_receives_from(int world)
-{
-    struct sm_list *p, *t;
-    sm_list_for_each_safe(p, t, &sm_eng.posted)
-    {
-        struct sctpmpi_request *r = sm_container_of(p, struct sctpmpi_request, link);
-        if (r->wpeer == world ||
-            (r->wpeer < 0 && r->comm && sm_comm_rank_of_world(r->comm, world) >= 0)) {
-            sm_list_remove(&r->link);
-            r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
-            sm_req_complete(r);
-        }
-    }
-}

@@ -45,7 +45,6 @@ struct sm_order *sm_order_get(int src, uint32_t ctx)
 }
 
 uint32_t sm_order_next(const struct sm_order *o) { return o->next; }
-int sm_order_is_next(const struct sm_order *o, uint32_t seq) { return seq == o->next; }
 
 /* The missing numbers in [next, seq) are those neither in the early list nor reserved.  Both
  * lists are sorted, so one merged walk counts them and lists the first max, in

@@ -657,7 +657,6 @@ void sm_up_peer_failed(void *ctx, int peer, const char *why)
     sm_eng.peers[peer].failed = 1;
     SM_ERR("lost the connection to rank %d: %s", peer, why);
     sm_fail_receives_from(peer);
-    sm_req_fail_recvs_from(peer);
     struct sm_list *l, *t;
     sm_list_for_each_safe(l, t, &sm_eng.waiting_sends)
     {

@@ -109,26 +109,33 @@ int sm_req_any_for_comm(const struct sctpmpi_comm *c)
     return 0;
 }
 
-/* a rank is gone: fail the receives it was still feeding (rendezvous data after our CTS, or a
- * receive the ordering rule reserved for one of its missing messages); posted receives are
- * failed by sm_fail_receives_from */
-void sm_req_fail_recvs_from(int world)
+/* a rank is gone: fail every receive that waits for it or that it was still feeding, so none
+ * waits forever (also keeps MPI_Finalize's barrier from waiting for a lost rank):
+ *  - posted and unmatched: those naming the rank, and wildcard-source receives on a
+ *    communicator that contains it (the message may never come; ULFM reports these as
+ *    MPI_ERR_PROC_FAILED_PENDING);
+ *  - reserved by the ordering rule for one of its missing messages;
+ *  - matched to one of its rendezvous messages, data still to come. */
+static int feeds(const struct sctpmpi_request *r, int world)
+{
+    if (r->reserved)
+        return r->wpeer == world;
+    if (!sm_list_empty(&r->link)) /* on the posted queue */
+        return r->wpeer == world || (r->wpeer < 0 && sm_comm_rank_of_world(r->comm, world) >= 0);
+    return r->msg_size > 0 && r->status.MPI_SOURCE >= 0 && r->status.MPI_SOURCE < r->comm->size &&
+           sm_comm_world_rank(r->comm, r->status.MPI_SOURCE) == world;
+}
+
+void sm_fail_receives_from(int world)
 {
     for (uint32_t i = 0; i < nslots; i++) {
         struct sctpmpi_request *r = slots[i];
-        if (!r || r->kind != SM_REQ_RECV || r->complete || !r->comm)
+        if (!r || r->kind != SM_REQ_RECV || r->complete || !r->comm || !feeds(r, world))
             continue;
-        int matched_from = r->msg_size > 0 && r->status.MPI_SOURCE >= 0 &&
-                           r->status.MPI_SOURCE < r->comm->size &&
-                           sm_comm_world_rank(r->comm, r->status.MPI_SOURCE) == world;
-        if (matched_from || (r->reserved && r->wpeer == world)) {
-            if (r->reserved) { /* off its order's reservation list */
-                sm_list_remove(&r->link);
-                r->reserved = 0;
-            }
-            r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
-            sm_req_complete(r);
-        }
+        sm_list_remove(&r->link); /* off the posted queue or its order's reservations */
+        r->reserved = 0;
+        r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
+        sm_req_complete(r);
     }
 }
 
