@@ -115,6 +115,16 @@ void sm_up_send_done(void *ctx, void *cookie);
 void sm_up_peer_failed(void *ctx, int peer, const char *why);
 void sm_send_cts(struct sctpmpi_request *r, struct sm_msg *m);
 void sm_send_sync_ack(int peer, uint64_t sreq);
+/* a send's frame was handed over: rc as sm_frame_send returns it (1 pending, < 0 failed) */
+void sm_send_track(int rc, struct sctpmpi_request *r);
+void sm_send_fail(struct sctpmpi_request *r, int err);
+/* complete the send once nothing more is pending for it */
+void sm_send_maybe_complete(struct sctpmpi_request *r);
+
+/* stripe.c: rendezvous DATA segments after the CTS */
+void sm_rndv_send_data(struct sctpmpi_request *r, int peer, uint64_t rreq);
+/* send_done for a ring buffer of a streamed send; 0 if cookie is not one */
+int sm_rndv_ring_send_done(void *cookie);
 
 
 /* flowctl.c */
