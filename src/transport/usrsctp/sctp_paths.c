@@ -10,7 +10,7 @@
 #include <net/if.h>
 #include <string.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/sctp_internal.h"
 
 static const char *const event_names[SCTP_PATH_NEVENTS] = {
     "available", "unreachable", "potentially-failed", "made-primary", "confirmed"};

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/sctp_internal.h"
 
 static const char *env(const char *name)
 {

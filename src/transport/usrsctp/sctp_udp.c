@@ -14,7 +14,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/sctp_internal.h"
 #include "transport/udp_socket.h"
 
 int sctp_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)

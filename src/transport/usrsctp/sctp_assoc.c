@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "util/util.h"
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/sctp_internal.h"
 #include "transport/sctp_card.h"
 
 struct sctp_hello {

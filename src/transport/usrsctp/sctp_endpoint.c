@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/sctp_internal.h"
 
 void sctp_log(const char *fmt, ...)
 {

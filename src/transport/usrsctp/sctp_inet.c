@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/sctp_internal.h"
 
 /* a UDP port free on the wildcard address, which usrsctp_init() binds (its failure to bind
  * would be silent: sctp_inet_bind checks the socket exists) */

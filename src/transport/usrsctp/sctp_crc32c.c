@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "sctpn.h"
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/sctp_internal.h"
 
 int sctp_crc32c_hw_init(void)
 {

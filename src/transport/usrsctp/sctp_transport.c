@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/sctp_internal.h"
 #include "util/util.h"
 
 static struct sm_transport *the_transport; /* usrsctp is process-wide: one endpoint */

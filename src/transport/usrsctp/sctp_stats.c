@@ -6,7 +6,7 @@
 #include <arpa/inet.h>
 #include <string.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/sctp_internal.h"
 
 void sctp_stats_note_output(struct sctp_peer *p, const unsigned char *pkt, size_t len)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "mpi.h"
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/sctp_internal.h"
 
 #define SCTP_SM_COPY_MAX 4096 /* frames up to this size are copied when they must wait */
 

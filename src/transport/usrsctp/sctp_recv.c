@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/sctp_internal.h"
 
 void sctp_recv_queue(struct sm_transport *t, struct sctp_arrival *a)
 {

@@ -1,4 +1,4 @@
-/* sctp_internal.h — state shared by the files of the SCTP transport (src/transport/sctp/).
+/* sctp_internal.h — state shared by the files of the SCTP transport (src/transport/usrsctp/).
  *
  * Design (docs/transport-sctp.md has the why and the numbers):
  *  - usrsctp runs without threads of its own (usrsctp_init_nothreads) over AF_CONN: we own the

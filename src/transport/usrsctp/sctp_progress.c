@@ -17,7 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/sctp_internal.h"
 
 #define SCTP_SM_TIMER_TICK_US 10000 /* usrsctp's timers are polled at least this often */
 #define SCTP_SM_INPUT_BUDGET 256    /* datagrams per step before handing arrivals over */
