@@ -16,7 +16,7 @@ static const struct sm_transport_ops *sctp_backend(void)
         return &sm_transport_sctpn;
     if (!strcmp(b, "usrsctp")) {
 #ifdef SCTPMPI_HAVE_SCTP
-        return &sm_transport_sctp;
+        return &sm_transport_usrsctp;
 #else
         SM_ERR("SCTPMPI_SCTP_BACKEND=usrsctp: this build has no usrsctp (libusrsctp-dev)");
         return NULL;

@@ -103,7 +103,7 @@ struct sm_transport_ops {
 };
 
 extern const struct sm_transport_ops sm_transport_tcp;
-extern const struct sm_transport_ops sm_transport_sctp;
+extern const struct sm_transport_ops sm_transport_usrsctp;
 
 /* look a transport up by name ("tcp", "sctp"); NULL when unknown or not built */
 const struct sm_transport_ops *sm_transport_find(const char *name);

@@ -1,10 +1,10 @@
-/* sctp_tunables.c — the SCTPMPI_* environment variables of the SCTP transport and their
+/* usct_tunables.c — the SCTPMPI_* environment variables of the SCTP transport and their
  * defaults (docs/transport-sctp.md lists them). */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "transport/usrsctp/sctp_internal.h"
+#include "transport/usrsctp/usct_internal.h"
 
 static const char *env(const char *name)
 {
@@ -24,7 +24,7 @@ static long env_long(const char *name, long dflt, long lo, long hi)
     else if (*end == 'm' || *end == 'M')
         x <<= 20, end++;
     if (*end || x < lo || x > hi) {
-        sctp_log("ignoring %s=%s (expected %ld..%ld)", name, v, lo, hi);
+        usct_log("ignoring %s=%s (expected %ld..%ld)", name, v, lo, hi);
         return dflt;
     }
     return x;
@@ -41,14 +41,14 @@ static int env_bool(const char *name, int dflt)
     if (!strcasecmp(v, "0") || !strcasecmp(v, "off") || !strcasecmp(v, "no") ||
         !strcasecmp(v, "false"))
         return 0;
-    sctp_log("ignoring %s=%s (expected on/off)", name, v);
+    usct_log("ignoring %s=%s (expected on/off)", name, v);
     return dflt;
 }
 
-void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
+void usct_tunables_load(struct usct_tunables *tu, int local_ranks)
 {
     memset(tu, 0, sizeof *tu);
-    tu->streams = (int)env_long("SCTPMPI_SCTP_STREAMS", 10, 1, SCTP_SM_MAX_STREAMS - 1);
+    tu->streams = (int)env_long("SCTPMPI_SCTP_STREAMS", 10, 1, USCT_MAX_STREAMS - 1);
     tu->sockbuf = (size_t)env_long("SCTPMPI_SOCKBUF", 1 << 20, 16 << 10, 256 << 20);
     tu->udpbuf = (size_t)env_long("SCTPMPI_SCTP_UDPBUF", 4 << 20, 64 << 10, 256 << 20);
     tu->max_payload = (size_t)env_long("SCTPMPI_SCTP_MAX_PAYLOAD", 0, 0, 16 << 20);
@@ -71,7 +71,7 @@ void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
         tu->failover = 2;
         rto_i = 100, rto_lo = 20, rto_hi = 100, hb = 50, pmr = 2;
     } else if (fo) {
-        sctp_log("ignoring SCTPMPI_SCTP_FAILOVER=%s (expected wan or lan)", fo);
+        usct_log("ignoring SCTPMPI_SCTP_FAILOVER=%s (expected wan or lan)", fo);
     }
     tu->rto_initial = (int)env_long("SCTPMPI_SCTP_RTO_INITIAL", rto_i, 1, 600000);
     tu->rto_min = (int)env_long("SCTPMPI_SCTP_RTO_MIN", rto_lo, 1, 600000);
@@ -85,7 +85,7 @@ void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
     /* usrsctp clamps cwnd to 4 packets over the flight size by default (cwnd-based max burst):
      * a 16 KiB message then needs 3 round trips on a 1500-byte path; 0 = no limit, like TCP */
     tu->max_burst = (int)env_long("SCTPMPI_SCTP_MAX_BURST", 0, 0, 1 << 20);
-    /* 0: the bound interface's MTU - 28 (IPv4 + UDP), at most SCTP_SM_AUTO_MTU_MAX.
+    /* 0: the bound interface's MTU - 28 (IPv4 + UDP), at most USCT_AUTO_MTU_MAX.
      * MTU >= 60000 stalls usrsctp (packets over 32 mbufs are dropped): cap below */
     tu->mtu = (int)env_long("SCTPMPI_SCTP_MTU", 0, 0, 59000);
     if (tu->mtu && tu->mtu < 576)
@@ -103,11 +103,11 @@ void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
     tu->pf_threshold = (int)env_long("SCTPMPI_SCTP_PF_THRESHOLD", -1, 0, 1000);
     if (tu->pf_threshold >= 0 && tu->path_max_retrans >= 0 &&
         tu->pf_threshold > tu->path_max_retrans) {
-        sctp_log("SCTPMPI_SCTP_PF_THRESHOLD=%d above the path's max retransmissions %d: off",
+        usct_log("SCTPMPI_SCTP_PF_THRESHOLD=%d above the path's max retransmissions %d: off",
                  tu->pf_threshold, tu->path_max_retrans);
         tu->pf_threshold = -1;
     }
-    /* on: never move the primary path ourselves (sctp_paths.c says why we do by default) */
+    /* on: never move the primary path ourselves (usct_paths.c says why we do by default) */
     tu->keep_primary = env_bool("SCTPMPI_SCTP_KEEP_PRIMARY", 0);
     const char *mh = env("SCTPMPI_SCTP_MULTIHOME");
     tu->multihome = -1;
@@ -127,14 +127,14 @@ void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
         else if (!strcasecmp(cmt, "0") || !strcasecmp(cmt, "1"))
             tu->cmt = cmt[0] - '0', found = 1;
         if (!found)
-            sctp_log("ignoring SCTPMPI_SCTP_CMT=%s (expected off, on, rpv1, rpv2, dac or mptcp)",
+            usct_log("ignoring SCTPMPI_SCTP_CMT=%s (expected off, on, rpv1, rpv2, dac or mptcp)",
                      cmt);
     }
     tu->assoc_max_retrans = (int)env_long("SCTPMPI_SCTP_ASSOC_MAX_RETRANS", -1, 1, 1000);
     const char *pm = env("SCTPMPI_SCTP_PROGRESS");
     tu->progress = (pm && !strcasecmp(pm, "thread")) ? SCTP_PROGRESS_THREAD : SCTP_PROGRESS_CALLER;
     if (pm && strcasecmp(pm, "thread") && strcasecmp(pm, "caller"))
-        sctp_log("ignoring SCTPMPI_SCTP_PROGRESS=%s (expected caller or thread)", pm);
+        usct_log("ignoring SCTPMPI_SCTP_PROGRESS=%s (expected caller or thread)", pm);
     tu->watchdog_us = (int)env_long("SCTPMPI_SCTP_WATCHDOG_US", 2000, 0, 1000000);
     /* the engine spins in progress(0) itself (SCTPMPI_SPIN_US); ours is for other callers */
     (void)local_ranks;
@@ -145,7 +145,7 @@ void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks)
         char *end;
         double x = strtod(d, &end);
         if (*end || x < 0 || x > 100)
-            sctp_log("ignoring SCTPMPI_SCTP_TEST_DROP=%s (expected 0..100)", d);
+            usct_log("ignoring SCTPMPI_SCTP_TEST_DROP=%s (expected 0..100)", d);
         else
             tu->test_drop = x;
     }
