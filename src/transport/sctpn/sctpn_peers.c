@@ -21,7 +21,7 @@ struct nt_hello {
     char secret[NT_SECRET_MAX];
 };
 
-int nt_parse_card(struct sm_transport *t, int rank, const char *card)
+int nt_parse_card(struct nt_transport *t, int rank, const char *card)
 {
     struct nt_peer *p = &t->peers[rank];
     struct sm_sctp_card c;
@@ -40,7 +40,7 @@ int nt_parse_card(struct sm_transport *t, int rank, const char *card)
 }
 
 /* ---- associations ---- */
-struct nt_assoc *nt_assoc_find(struct sm_transport *t, sctpn_assoc_id id)
+struct nt_assoc *nt_assoc_find(struct nt_transport *t, sctpn_assoc_id id)
 {
     for (int i = 0; i < t->nassocs; i++)
         if (t->assocs[i].id == id)
@@ -57,7 +57,7 @@ int nt_is_tx(const struct nt_peer *p, sctpn_assoc_id id)
 }
 
 /* the rail of an association: the index of the local address its (single) path uses */
-static int rail_of(struct sm_transport *t, sctpn_assoc_id id)
+static int rail_of(struct nt_transport *t, sctpn_assoc_id id)
 {
     struct sctpn_assoc_stats st;
     if (t->nrails <= 1 || sctpn_get_stats(t->ep, id, &st) != 0 || st.npaths < 1)
@@ -69,7 +69,7 @@ static int rail_of(struct sm_transport *t, sctpn_assoc_id id)
 }
 
 /* rail: the association's rail, or -1 to learn it from its path */
-static struct nt_assoc *assoc_add(struct sm_transport *t, sctpn_assoc_id id, int rank, int rail)
+static struct nt_assoc *assoc_add(struct nt_transport *t, sctpn_assoc_id id, int rank, int rail)
 {
     struct nt_assoc *a = nt_assoc_find(t, id);
     if (a)
@@ -111,7 +111,7 @@ static void assoc_release_rx(struct nt_assoc *a)
         rx_reset(&a->rx[s]);
 }
 
-void nt_peers_free(struct sm_transport *t)
+void nt_peers_free(struct nt_transport *t)
 {
     for (int i = 0; i < t->nassocs; i++) {
         assoc_release_rx(&t->assocs[i]);
@@ -138,7 +138,7 @@ void nt_peers_free(struct sm_transport *t)
 }
 
 /* ---- engine upcalls: direct inside progress(), deferred otherwise ---- */
-static void report_done(struct sm_transport *t, void *cookie)
+static void report_done(struct nt_transport *t, void *cookie)
 {
     if (!cookie)
         return;
@@ -157,7 +157,7 @@ static void report_done(struct sm_transport *t, void *cookie)
     t->done_cookies[t->ndone++] = cookie;
 }
 
-static void report_failed(struct sm_transport *t, int rank, const char *why)
+static void report_failed(struct nt_transport *t, int rank, const char *why)
 {
     struct nt_peer *p = &t->peers[rank];
     if (p->state == NT_FAILED)
@@ -180,7 +180,7 @@ static void report_failed(struct sm_transport *t, int rank, const char *why)
     t->failed_ranks[t->nfailed++] = rank;
 }
 
-void nt_hand_over_deferred(struct sm_transport *t)
+void nt_hand_over_deferred(struct nt_transport *t)
 {
     while (t->ndone) {
         size_t n = t->ndone;
@@ -195,7 +195,7 @@ void nt_hand_over_deferred(struct sm_transport *t)
 }
 
 /* abort every live association with rank (its peer is lost) */
-static void abort_all(struct sm_transport *t, int rank)
+static void abort_all(struct nt_transport *t, int rank)
 {
     for (int k = 0; k < t->nassocs; k++)
         if (t->assocs[k].rank == rank && !t->assocs[k].down) {
@@ -205,7 +205,7 @@ static void abort_all(struct sm_transport *t, int rank)
         }
 }
 
-void nt_peer_unreachable(struct sm_transport *t, const struct sctpn_addr *addr, const char *why)
+void nt_peer_unreachable(struct nt_transport *t, const struct sctpn_addr *addr, const char *why)
 {
     if (t->finalizing || !t->peers)
         return;
@@ -229,7 +229,7 @@ void nt_peer_unreachable(struct sm_transport *t, const struct sctpn_addr *addr, 
 }
 
 /* ---- sending ---- */
-static int stream_of(struct sm_transport *t, int lane)
+static int stream_of(struct nt_transport *t, int lane)
 {
     lane = SM_LANE_INDEX(lane);
     if (t->nstreams == 1 || lane < 0 || lane >= t->nstreams)
@@ -237,7 +237,7 @@ static int stream_of(struct sm_transport *t, int lane)
     return lane;
 }
 
-static int ensure_assoc(struct sm_transport *t, struct nt_peer *p, int rail)
+static int ensure_assoc(struct nt_transport *t, struct nt_peer *p, int rail)
 {
     if (p->tx[rail])
         return 0;
@@ -276,7 +276,7 @@ static int ensure_assoc(struct sm_transport *t, struct nt_peer *p, int rail)
     return 0;
 }
 
-static int send_hello(struct sm_transport *t, struct nt_peer *p, int rail, int stream)
+static int send_hello(struct nt_transport *t, struct nt_peer *p, int rail, int stream)
 {
     unsigned char *sent = &p->hello_sent[rail * t->nstreams + stream];
     if (*sent)
@@ -305,7 +305,7 @@ static size_t iov_len(const struct iovec *iov, int n)
 
 /* hand one frame to the engine: 0 sent (memory free again), 1 sent zero-copy (SEND_DONE later),
  * SCTPN_EAGAIN no room, other negative: error */
-static int try_send(struct sm_transport *t, struct nt_peer *p, int rail, int stream,
+static int try_send(struct nt_transport *t, struct nt_peer *p, int rail, int stream,
                     const struct iovec *iov, int iovcnt, void *cookie)
 {
     int rc = send_hello(t, p, rail, stream);
@@ -362,7 +362,7 @@ static void enqueue(struct nt_peer *p, int lane, int rail, const struct iovec *i
     p->eagain++;
 }
 
-int nt_send_frame(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
+int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec *iov,
                   int iovcnt, void *cookie)
 {
     if (peer < 0 || peer >= t->size)
@@ -395,7 +395,7 @@ int nt_send_frame(struct sm_transport *t, int peer, int lane, const struct iovec
 }
 
 /* frames that waited for room: send in order per lane while the engine takes them */
-void nt_retry_queued(struct sm_transport *t)
+void nt_retry_queued(struct nt_transport *t)
 {
     for (int r = 0; r < t->size; r++) {
         struct nt_peer *p = &t->peers[r];
@@ -427,7 +427,7 @@ void nt_retry_queued(struct sm_transport *t)
 }
 
 /* ---- receiving ---- */
-static void reject(struct sm_transport *t, struct nt_assoc *a, const char *why)
+static void reject(struct nt_transport *t, struct nt_assoc *a, const char *why)
 {
     t->rejected++;
     SM_WARN("sctpn: rejecting association %u (rank %d): %s", a->id, a->rank, why);
@@ -436,7 +436,7 @@ static void reject(struct sm_transport *t, struct nt_assoc *a, const char *why)
     sctpn_abort(t->ep, a->id, nt_now_us());
 }
 
-static void on_hello(struct sm_transport *t, struct nt_assoc *a, struct nt_rx *rx,
+static void on_hello(struct nt_transport *t, struct nt_assoc *a, struct nt_rx *rx,
                      const struct sctpn_data *d)
 {
     if (d->ppid != NT_PPID_HELLO) {
@@ -475,7 +475,7 @@ static void on_hello(struct sm_transport *t, struct nt_assoc *a, struct nt_rx *r
 }
 
 /* the whole frame is in place: hand it to the engine */
-static void frame_done(struct sm_transport *t, struct nt_assoc *a, struct nt_rx *rx,
+static void frame_done(struct nt_transport *t, struct nt_assoc *a, struct nt_rx *rx,
                        const void *inline_payload)
 {
     const struct sm_frame_hdr *h = (const struct sm_frame_hdr *)rx->hdr;
@@ -500,7 +500,7 @@ static void frame_done(struct sm_transport *t, struct nt_assoc *a, struct nt_rx 
 
 static void process_data(void *user, const struct sctpn_data *d)
 {
-    struct sm_transport *t = user;
+    struct nt_transport *t = user;
     struct nt_assoc *a = nt_assoc_find(t, d->assoc);
     if (!a)
         a = assoc_add(t, d->assoc, -1, -1);
@@ -577,7 +577,7 @@ static void process_data(void *user, const struct sctpn_data *d)
 
 static void process_event(void *user, const struct sctpn_event *ev)
 {
-    struct sm_transport *t = user;
+    struct nt_transport *t = user;
     struct nt_assoc *a;
     switch (ev->type) {
     case SCTPN_EV_ASSOC_UP:
@@ -659,7 +659,7 @@ struct nt_deferred {
     unsigned char bytes[];
 };
 
-static void defer(struct sm_transport *t, const struct sctpn_data *d, const struct sctpn_event *ev)
+static void defer(struct nt_transport *t, const struct sctpn_data *d, const struct sctpn_event *ev)
 {
     size_t n = d ? d->len : 0;
     struct nt_deferred *q = sm_xmalloc(sizeof *q + n);
@@ -681,7 +681,7 @@ static void defer(struct sm_transport *t, const struct sctpn_data *d, const stru
     t->deferred_total++;
 }
 
-void nt_replay_deferred(struct sm_transport *t)
+void nt_replay_deferred(struct nt_transport *t)
 {
     while (t->dq_head) {
         struct nt_deferred *q = t->dq_head;
@@ -698,7 +698,7 @@ void nt_replay_deferred(struct sm_transport *t)
 
 void nt_on_data(void *user, const struct sctpn_data *d)
 {
-    struct sm_transport *t = user;
+    struct nt_transport *t = user;
     if (t->in_progress && !t->dq_head)
         process_data(user, d);
     else
@@ -707,7 +707,7 @@ void nt_on_data(void *user, const struct sctpn_data *d)
 
 void nt_on_event(void *user, const struct sctpn_event *ev)
 {
-    struct sm_transport *t = user;
+    struct nt_transport *t = user;
     if (t->in_progress && !t->dq_head)
         process_event(user, ev);
     else
@@ -717,7 +717,7 @@ void nt_on_event(void *user, const struct sctpn_event *ev)
 /* ---- rails (transport.h): per rail, the bytes not yet on the wire (our queues plus what the
  * engine holds unsent) and the bytes in flight; a rail whose paths are slower keeps more unsent
  * and so gets fewer striped segments ---- */
-int nt_rails(struct sm_transport *t, int peer, struct sm_rail_load *load, int max)
+int nt_rails(struct nt_transport *t, int peer, struct sm_rail_load *load, int max)
 {
     if (peer < 0 || peer >= t->size || !t->peers)
         return 1;

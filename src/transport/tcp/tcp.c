@@ -88,7 +88,7 @@ struct tpeer {
     struct rail rail[MAX_RAILS];
 };
 
-struct sm_transport {
+struct sm_tcp {
     int rank, size;
     char secret[SECRET_LEN];
     const struct sm_upcalls *up;
@@ -113,7 +113,7 @@ static ssize_t send_iov(int fd, const struct iovec *iov, int n)
     return sendmsg(fd, &m, MSG_NOSIGNAL);
 }
 
-static void tune(struct sm_transport *t, int fd)
+static void tune(struct sm_tcp *t, int fd)
 {
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -128,7 +128,7 @@ static void tune(struct sm_transport *t, int fd)
                    sizeof t->notsent_lowat);
 }
 
-static int new_socket(struct sm_transport *t)
+static int new_socket(struct sm_tcp *t)
 {
     int fd = -1;
     if (t->mptcp) {
@@ -144,13 +144,13 @@ static int new_socket(struct sm_transport *t)
     return fd;
 }
 
-static void ep_set(struct sm_transport *t, struct conn *c, int op, uint32_t ev)
+static void ep_set(struct sm_tcp *t, struct conn *c, int op, uint32_t ev)
 {
     struct epoll_event e = {.events = ev, .data.ptr = c};
     epoll_ctl(t->epfd, op, c->fd, &e);
 }
 
-static struct conn *conn_new(struct sm_transport *t, int fd, int state, int peer, int rail,
+static struct conn *conn_new(struct sm_tcp *t, int fd, int state, int peer, int rail,
                              int outgoing)
 {
     struct conn *c = sm_xcalloc(1, sizeof *c);
@@ -165,7 +165,7 @@ static struct conn *conn_new(struct sm_transport *t, int fd, int state, int peer
     return c;
 }
 
-static void conn_close(struct sm_transport *t, struct conn *c)
+static void conn_close(struct sm_tcp *t, struct conn *c)
 {
     if (c->state == C_DEAD)
         return;
@@ -183,7 +183,7 @@ static void conn_close(struct sm_transport *t, struct conn *c)
     t->dead = c;
 }
 
-static void free_dead(struct sm_transport *t)
+static void free_dead(struct sm_tcp *t)
 {
     while (t->dead) {
         struct conn *c = t->dead;
@@ -194,7 +194,7 @@ static void free_dead(struct sm_transport *t)
     }
 }
 
-static void peer_lost(struct sm_transport *t, struct conn *c, const char *why)
+static void peer_lost(struct sm_tcp *t, struct conn *c, const char *why)
 {
     int peer = c->peer;
     struct rail *rl = peer >= 0 ? &t->peers[peer].rail[c->rail] : NULL;
@@ -228,7 +228,7 @@ static size_t iov_total(const struct iovec *iov, int n)
 }
 
 /* write queued frames of one rail to a peer; returns -1 if the connection broke */
-static int flush(struct sm_transport *t, struct rail *p)
+static int flush(struct sm_tcp *t, struct rail *p)
 {
     struct conn *c = p->data;
     while (p->q_head) {
@@ -268,7 +268,7 @@ static int flush(struct sm_transport *t, struct rail *p)
     return 0;
 }
 
-static void enqueue(struct sm_transport *t, struct rail *p, const struct iovec *iov, int iovcnt,
+static void enqueue(struct sm_tcp *t, struct rail *p, const struct iovec *iov, int iovcnt,
                     size_t skip, void *cookie, int copy_all)
 {
     size_t total = iov_total(iov, iovcnt);
@@ -312,7 +312,7 @@ static void enqueue(struct sm_transport *t, struct rail *p, const struct iovec *
     t->queued++;
 }
 
-static int start_connect(struct sm_transport *t, int peer, int rail)
+static int start_connect(struct sm_tcp *t, int peer, int rail)
 {
     struct rail *p = &t->peers[peer].rail[rail];
     int fd = new_socket(t);
@@ -334,9 +334,10 @@ static int start_connect(struct sm_transport *t, int peer, int rail)
     return 0;
 }
 
-static int tcp_send(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
+static int tcp_send(struct sm_transport *handle, int peer, int lane, const struct iovec *iov,
                     int iovcnt, void *cookie)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     if (peer < 0 || peer >= t->size || peer == t->rank)
         return -MPI_ERR_RANK;
     int rail = SM_LANE_RAIL(lane);
@@ -376,7 +377,7 @@ static int tcp_send(struct sm_transport *t, int peer, int lane, const struct iov
 }
 
 /* ---- handshake ---------------------------------------------------------------------------- */
-static void make_hello(struct sm_transport *t, unsigned char *h)
+static void make_hello(struct sm_tcp *t, unsigned char *h)
 {
     memset(h, 0, HELLO_LEN);
     memcpy(h, "SMPITCP1", 8);
@@ -386,7 +387,7 @@ static void make_hello(struct sm_transport *t, unsigned char *h)
     memcpy(h + 16, t->secret, SECRET_LEN);
 }
 
-static void establish(struct sm_transport *t, struct conn *c)
+static void establish(struct sm_tcp *t, struct conn *c)
 {
     struct rail *p = &t->peers[c->peer].rail[c->rail];
     c->state = C_ESTABLISHED;
@@ -400,7 +401,7 @@ static void establish(struct sm_transport *t, struct conn *c)
         ep_set(t, c, EPOLL_CTL_MOD, p->q_head ? EPOLLIN | EPOLLOUT : EPOLLIN);
 }
 
-static void on_connected(struct sm_transport *t, struct conn *c)
+static void on_connected(struct sm_tcp *t, struct conn *c)
 {
     int err = 0;
     socklen_t len = sizeof err;
@@ -422,7 +423,7 @@ static void on_connected(struct sm_transport *t, struct conn *c)
 }
 
 /* connector: read the 8-byte answer */
-static void on_answer(struct sm_transport *t, struct conn *c)
+static void on_answer(struct sm_tcp *t, struct conn *c)
 {
     ssize_t n = read(c->fd, c->hello + c->hello_have, 8 - c->hello_have);
     if (n <= 0) {
@@ -447,7 +448,7 @@ static void on_answer(struct sm_transport *t, struct conn *c)
     }
 }
 
-static void reject_at(struct sm_transport *t, struct conn *c, int level, const char *why)
+static void reject_at(struct sm_tcp *t, struct conn *c, int level, const char *why)
 {
     struct sockaddr_in a;
     socklen_t al = sizeof a;
@@ -459,13 +460,13 @@ static void reject_at(struct sm_transport *t, struct conn *c, int level, const c
     conn_close(t, c);
 }
 
-static void reject(struct sm_transport *t, struct conn *c, const char *why)
+static void reject(struct sm_tcp *t, struct conn *c, const char *why)
 {
     reject_at(t, c, 0, why);
 }
 
 /* acceptor: read the 64-byte hello and decide */
-static void on_hello(struct sm_transport *t, struct conn *c)
+static void on_hello(struct sm_tcp *t, struct conn *c)
 {
     ssize_t n = read(c->fd, c->hello + c->hello_have, HELLO_LEN - c->hello_have);
     if (n <= 0) {
@@ -522,7 +523,7 @@ static void on_hello(struct sm_transport *t, struct conn *c)
     establish(t, c);
 }
 
-static void on_accept(struct sm_transport *t, struct conn *l)
+static void on_accept(struct sm_tcp *t, struct conn *l)
 {
     for (;;) {
         int fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
@@ -539,7 +540,7 @@ static int bad_frame(const struct sm_frame_hdr *h)
            h->payload_len > SM_WIRE_MAX_PAYLOAD;
 }
 
-static void deliver(struct sm_transport *t, struct conn *c, void *payload)
+static void deliver(struct sm_tcp *t, struct conn *c, void *payload)
 {
     struct rail *p = &t->peers[c->peer].rail[c->rail];
     p->rx_frames++;
@@ -548,7 +549,7 @@ static void deliver(struct sm_transport *t, struct conn *c, void *payload)
 }
 
 /* returns -1 when the connection is gone */
-static int on_readable(struct sm_transport *t, struct conn *c)
+static int on_readable(struct sm_tcp *t, struct conn *c)
 {
     for (int rounds = 0; rounds < 64; rounds++) {
         if (c->in_payload) {
@@ -650,7 +651,7 @@ rd_err:
     return -1;
 }
 
-static void on_event(struct sm_transport *t, struct conn *c, uint32_t ev)
+static void on_event(struct sm_tcp *t, struct conn *c, uint32_t ev)
 {
     switch (c->state) {
     case C_CONNECTING:
@@ -671,8 +672,9 @@ static void on_event(struct sm_transport *t, struct conn *c, uint32_t ev)
     }
 }
 
-static int tcp_progress(struct sm_transport *t, long timeout_us)
+static int tcp_progress(struct sm_transport *handle, long timeout_us)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     struct epoll_event ev[32];
     int ms = timeout_us < 0 ? -1 : timeout_us == 0 ? 0 : (int)((timeout_us + 999) / 1000);
     int n = epoll_wait(t->epfd, ev, 32, ms);
@@ -690,7 +692,7 @@ static int tcp_progress(struct sm_transport *t, long timeout_us)
 }
 
 /* ---- set-up and the table ----------------------------------------------------------------- */
-static int listen_on(struct sm_transport *t, int rail, const char *ip)
+static int listen_on(struct sm_tcp *t, int rail, const char *ip)
 {
     struct sockaddr_in *a = &t->self[rail];
     a->sin_family = AF_INET;
@@ -730,7 +732,7 @@ static int listen_on(struct sm_transport *t, int rail, const char *ip)
 static int tcp_init(const struct sm_transport_args *a, struct sm_transport **out, char *card,
                     size_t cardlen)
 {
-    struct sm_transport *t = sm_xcalloc(1, sizeof *t);
+    struct sm_tcp *t = sm_xcalloc(1, sizeof *t);
     t->rank = a->rank;
     t->size = a->size;
     t->up = a->up;
@@ -772,13 +774,14 @@ static int tcp_init(const struct sm_transport_args *a, struct sm_transport **out
         SM_ERR("business card too long for %d rails", t->nrails);
         return -1;
     }
-    *out = t;
+    *out = (struct sm_transport *)t;
     return 0;
 }
 
 /* card: "tcp:IP:PORT" or, with rails, "tcp:IP0:PORT0;IP1:PORT1;..." */
-static int tcp_set_peers(struct sm_transport *t, const char *const *cards)
+static int tcp_set_peers(struct sm_transport *handle, const char *const *cards)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     for (int i = 0; i < t->size; i++) {
         if (strncmp(cards[i], "tcp:", 4)) {
             SM_ERR("rank %d's business card '%s' is not a tcp card", i, cards[i]);
@@ -815,14 +818,16 @@ static int tcp_set_peers(struct sm_transport *t, const char *const *cards)
     return 0;
 }
 
-static int tcp_lanes(struct sm_transport *t)
+static int tcp_lanes(struct sm_transport *handle)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     (void)t;
     return 1;
 }
 
-static int tcp_rails(struct sm_transport *t, int peer, struct sm_rail_load *load, int max)
+static int tcp_rails(struct sm_transport *handle, int peer, struct sm_rail_load *load, int max)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     struct tpeer *p = &t->peers[peer];
     for (int r = 0; load && r < p->nrails && r < max; r++) {
         int outq = 0;
@@ -835,20 +840,23 @@ static int tcp_rails(struct sm_transport *t, int peer, struct sm_rail_load *load
     return p->nrails;
 }
 
-static size_t tcp_max_payload(struct sm_transport *t)
+static size_t tcp_max_payload(struct sm_transport *handle)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     (void)t;
     return SM_WIRE_MAX_PAYLOAD;
 }
 
-static int tcp_busy(struct sm_transport *t)
+static int tcp_busy(struct sm_transport *handle)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     t->finalizing = 1; /* only MPI_Finalize asks: EOFs from now on are expected */
     return t->queued > 0;
 }
 
-static int tcp_peer_info(struct sm_transport *t, int peer, char *buf, size_t len)
+static int tcp_peer_info(struct sm_transport *handle, int peer, char *buf, size_t len)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     struct tpeer *tp = &t->peers[peer];
     size_t o = 0;
     for (int r = 0; r < tp->nrails && o < len; r++) {
@@ -862,8 +870,9 @@ static int tcp_peer_info(struct sm_transport *t, int peer, char *buf, size_t len
     return (int)o;
 }
 
-static void tcp_stats(struct sm_transport *t, void *file)
+static void tcp_stats(struct sm_transport *handle, void *file)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     FILE *f = file;
     for (int i = 0; i < t->size; i++) {
         struct tpeer *tp = &t->peers[i];
@@ -882,8 +891,9 @@ static void tcp_stats(struct sm_transport *t, void *file)
     }
 }
 
-static int tcp_finalize(struct sm_transport *t)
+static int tcp_finalize(struct sm_transport *handle)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     t->finalizing = 1;
     for (int i = 0; i < t->size; i++) {
         struct tpeer *tp = &t->peers[i];

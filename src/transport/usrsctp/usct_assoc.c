@@ -17,7 +17,7 @@ struct usct_hello {
     char secret[USCT_SECRET_MAX];
 };
 
-int usct_assoc_parse_card(struct sm_transport *t, int rank, const char *card)
+int usct_assoc_parse_card(struct usct_transport *t, int rank, const char *card)
 {
     struct usct_peer *p = &t->peers[rank];
     struct sm_sctp_card c;
@@ -53,7 +53,7 @@ void usct_assoc_fill_dest(struct usct_peer *p, union sctp_sockstore *d)
         usct_assoc_fill_sconn(p, &d->sconn);
 }
 
-struct usct_peer *usct_assoc_peer_of_addr(struct sm_transport *t, void *conn_addr)
+struct usct_peer *usct_assoc_peer_of_addr(struct usct_transport *t, void *conn_addr)
 {
     if (!t->peers || !conn_addr)
         return NULL;
@@ -64,7 +64,7 @@ struct usct_peer *usct_assoc_peer_of_addr(struct sm_transport *t, void *conn_add
     return (struct usct_peer *)conn_addr;
 }
 
-struct usct_peer *usct_assoc_peer_of_id(struct sm_transport *t, sctp_assoc_t id)
+struct usct_peer *usct_assoc_peer_of_id(struct usct_transport *t, sctp_assoc_t id)
 {
     if (!id)
         return NULL;
@@ -85,7 +85,7 @@ struct usct_peer *usct_assoc_peer_of_id(struct sm_transport *t, sctp_assoc_t id)
 }
 
 /* forget the association: the next send to the peer sets up a new one */
-void usct_assoc_reset(struct sm_transport *t, struct usct_peer *p)
+void usct_assoc_reset(struct usct_transport *t, struct usct_peer *p)
 {
     p->assoc_id = 0;
     memset(p->hello_sent, 0, (size_t)t->nstreams);
@@ -98,7 +98,7 @@ void usct_assoc_reset(struct sm_transport *t, struct usct_peer *p)
     p->tsn_valid = 0;
 }
 
-void usct_assoc_queue_failure(struct sm_transport *t, struct usct_peer *p, const char *why)
+void usct_assoc_queue_failure(struct usct_transport *t, struct usct_peer *p, const char *why)
 {
     struct usct_arrival *a = calloc(1, sizeof *a);
     if (!a)
@@ -110,7 +110,7 @@ void usct_assoc_queue_failure(struct sm_transport *t, struct usct_peer *p, const
 }
 
 /* called from the receive callback: log now, abort after usrsctp_conninput() returned */
-void usct_assoc_abort(struct sm_transport *t, struct usct_peer *p, const char *why)
+void usct_assoc_abort(struct usct_transport *t, struct usct_peer *p, const char *why)
 {
     usct_log("rank %d: aborting the association from rank %d's address: %s", t->rank, p->rank,
              why);
@@ -122,7 +122,7 @@ void usct_assoc_abort(struct sm_transport *t, struct usct_peer *p, const char *w
 }
 
 /* the peer is gone for good (seen outside SCTP): drop the association, tell the engine */
-void usct_assoc_fail(struct sm_transport *t, struct usct_peer *p, const char *why)
+void usct_assoc_fail(struct usct_transport *t, struct usct_peer *p, const char *why)
 {
     p->rejected_id = p->assoc_id;
     p->abort_pending = p->assoc_id != 0;
@@ -132,7 +132,7 @@ void usct_assoc_fail(struct sm_transport *t, struct usct_peer *p, const char *wh
     usct_assoc_queue_failure(t, p, why);
 }
 
-void usct_assoc_run_aborts(struct sm_transport *t)
+void usct_assoc_run_aborts(struct usct_transport *t)
 {
     if (!t->aborts_pending)
         return;
@@ -151,7 +151,7 @@ void usct_assoc_run_aborts(struct sm_transport *t)
     }
 }
 
-int usct_assoc_send_hello(struct sm_transport *t, struct usct_peer *p, int sid)
+int usct_assoc_send_hello(struct usct_transport *t, struct usct_peer *p, int sid)
 {
     struct usct_hello h;
     memset(&h, 0, sizeof h);
@@ -181,7 +181,7 @@ int usct_assoc_send_hello(struct sm_transport *t, struct usct_peer *p, int sid)
     return 0;
 }
 
-int usct_assoc_check_hello(struct sm_transport *t, struct usct_peer *p, int sid, const char *data,
+int usct_assoc_check_hello(struct usct_transport *t, struct usct_peer *p, int sid, const char *data,
                            size_t len)
 {
     struct usct_hello h;
@@ -206,7 +206,7 @@ int usct_assoc_check_hello(struct sm_transport *t, struct usct_peer *p, int sid,
     return 0;
 }
 
-static void on_assoc_change(struct sm_transport *t, const struct sctp_assoc_change *ac)
+static void on_assoc_change(struct usct_transport *t, const struct sctp_assoc_change *ac)
 {
     struct usct_peer *p = usct_assoc_peer_of_id(t, ac->sac_assoc_id);
     if (t->tu.debug)
@@ -257,7 +257,7 @@ static void on_assoc_change(struct sm_transport *t, const struct sctp_assoc_chan
     }
 }
 
-void usct_assoc_notification(struct sm_transport *t, const void *data, size_t len)
+void usct_assoc_notification(struct usct_transport *t, const void *data, size_t len)
 {
     const union sctp_notification *n = data;
     if (len < sizeof n->sn_header)

@@ -28,7 +28,7 @@ uint64_t usct_now_ms(void)
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-static int setopt(struct sm_transport *t, int level, int name, const void *v, socklen_t len,
+static int setopt(struct usct_transport *t, int level, int name, const void *v, socklen_t len,
                   const char *what)
 {
     if (usrsctp_setsockopt(t->sock, level, name, v, len) == 0)
@@ -65,7 +65,7 @@ static void apply_sysctls(const struct usct_tunables *tu)
         usrsctp_sysctl_set_sctp_path_pf_threshold((uint32_t)tu->pf_threshold);
 }
 
-static int apply_socket_options(struct sm_transport *t)
+static int apply_socket_options(struct usct_transport *t)
 {
     const struct usct_tunables *tu = &t->tu;
     int rc = 0;
@@ -167,7 +167,7 @@ static int apply_socket_options(struct sm_transport *t)
     return rc ? -1 : 0;
 }
 
-int usct_endpoint_open(struct sm_transport *t)
+int usct_endpoint_open(struct usct_transport *t)
 {
     if (t->inet) /* multihomed: usrsctp's UDP socket and threads (usct_inet.c has the why) */
         usrsctp_init(t->udp_port, NULL, NULL);
@@ -210,7 +210,7 @@ int usct_endpoint_open(struct sm_transport *t)
     return 0;
 }
 
-void usct_endpoint_timers(struct sm_transport *t)
+void usct_endpoint_timers(struct usct_transport *t)
 {
     if (t->inet) /* usrsctp's timer thread */
         return;
@@ -221,7 +221,7 @@ void usct_endpoint_timers(struct sm_transport *t)
     }
 }
 
-static int associations_open(struct sm_transport *t)
+static int associations_open(struct usct_transport *t)
 {
     int n = 0;
     for (int r = 0; r < t->size; r++)
@@ -231,7 +231,7 @@ static int associations_open(struct sm_transport *t)
     return n;
 }
 
-void usct_endpoint_close(struct sm_transport *t)
+void usct_endpoint_close(struct usct_transport *t)
 {
     if (!t->sock)
         return;

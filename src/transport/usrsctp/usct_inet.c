@@ -46,7 +46,7 @@ static int pick_port(int want)
     return -1;
 }
 
-int usct_inet_open(struct sm_transport *t, const char *const *addrs, int naddrs)
+int usct_inet_open(struct usct_transport *t, const char *const *addrs, int naddrs)
 {
     pthread_mutex_init(&t->raw_lock, NULL);
     t->inet = 1;
@@ -82,7 +82,7 @@ int usct_inet_open(struct sm_transport *t, const char *const *addrs, int naddrs)
 /* usrsctp's own UDP socket keeps the kernel's default buffers (~200 KB), which overflow under a
  * burst (spurious fast retransmissions on an idle loopback); find it — the UDP socket of this
  * process bound to our port — and give it SCTPMPI_SCTP_UDPBUF like the AF_CONN mode's socket */
-static int grow_usrsctp_buffers(struct sm_transport *t)
+static int grow_usrsctp_buffers(struct usct_transport *t)
 {
     int found = 0;
     for (int fd = 0; fd < 4096; fd++) {
@@ -109,7 +109,7 @@ static int grow_usrsctp_buffers(struct sm_transport *t)
     return 0;
 }
 
-int usct_inet_bind(struct sm_transport *t)
+int usct_inet_bind(struct usct_transport *t)
 {
     if (grow_usrsctp_buffers(t) < 0)
         return -1;
@@ -127,7 +127,7 @@ int usct_inet_bind(struct sm_transport *t)
     return 0;
 }
 
-int usct_inet_connect(struct sm_transport *t, struct usct_peer *p)
+int usct_inet_connect(struct usct_transport *t, struct usct_peer *p)
 {
     struct sctp_udpencaps ue;
     memset(&ue, 0, sizeof ue);
@@ -171,7 +171,7 @@ int usct_inet_callback(struct socket *sock, union sctp_sockstore addr, void *dat
                        size_t datalen, struct sctp_rcvinfo rcv, int flags, void *ulp_info)
 {
     (void)sock;
-    struct sm_transport *t = ulp_info;
+    struct usct_transport *t = ulp_info;
     if (!data)
         return 1;
     struct usct_raw_event *e = malloc(sizeof *e);
@@ -200,7 +200,7 @@ int usct_inet_callback(struct socket *sock, union sctp_sockstore addr, void *dat
     return 1;
 }
 
-void usct_inet_drain(struct sm_transport *t)
+void usct_inet_drain(struct usct_transport *t)
 {
     pthread_mutex_lock(&t->raw_lock);
     struct usct_raw_event *e = t->raw_head;
@@ -214,7 +214,7 @@ void usct_inet_drain(struct sm_transport *t)
     }
 }
 
-void usct_inet_close(struct sm_transport *t)
+void usct_inet_close(struct usct_transport *t)
 {
     if (!t->inet)
         return;

@@ -155,7 +155,7 @@ enum usct_peer_state {
 };
 
 struct usct_peer {
-    struct sm_transport *t;   /* back pointer; &peer is the AF_CONN address */
+    struct usct_transport *t;   /* back pointer; &peer is the AF_CONN address */
     int rank;
     struct sockaddr_in addrs[USCT_MAX_ADDRS];
     int naddrs;
@@ -201,7 +201,7 @@ struct usct_early_dgram {
 };
 
 
-struct sm_transport {
+struct usct_transport {
     struct usct_tunables tu;
     int rank, size;
     char secret[USCT_SECRET_MAX];
@@ -267,75 +267,75 @@ struct sm_transport {
 };
 
 /* usct_udp.c */
-int usct_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs);
-int usct_udp_setup_buffers(struct sm_transport *t);
-void usct_udp_close(struct sm_transport *t);
+int usct_udp_open(struct usct_transport *t, const char *const *addrs, int naddrs);
+int usct_udp_setup_buffers(struct usct_transport *t);
+void usct_udp_close(struct usct_transport *t);
 int usct_udp_conn_output(void *addr, void *buffer, size_t length, uint8_t tos, uint8_t set_df);
-int usct_udp_pump_input(struct sm_transport *t, int budget);  /* locked; returns datagrams */
-void usct_udp_flush(struct sm_transport *t);                   /* locked */
-struct usct_peer *usct_udp_peer_of(struct sm_transport *t, const struct sockaddr_in *from);
-int usct_udp_build_map(struct sm_transport *t);
-void usct_udp_replay_early(struct sm_transport *t);  /* locked: datagrams seen before set_peers */
+int usct_udp_pump_input(struct usct_transport *t, int budget);  /* locked; returns datagrams */
+void usct_udp_flush(struct usct_transport *t);                   /* locked */
+struct usct_peer *usct_udp_peer_of(struct usct_transport *t, const struct sockaddr_in *from);
+int usct_udp_build_map(struct usct_transport *t);
+void usct_udp_replay_early(struct usct_transport *t);  /* locked: datagrams seen before set_peers */
 
 #include "transport/local_addrs.h" /* sm_local_addrs(): which addresses to bind */
 
 /* usct_inet.c (multihomed mode) */
-int usct_inet_open(struct sm_transport *t, const char *const *addrs, int naddrs);
-int usct_inet_bind(struct sm_transport *t);                                   /* locked */
-int usct_inet_connect(struct sm_transport *t, struct usct_peer *p);          /* locked */
+int usct_inet_open(struct usct_transport *t, const char *const *addrs, int naddrs);
+int usct_inet_bind(struct usct_transport *t);                                   /* locked */
+int usct_inet_connect(struct usct_transport *t, struct usct_peer *p);          /* locked */
 int usct_inet_callback(struct socket *sock, union sctp_sockstore addr, void *data,
                        size_t datalen, struct sctp_rcvinfo rcv, int flags, void *ulp_info);
-void usct_inet_drain(struct sm_transport *t);                                  /* locked */
-void usct_inet_close(struct sm_transport *t);
+void usct_inet_drain(struct usct_transport *t);                                  /* locked */
+void usct_inet_close(struct usct_transport *t);
 
 /* usct_paths.c (path states, per path statistics) */
-void usct_paths_on_change(struct sm_transport *t, const struct sctp_paddr_change *pc); /* locked */
-void usct_paths_print(struct sm_transport *t, struct usct_peer *p, FILE *f);   /* unlocked */
-void usct_paths_print_interfaces(struct sm_transport *t, FILE *f);
+void usct_paths_on_change(struct usct_transport *t, const struct sctp_paddr_change *pc); /* locked */
+void usct_paths_print(struct usct_transport *t, struct usct_peer *p, FILE *f);   /* unlocked */
+void usct_paths_print_interfaces(struct usct_transport *t, FILE *f);
 void usct_paths_interface_counters(const struct sockaddr_in *a, uint64_t out[4]);
 
 /* usct_endpoint.c */
-int usct_endpoint_open(struct sm_transport *t);
-void usct_endpoint_close(struct sm_transport *t);
-void usct_endpoint_timers(struct sm_transport *t);            /* locked */
+int usct_endpoint_open(struct usct_transport *t);
+void usct_endpoint_close(struct usct_transport *t);
+void usct_endpoint_timers(struct usct_transport *t);            /* locked */
 uint64_t usct_now_ms(void);
 
 /* usct_assoc.c */
-int usct_assoc_parse_card(struct sm_transport *t, int rank, const char *card);
-struct usct_peer *usct_assoc_peer_of_addr(struct sm_transport *t, void *conn_addr);
-struct usct_peer *usct_assoc_peer_of_id(struct sm_transport *t, sctp_assoc_t id);
+int usct_assoc_parse_card(struct usct_transport *t, int rank, const char *card);
+struct usct_peer *usct_assoc_peer_of_addr(struct usct_transport *t, void *conn_addr);
+struct usct_peer *usct_assoc_peer_of_id(struct usct_transport *t, sctp_assoc_t id);
 void usct_assoc_fill_sconn(struct usct_peer *p, struct sockaddr_conn *sc);
 /* the destination for usrsctp_sendv: the peer's AF_CONN handle, or its first address */
 void usct_assoc_fill_dest(struct usct_peer *p, union sctp_sockstore *d);
-int usct_assoc_send_hello(struct sm_transport *t, struct usct_peer *p, int sid); /* locked */
-int usct_assoc_check_hello(struct sm_transport *t, struct usct_peer *p, int sid,
+int usct_assoc_send_hello(struct usct_transport *t, struct usct_peer *p, int sid); /* locked */
+int usct_assoc_check_hello(struct usct_transport *t, struct usct_peer *p, int sid,
                            const char *data, size_t len);                      /* locked */
-void usct_assoc_abort(struct sm_transport *t, struct usct_peer *p, const char *why); /* locked */
-void usct_assoc_run_aborts(struct sm_transport *t);                                /* locked */
-void usct_assoc_fail(struct sm_transport *t, struct usct_peer *p, const char *why); /* locked */
-void usct_assoc_notification(struct sm_transport *t, const void *data, size_t len); /* locked */
-void usct_assoc_reset(struct sm_transport *t, struct usct_peer *p);
-void usct_assoc_queue_failure(struct sm_transport *t, struct usct_peer *p, const char *why);
+void usct_assoc_abort(struct usct_transport *t, struct usct_peer *p, const char *why); /* locked */
+void usct_assoc_run_aborts(struct usct_transport *t);                                /* locked */
+void usct_assoc_fail(struct usct_transport *t, struct usct_peer *p, const char *why); /* locked */
+void usct_assoc_notification(struct usct_transport *t, const void *data, size_t len); /* locked */
+void usct_assoc_reset(struct usct_transport *t, struct usct_peer *p);
+void usct_assoc_queue_failure(struct usct_transport *t, struct usct_peer *p, const char *why);
 
 /* usct_send.c */
-int usct_send_frame(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
+int usct_send_frame(struct sm_transport *handle, int peer, int lane, const struct iovec *iov,
                     int iovcnt, void *cookie);
-int usct_send_retry_queued(struct sm_transport *t, void **done, int maxdone);   /* locked */
+int usct_send_retry_queued(struct usct_transport *t, void **done, int maxdone);   /* locked */
 
 /* usct_recv.c */
 int usct_recv_callback(struct socket *sock, union sctp_sockstore addr, void *data,
                        size_t datalen, struct sctp_rcvinfo rcv, int flags, void *ulp_info);
-void usct_recv_process(struct sm_transport *t, union sctp_sockstore addr, void *data,
+void usct_recv_process(struct usct_transport *t, union sctp_sockstore addr, void *data,
                        size_t datalen, struct sctp_rcvinfo rcv, int flags);   /* locked */
-void usct_recv_queue(struct sm_transport *t, struct usct_arrival *a);      /* locked */
-int usct_recv_deliver(struct sm_transport *t, struct usct_arrival *list);  /* unlocked */
+void usct_recv_queue(struct usct_transport *t, struct usct_arrival *a);      /* locked */
+int usct_recv_deliver(struct usct_transport *t, struct usct_arrival *list);  /* unlocked */
 void usct_recv_free_list(struct usct_arrival *list);
 
 /* usct_progress.c */
-int usct_progress(struct sm_transport *t, long timeout_us);
-int usct_progress_start_thread(struct sm_transport *t);
-void usct_progress_stop_thread(struct sm_transport *t);
-int usct_progress_step_locked(struct sm_transport *t);
+int usct_progress(struct sm_transport *handle, long timeout_us);
+int usct_progress_start_thread(struct usct_transport *t);
+void usct_progress_stop_thread(struct usct_transport *t);
+int usct_progress_step_locked(struct usct_transport *t);
 
 /* usct_crc32c.c */
 int usct_crc32c_hw_init(void);   /* 1: hardware CRC32c available and matches usrsctp */
@@ -343,8 +343,8 @@ void usct_crc32c_fill(unsigned char *pkt, size_t len);
 int usct_crc32c_check(const unsigned char *pkt, size_t len);
 
 /* usct_stats.c */
-int usct_stats_peer_info(struct sm_transport *t, int peer, char *buf, size_t len);
-void usct_stats_print(struct sm_transport *t, FILE *f);
+int usct_stats_peer_info(struct sm_transport *handle, int peer, char *buf, size_t len);
+void usct_stats_print(struct usct_transport *t, FILE *f);
 void usct_stats_note_output(struct usct_peer *p, const unsigned char *pkt, size_t len);
 
 void usct_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

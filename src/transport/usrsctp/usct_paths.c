@@ -24,7 +24,7 @@ static int path_index(const struct usct_peer *p, const struct sockaddr_in *a)
 }
 
 /* make path k the association's primary (SCTP_PRIMARY_ADDR); 0 on success */
-static int set_primary(struct sm_transport *t, struct usct_peer *p, int k, const char *why)
+static int set_primary(struct usct_transport *t, struct usct_peer *p, int k, const char *why)
 {
     struct sctp_setprim sp;
     memset(&sp, 0, sizeof sp);
@@ -48,7 +48,7 @@ static int set_primary(struct sm_transport *t, struct usct_peer *p, int k, const
  * never sent: bench/multihome/mh_timeline with rail 0 cut, 3 of 3 runs).  Moving the primary
  * ourselves to a path that is up when the primary becomes unreachable, and back to the first
  * address when it returns, avoids it (docs/transport-sctp.md, "Multihoming"). */
-static void steer_primary(struct sm_transport *t, struct usct_peer *p, int i, int ev)
+static void steer_primary(struct usct_transport *t, struct usct_peer *p, int i, int ev)
 {
     if (!t->inet || !p->assoc_id || p->naddrs < 2)
         return;
@@ -69,7 +69,7 @@ static void steer_primary(struct sm_transport *t, struct usct_peer *p, int i, in
     }
 }
 
-void usct_paths_on_change(struct sm_transport *t, const struct sctp_paddr_change *pc)
+void usct_paths_on_change(struct usct_transport *t, const struct sctp_paddr_change *pc)
 {
     const struct sockaddr_in *a = (const struct sockaddr_in *)&pc->spc_aaddr;
     struct usct_peer *p = usct_assoc_peer_of_id(t, pc->spc_assoc_id);
@@ -118,7 +118,7 @@ static const char *state_name(int32_t s)
     return "?";
 }
 
-void usct_paths_print(struct sm_transport *t, struct usct_peer *p, FILE *f)
+void usct_paths_print(struct usct_transport *t, struct usct_peer *p, FILE *f)
 {
     for (int i = 0; i < p->naddrs; i++) {
         char ip[INET_ADDRSTRLEN];
@@ -188,7 +188,7 @@ void usct_paths_interface_counters(const struct sockaddr_in *a, uint64_t out[4])
     fclose(f);
 }
 
-void usct_paths_print_interfaces(struct sm_transport *t, FILE *f)
+void usct_paths_print_interfaces(struct usct_transport *t, FILE *f)
 {
     for (int i = 0; i < t->nudp; i++) {
         uint64_t now[4];

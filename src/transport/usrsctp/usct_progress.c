@@ -30,7 +30,7 @@ static uint64_t now_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-int usct_progress_step_locked(struct sm_transport *t)
+int usct_progress_step_locked(struct usct_transport *t)
 {
     if (t->inet) /* usrsctp's threads did the input: take what they queued */
         usct_inet_drain(t);
@@ -41,14 +41,14 @@ int usct_progress_step_locked(struct sm_transport *t)
     return n;
 }
 
-static void drain_wake(struct sm_transport *t)
+static void drain_wake(struct usct_transport *t)
 {
     uint64_t v;
     while (read(t->wake_fd, &v, sizeof v) == (ssize_t)sizeof v)
         ;
 }
 
-static void wait_for_input(struct sm_transport *t, long wait_us)
+static void wait_for_input(struct usct_transport *t, long wait_us)
 {
     struct pollfd pfd[USCT_MAX_ADDRS + 1];
     int n = 0;
@@ -62,7 +62,7 @@ static void wait_for_input(struct sm_transport *t, long wait_us)
 }
 
 /* one round: drive usrsctp (caller mode), take arrivals, push queued sends; then upcalls */
-static int round_once(struct sm_transport *t)
+static int round_once(struct usct_transport *t)
 {
     void *done[USCT_DONE_MAX];
     pthread_mutex_lock(&t->stack_lock);
@@ -84,8 +84,9 @@ static int round_once(struct sm_transport *t)
     return n + ndone;
 }
 
-int usct_progress(struct sm_transport *t, long timeout_us)
+int usct_progress(struct sm_transport *handle, long timeout_us)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     atomic_store(&t->in_progress, 1);
     uint64_t start = now_us();
     int events = 0;
@@ -123,7 +124,7 @@ static void sleep_us(long us)
 /* caller mode: drain the socket while the application computes */
 static void *watchdog_main(void *arg)
 {
-    struct sm_transport *t = arg;
+    struct usct_transport *t = arg;
     size_t limit = 4 * t->tu.sockbuf + (16u << 20); /* undelivered arrivals we accept */
     while (!atomic_load(&t->stop_thread)) {
         sleep_us(t->tu.watchdog_us);
@@ -143,7 +144,7 @@ static void *watchdog_main(void *arg)
 /* thread mode: a receive thread drives usrsctp and signals the caller */
 static void *receiver_main(void *arg)
 {
-    struct sm_transport *t = arg;
+    struct usct_transport *t = arg;
     struct pollfd pfd[USCT_MAX_ADDRS];
     for (int i = 0; i < t->nudp; i++)
         pfd[i] = (struct pollfd){.fd = t->udp[i].fd, .events = POLLIN};
@@ -168,7 +169,7 @@ static void *receiver_main(void *arg)
     return NULL;
 }
 
-int usct_progress_start_thread(struct sm_transport *t)
+int usct_progress_start_thread(struct usct_transport *t)
 {
     void *(*fn)(void *) = NULL;
     if (t->tu.progress == SCTP_PROGRESS_THREAD)
@@ -184,7 +185,7 @@ int usct_progress_start_thread(struct sm_transport *t)
     return 0;
 }
 
-void usct_progress_stop_thread(struct sm_transport *t)
+void usct_progress_stop_thread(struct usct_transport *t)
 {
     if (!t->thread_running)
         return;

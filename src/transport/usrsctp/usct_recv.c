@@ -10,7 +10,7 @@
 
 #include "transport/usrsctp/usct_internal.h"
 
-void usct_recv_queue(struct sm_transport *t, struct usct_arrival *a)
+void usct_recv_queue(struct usct_transport *t, struct usct_arrival *a)
 {
     a->next = NULL;
     if (t->arr_tail)
@@ -68,7 +68,7 @@ int usct_recv_callback(struct socket *sock, union sctp_sockstore addr, void *dat
 }
 
 /* one message or notification from usrsctp (ours to free); under the stack lock */
-void usct_recv_process(struct sm_transport *t, union sctp_sockstore addr, void *data,
+void usct_recv_process(struct usct_transport *t, union sctp_sockstore addr, void *data,
                        size_t datalen, struct sctp_rcvinfo rcv, int flags)
 {
     if (flags & MSG_NOTIFICATION) {
@@ -146,7 +146,7 @@ void usct_recv_process(struct sm_transport *t, union sctp_sockstore addr, void *
     return;
 }
 
-int usct_recv_deliver(struct sm_transport *t, struct usct_arrival *list)
+int usct_recv_deliver(struct usct_transport *t, struct usct_arrival *list)
 {
     const struct sm_upcalls *up = t->up;
     int n = 0;

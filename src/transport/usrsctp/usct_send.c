@@ -12,7 +12,7 @@
 
 #define USCT_COPY_MAX 4096 /* frames up to this size are copied when they must wait */
 
-static int stream_of(struct sm_transport *t, struct usct_peer *p, int lane)
+static int stream_of(struct usct_transport *t, struct usct_peer *p, int lane)
 {
     if (t->nstreams <= 1)
         return 0;
@@ -23,7 +23,7 @@ static int stream_of(struct sm_transport *t, struct usct_peer *p, int lane)
 }
 
 /* 0 sent, 1 no room now (EWOULDBLOCK), < 0 error */
-static int try_send(struct sm_transport *t, struct usct_peer *p, int lane, const struct iovec *iov,
+static int try_send(struct usct_transport *t, struct usct_peer *p, int lane, const struct iovec *iov,
                     int iovcnt, size_t len)
 {
     int sid = stream_of(t, p, lane);
@@ -76,7 +76,7 @@ static void free_item(struct usct_tx_item *it)
 }
 
 /* queue a frame behind others of its lane; returns what send() returns (0 or 1) or < 0 */
-static int enqueue(struct sm_transport *t, struct usct_peer *p, int lane, const struct iovec *iov,
+static int enqueue(struct usct_transport *t, struct usct_peer *p, int lane, const struct iovec *iov,
                    int iovcnt, size_t len, void *cookie)
 {
     struct usct_tx_item *it = calloc(1, sizeof *it);
@@ -122,9 +122,10 @@ static int enqueue(struct sm_transport *t, struct usct_peer *p, int lane, const 
     return it->cookie ? 1 : 0;
 }
 
-int usct_send_frame(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
+int usct_send_frame(struct sm_transport *handle, int peer, int lane, const struct iovec *iov,
                     int iovcnt, void *cookie)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     if (peer < 0 || peer >= t->size || peer == t->rank || !t->peers_known || iovcnt < 1)
         return -MPI_ERR_INTERN;
     if (lane < 0)
@@ -158,7 +159,7 @@ int usct_send_frame(struct sm_transport *t, int peer, int lane, const struct iov
 }
 
 /* drop the queue of a failed peer without send_done: the engine fails those requests itself */
-static void drop_queue(struct sm_transport *t, struct usct_peer *p)
+static void drop_queue(struct usct_transport *t, struct usct_peer *p)
 {
     for (int q = 0; q < t->nlanes; q++) {
         while (p->txq_head[q]) {
@@ -172,7 +173,7 @@ static void drop_queue(struct sm_transport *t, struct usct_peer *p)
     }
 }
 
-int usct_send_retry_queued(struct sm_transport *t, void **done, int maxdone)
+int usct_send_retry_queued(struct usct_transport *t, void **done, int maxdone)
 {
     int ndone = 0;
     if (t->txq_total == 0)

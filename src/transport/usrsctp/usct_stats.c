@@ -59,7 +59,7 @@ static const char *path_state_name(int32_t s)
 }
 
 /* locked */
-static int get_status(struct sm_transport *t, struct usct_peer *p, struct sctp_status *st)
+static int get_status(struct usct_transport *t, struct usct_peer *p, struct sctp_status *st)
 {
     if (!t->sock || !p->assoc_id)
         return -1;
@@ -69,8 +69,9 @@ static int get_status(struct sm_transport *t, struct usct_peer *p, struct sctp_s
     return usrsctp_opt_info(t->sock, p->assoc_id, SCTP_STATUS, st, &len);
 }
 
-int usct_stats_peer_info(struct sm_transport *t, int peer, char *buf, size_t len)
+int usct_stats_peer_info(struct sm_transport *handle, int peer, char *buf, size_t len)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     if (peer < 0 || peer >= t->size || !t->peers) {
         snprintf(buf, len, "no such rank %d", peer);
         return -1;
@@ -93,7 +94,7 @@ int usct_stats_peer_info(struct sm_transport *t, int peer, char *buf, size_t len
     return 0;
 }
 
-void usct_stats_print(struct sm_transport *t, FILE *f)
+void usct_stats_print(struct usct_transport *t, FILE *f)
 {
     fprintf(f,
             "sctpmpi[%d] sctp: %d lanes on %d streams, max payload %zu, sockbuf %zu, mtu %d, "

@@ -8,9 +8,9 @@
 #include "transport/usrsctp/usct_internal.h"
 #include "util/util.h"
 
-static struct sm_transport *the_transport; /* usrsctp is process-wide: one endpoint */
+static struct usct_transport *the_transport; /* usrsctp is process-wide: one endpoint */
 
-static void destroy(struct sm_transport *t)
+static void destroy(struct usct_transport *t)
 {
     if (!t)
         return;
@@ -57,7 +57,7 @@ static int usct_init(const struct sm_transport_args *a, struct sm_transport **ou
                "(SCTPMPI_SCTP_BACKEND=native); usrsctp offers multihoming and SCTPMPI_SCTP_CMT=on");
         return -1;
     }
-    struct sm_transport *t = calloc(1, sizeof *t);
+    struct usct_transport *t = calloc(1, sizeof *t);
     if (!t)
         return -1;
     t->wake_fd = -1;
@@ -131,12 +131,13 @@ static int usct_init(const struct sm_transport_args *a, struct sm_transport **ou
         return -1;
     }
     the_transport = t;
-    *out = t;
+    *out = (struct sm_transport *)t;
     return 0;
 }
 
-static int usct_set_peers(struct sm_transport *t, const char *const *cards)
+static int usct_set_peers(struct sm_transport *handle, const char *const *cards)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     t->peers = calloc((size_t)t->size, sizeof *t->peers);
     if (!t->peers)
         return -1;
@@ -189,28 +190,33 @@ static int usct_set_peers(struct sm_transport *t, const char *const *cards)
     return rc;
 }
 
-static int usct_lanes(struct sm_transport *t)
+static int usct_lanes(struct sm_transport *handle)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     return t->nlanes;
 }
 
-static size_t usct_max_payload(struct sm_transport *t)
+static size_t usct_max_payload(struct sm_transport *handle)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     return t->max_payload;
 }
 
-static int usct_busy(struct sm_transport *t)
+static int usct_busy(struct sm_transport *handle)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     return t->txq_total > 0;
 }
 
-static void usct_stats(struct sm_transport *t, void *file)
+static void usct_stats(struct sm_transport *handle, void *file)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     usct_stats_print(t, file ? file : stderr);
 }
 
-static int usct_finalize(struct sm_transport *t)
+static int usct_finalize(struct sm_transport *handle)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     destroy(t);
     the_transport = NULL;
     return 0;

@@ -17,7 +17,7 @@
 #include "transport/usrsctp/usct_internal.h"
 #include "transport/udp_socket.h"
 
-int usct_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
+int usct_udp_open(struct usct_transport *t, const char *const *addrs, int naddrs)
 {
     static const char *const loopback[] = {"127.0.0.1"};
     if (!addrs || naddrs <= 0) {
@@ -33,7 +33,7 @@ int usct_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
 }
 
 /* the automatic MTU, the wake-up eventfd and the datagram buffers (both modes) */
-int usct_udp_setup_buffers(struct sm_transport *t)
+int usct_udp_setup_buffers(struct usct_transport *t)
 {
     if (t->tu.mtu == 0) { /* automatic: the smallest MTU of our interfaces */
         int mtu = sm_udp_auto_mtu(t->udp, t->nudp, USCT_AUTO_MTU_MAX);
@@ -52,7 +52,7 @@ int usct_udp_setup_buffers(struct sm_transport *t)
     return 0;
 }
 
-void usct_udp_close(struct sm_transport *t)
+void usct_udp_close(struct usct_transport *t)
 {
     for (int i = 0; i < t->nudp; i++)
         if (t->udp[i].fd >= 0)
@@ -89,7 +89,7 @@ static size_t addr_hash(uint64_t k, size_t mask)
     return (size_t)k & mask;
 }
 
-int usct_udp_build_map(struct sm_transport *t)
+int usct_udp_build_map(struct usct_transport *t)
 {
     size_t n = 0;
     for (int r = 0; r < t->size; r++)
@@ -117,7 +117,7 @@ int usct_udp_build_map(struct sm_transport *t)
     return 0;
 }
 
-struct usct_peer *usct_udp_peer_of(struct sm_transport *t, const struct sockaddr_in *from)
+struct usct_peer *usct_udp_peer_of(struct usct_transport *t, const struct sockaddr_in *from)
 {
     if (!t->addr_keys || from->sin_family != AF_INET)
         return NULL;
@@ -147,7 +147,7 @@ static int packet_has_data(const unsigned char *pkt, size_t len)
     return 0;
 }
 
-static int test_drop(struct sm_transport *t, const unsigned char *pkt, size_t len)
+static int test_drop(struct usct_transport *t, const unsigned char *pkt, size_t len)
 {
     if (t->tu.test_drop <= 0 || !packet_has_data(pkt, len))
         return 0;
@@ -161,7 +161,7 @@ static int test_drop(struct sm_transport *t, const unsigned char *pkt, size_t le
     return u * 100.0 < t->tu.test_drop;
 }
 
-void usct_udp_flush(struct sm_transport *t)
+void usct_udp_flush(struct usct_transport *t)
 {
     int done = 0, retried = 0;
     while (done < t->tx_count) {
@@ -190,7 +190,7 @@ int usct_udp_conn_output(void *addr, void *buffer, size_t length, uint8_t tos, u
     (void)tos;
     (void)set_df;
     struct usct_peer *p = addr;
-    struct sm_transport *t = p->t;
+    struct usct_transport *t = p->t;
     if (t->nudp == 0)
         return -1;
     if (test_drop(t, buffer, length)) {
@@ -226,7 +226,7 @@ int usct_udp_conn_output(void *addr, void *buffer, size_t length, uint8_t tos, u
 }
 
 /* ---- input ---- */
-static void note_rogue(struct sm_transport *t, const struct sockaddr_in *from, size_t len)
+static void note_rogue(struct usct_transport *t, const struct sockaddr_in *from, size_t len)
 {
     t->rogue_datagrams++;
     if (t->rogue_logged < 1) { /* one line; the count is in the statistics */
@@ -240,7 +240,7 @@ static void note_rogue(struct sm_transport *t, const struct sockaddr_in *from, s
 
 /* a peer that learnt our card first may reach us before we know its card: keep a few of its
  * datagrams (an INIT, typically) and feed them to usrsctp once set_peers() built the map */
-static void keep_early(struct sm_transport *t, const struct sockaddr_in *from, const void *data,
+static void keep_early(struct usct_transport *t, const struct sockaddr_in *from, const void *data,
                        size_t len)
 {
     if (t->nearly >= 256)
@@ -259,7 +259,7 @@ static void keep_early(struct sm_transport *t, const struct sockaddr_in *from, c
     t->nearly++;
 }
 
-void usct_udp_replay_early(struct sm_transport *t)
+void usct_udp_replay_early(struct usct_transport *t)
 {
     struct usct_early_dgram *e = t->early;
     t->early = NULL;
@@ -281,13 +281,13 @@ void usct_udp_replay_early(struct sm_transport *t)
 /* ICMP port/host unreachable for a datagram we sent: that peer's process (or host) is gone */
 static void on_unreachable(void *arg, const struct sockaddr_in *dst, const char *why)
 {
-    struct sm_transport *t = arg;
+    struct usct_transport *t = arg;
     struct usct_peer *p = usct_udp_peer_of(t, dst);
     if (p && !t->finalizing && (p->state == SCTP_PEER_UP || p->state == SCTP_PEER_CONNECTING))
         usct_assoc_fail(t, p, why);
 }
 
-int usct_udp_pump_input(struct sm_transport *t, int budget)
+int usct_udp_pump_input(struct usct_transport *t, int budget)
 {
     if (t->inet) /* usrsctp's receive thread reads its own socket */
         return 0;
