@@ -15,12 +15,6 @@
 #include "transport/sctp_card.h"
 #include "transport/sctpn/sctpn_tp.h"
 
-struct nt_hello {
-    uint32_t magic; /* NT_PPID_HELLO */
-    int32_t rank, size;
-    char secret[NT_SECRET_MAX];
-};
-
 int nt_parse_card(struct nt_transport *t, int rank, const char *card)
 {
     struct nt_peer *p = &t->peers[rank];
@@ -281,12 +275,8 @@ static int send_hello(struct nt_transport *t, struct nt_peer *p, int rail, int s
     unsigned char *sent = &p->hello_sent[rail * t->nstreams + stream];
     if (*sent)
         return 0;
-    struct nt_hello h;
-    memset(&h, 0, sizeof h);
-    h.magic = NT_PPID_HELLO;
-    h.rank = t->rank;
-    h.size = t->size;
-    snprintf(h.secret, sizeof h.secret, "%s", t->secret);
+    struct sm_hello h;
+    sm_hello_make(&h, NT_PPID_HELLO, t->rank, t->size, 0, t->secret);
     struct iovec v = {&h, sizeof h};
     int rc = sctpn_send(t->ep, p->tx[rail], (uint16_t)stream, NT_PPID_HELLO, SCTPN_SEND_COPY, &v,
                         1, NULL);
@@ -446,8 +436,8 @@ static void on_hello(struct nt_transport *t, struct nt_assoc *a, struct nt_rx *r
     if (d->first)
         rx->got = 0;
     if (!rx->buf)
-        rx->buf = sm_xcalloc(1, sizeof(struct nt_hello));
-    if (rx->got + d->len > sizeof(struct nt_hello)) {
+        rx->buf = sm_xcalloc(1, sizeof(struct sm_hello));
+    if (rx->got + d->len > sizeof(struct sm_hello)) {
         reject(t, a, "oversized hello");
         return;
     }
@@ -455,19 +445,12 @@ static void on_hello(struct nt_transport *t, struct nt_assoc *a, struct nt_rx *r
     rx->got += d->len;
     if (!d->last)
         return;
-    struct nt_hello h;
-    memcpy(&h, rx->buf, sizeof h);
-    size_t got = rx->got;
+    struct sm_hello h;
+    const char *bad = sm_hello_check(rx->buf, rx->got, NT_PPID_HELLO, t->rank, t->size, a->rank,
+                                     t->secret, &h);
     rx_reset(rx);
-    h.secret[NT_SECRET_MAX - 1] = '\0';
-    if (got != sizeof h || h.magic != NT_PPID_HELLO)
-        reject(t, a, "malformed hello");
-    else if (!sm_secret_equal(h.secret, t->secret, NT_SECRET_MAX))
-        reject(t, a, "wrong job secret");
-    else if (h.size != t->size || h.rank < 0 || h.rank >= t->size || h.rank == t->rank)
-        reject(t, a, "hello names a rank outside this job");
-    else if (a->rank >= 0 && a->rank != h.rank)
-        reject(t, a, "hello names another rank than the association's");
+    if (bad)
+        reject(t, a, bad);
     else {
         a->rank = h.rank;
         rx->authed = 1;

@@ -32,6 +32,7 @@
 
 #include "engine/wire.h"
 #include "sctpn.h"
+#include "transport/hello.h"
 #include "transport/transport.h"
 #include "transport/udp_offload.h"
 #include "transport/udp_socket.h"
@@ -42,7 +43,7 @@
 #define NT_SCTP_PORT 5001         /* SCTP port inside the UDP encapsulation (all ranks) */
 #define NT_MAX_ADDRS SCTPN_MAX_PATHS
 #define NT_MAX_STREAMS 256
-#define NT_SECRET_MAX 128
+#define NT_SECRET_MAX SM_HELLO_SECRET_MAX
 #define NT_BATCH 32
 #define NT_MAX_RAILS NT_MAX_ADDRS
 

@@ -30,6 +30,7 @@
 
 #include "engine/wire.h"
 #include "mpi.h"
+#include "transport/hello.h"
 #include "transport/transport.h"
 #include "util/util.h"
 
@@ -489,12 +490,12 @@ static void on_hello(struct sm_tcp *t, struct conn *c)
         reject(t, c, "not an sctpmpi hello");
         return;
     }
-    if (s != t->size || r < 0 || r >= t->size || r == t->rank) {
-        reject(t, c, "hello names a rank that is not a peer");
-        return;
-    }
-    if (!sm_bytes_equal(c->hello + 16, t->secret, SECRET_LEN)) {
-        reject(t, c, "wrong job secret");
+    char secret[SECRET_LEN + 1];
+    memcpy(secret, c->hello + 16, SECRET_LEN);
+    secret[SECRET_LEN] = '\0';
+    const char *bad = sm_hello_admit(r, s, secret, sizeof secret, t->rank, t->size, -1, t->secret);
+    if (bad) {
+        reject(t, c, bad);
         return;
     }
     if (c->rail >= t->peers[r].nrails) {

@@ -10,13 +10,6 @@
 #include "transport/usrsctp/usct_internal.h"
 #include "transport/sctp_card.h"
 
-struct usct_hello {
-    uint32_t magic;           /* USCT_PPID_HELLO */
-    int32_t rank, size;
-    uint32_t streams;
-    char secret[USCT_SECRET_MAX];
-};
-
 int usct_assoc_parse_card(struct usct_transport *t, int rank, const char *card)
 {
     struct usct_peer *p = &t->peers[rank];
@@ -153,13 +146,8 @@ void usct_assoc_run_aborts(struct usct_transport *t)
 
 int usct_assoc_send_hello(struct usct_transport *t, struct usct_peer *p, int sid)
 {
-    struct usct_hello h;
-    memset(&h, 0, sizeof h);
-    h.magic = USCT_PPID_HELLO;
-    h.rank = t->rank;
-    h.size = t->size;
-    h.streams = (uint32_t)t->nstreams;
-    snprintf(h.secret, sizeof h.secret, "%s", t->secret);
+    struct sm_hello h;
+    sm_hello_make(&h, USCT_PPID_HELLO, t->rank, t->size, (uint32_t)t->nstreams, t->secret);
     struct sctp_sndinfo si;
     memset(&si, 0, sizeof si);
     si.snd_sid = (uint16_t)sid;
@@ -184,21 +172,11 @@ int usct_assoc_send_hello(struct usct_transport *t, struct usct_peer *p, int sid
 int usct_assoc_check_hello(struct usct_transport *t, struct usct_peer *p, int sid, const char *data,
                            size_t len)
 {
-    struct usct_hello h;
-    if (len != sizeof h) {
-        usct_assoc_abort(t, p, "malformed hello");
-        return -1;
-    }
-    memcpy(&h, data, sizeof h);
-    h.secret[USCT_SECRET_MAX - 1] = '\0';
-    if (h.magic != USCT_PPID_HELLO || h.rank != p->rank || h.size != t->size) {
-        char why[96];
-        snprintf(why, sizeof why, "hello claims rank %d of %d", h.rank, h.size);
-        usct_assoc_abort(t, p, why);
-        return -1;
-    }
-    if (!sm_secret_equal(h.secret, t->secret, USCT_SECRET_MAX)) {
-        usct_assoc_abort(t, p, "wrong job secret");
+    struct sm_hello h;
+    const char *bad = sm_hello_check(data, len, USCT_PPID_HELLO, t->rank, t->size, p->rank,
+                                     t->secret, &h);
+    if (bad) {
+        usct_assoc_abort(t, p, bad);
         return -1;
     }
     p->rx[sid].authed = 1;

@@ -30,6 +30,7 @@
 #include <usrsctp.h>
 
 #include "engine/wire.h"
+#include "transport/hello.h"
 #include "transport/transport.h"
 #include "transport/udp_socket.h"
 
@@ -59,7 +60,7 @@ struct sm_paddrthlds {
 #define USCT_SCTP_PORT 5001          /* SCTP port inside the UDP encapsulation (all ranks) */
 #define USCT_MAX_ADDRS 8             /* addresses per rank (multihoming) */
 #define USCT_MAX_STREAMS 256
-#define USCT_SECRET_MAX 128
+#define USCT_SECRET_MAX SM_HELLO_SECRET_MAX
 #define USCT_RX_BATCH 32             /* datagrams per recvmmsg */
 #define USCT_TX_BATCH 64             /* datagrams per sendmmsg */
 #define USCT_INLINE_IOV 8            /* iovec elements kept inside a queued send */
