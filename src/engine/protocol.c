@@ -247,6 +247,22 @@ static struct sctpmpi_request *match_arrival(struct sm_order *o, const struct sm
     return r ? r : sm_match_early(o, m);
 }
 
+/* Frames are checked here, not in the transports (transport.h): a frame of another wire
+ * version, of no known type or longer than any frame may be is dropped, and the peer that
+ * sent it is failed (it does not speak this protocol: nothing more from it can be trusted). */
+static int frame_ok(int peer, const struct sm_frame_hdr *h, int at_begin)
+{
+    if (h->version == SM_WIRE_VERSION && h->type >= 1 && h->type <= SM_F_TYPE_MAX &&
+        h->payload_len <= SM_WIRE_MAX_PAYLOAD)
+        return 1;
+    if (at_begin) {
+        SM_ERR("malformed frame from rank %d (version %u, type %u, length %u)", peer, h->version,
+               h->type, h->payload_len);
+        sm_up_peer_failed(NULL, peer, "malformed frame");
+    }
+    return 0;
+}
+
 static int valid_envelope(int peer, const struct sm_frame_hdr *h)
 {
     if (h->tag < 0) {
@@ -278,6 +294,8 @@ void *sm_up_frame_begin(void *ctx, int peer, const struct sm_frame_hdr *h)
     struct sm_peer *p = &sm_eng.peers[peer];
     p->cur_msg = NULL;
     p->cur_req = NULL;
+    if (!frame_ok(peer, h, 1))
+        return NULL;
     if (h->type == SM_F_EAGER) {
         if (!valid_envelope(peer, h))
             return NULL;
@@ -418,6 +436,8 @@ void sm_up_frame_end(void *ctx, int peer, const struct sm_frame_hdr *h, void *pa
 {
     (void)ctx;
     struct sm_peer *p = &sm_eng.peers[peer];
+    if (!frame_ok(peer, h, 0))
+        return;
     switch (h->type) {
     case SM_F_EAGER: on_eager_end(p, peer); break;
     case SM_F_RTS: on_rts(peer, h); break;

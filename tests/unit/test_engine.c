@@ -452,6 +452,32 @@ static void test_peer_failure(void)
     fake_engine_stop();
 }
 
+static void test_malformed_frame(void)
+{
+    /* the engine checks frames (transports do not): another wire version fails its sender's
+     * receives and gets no buffer; other ranks' traffic goes on */
+    fake_engine(4, 65536, 1 << 20);
+    struct rx from1, from2;
+    post(&from1, 1, 7);
+    post(&from2, 2, 7);
+    struct sm_frame_hdr h;
+    memset(&h, 0, sizeof h);
+    h.version = SM_WIRE_VERSION + 1;
+    h.type = SM_F_EAGER;
+    h.src = 1;
+    h.tag = 7;
+    CHECK(sm_up_frame_begin(NULL, 1, &h) == NULL, "a malformed frame got a buffer");
+    sm_up_frame_end(NULL, 1, &h, NULL);
+    CHECK(done(&from1) && from1.r->status.MPI_ERROR == MPI_ERR_PROC_FAILED,
+          "the receive from the sender of a malformed frame was not failed");
+    CHECK(!done(&from2), "a receive from another rank failed");
+    eager(2, 7, 0);
+    CHECK(done(&from2) && from2.v == 0, "rank 2's message was not delivered");
+    MPI_Wait(&from1.r, MPI_STATUS_IGNORE);
+    MPI_Wait(&from2.r, MPI_STATUS_IGNORE);
+    fake_engine_stop();
+}
+
 /* an eager message (payload: its seq) from a communicator that matches without the rule */
 static void eager_relaxed(int src, int tag, uint32_t seq)
 {
@@ -567,6 +593,7 @@ int main(void)
     test_missing_numbers();
     test_waiting_predecessors();
     test_peer_failure();
+    test_malformed_frame();
     if (failures) {
         printf("%d failures\n", failures);
         return 1;

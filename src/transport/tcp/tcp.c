@@ -535,10 +535,11 @@ static void on_accept(struct sm_tcp *t, struct conn *l)
 }
 
 /* ---- receiving ---------------------------------------------------------------------------- */
+/* a length no frame may have: the stream cannot be delimited any more (the engine checks the
+ * rest of the header) */
 static int bad_frame(const struct sm_frame_hdr *h)
 {
-    return h->version != SM_WIRE_VERSION || h->type < 1 || h->type > SM_F_TYPE_MAX ||
-           h->payload_len > SM_WIRE_MAX_PAYLOAD;
+    return h->payload_len > SM_WIRE_MAX_PAYLOAD;
 }
 
 static void deliver(struct sm_tcp *t, struct conn *c, void *payload)

@@ -121,8 +121,8 @@ void usct_recv_process(struct usct_transport *t, union sctp_sockstore addr, void
         bad = "frame shorter than its header";
     else {
         memcpy(&h, msg, sizeof h);
-        if (h.payload_len != len - sizeof h || h.version != SM_WIRE_VERSION)
-            bad = "malformed frame header";
+        if (h.payload_len != len - sizeof h)
+            bad = "frame length does not match its header";
     }
     if (bad) {
         free(msg);
