@@ -94,6 +94,30 @@ int sm_check_recv_tag(MPI_Comm c, int tag, const char *fn); /* + ANY_TAG */
             return sm_rc_;                                                                       \
     } while (0)
 
+/* ---- requests (MPI_Request): the engine's request and what only the API layer needs ---- */
+struct sctpmpi_request {
+    struct sm_req base;       /* the engine's part (engine/engine.h); first member */
+    int persistent, active;   /* persistent requests: active between Start and completion */
+    void *owned_buf;          /* memory the request owns: a packed copy, a generalized
+                               * request's callbacks; freed with the request */
+    size_t bsend_charge;      /* attached-buffer space a buffered send holds until it completes */
+    /* persistent-request template (arguments of *_init) */
+    const void *p_buf;
+    int p_count;
+    MPI_Datatype p_dt;
+    /* what the completion hooks work on: the user's buffer or the owner object, count, type */
+    void *hook_buf;
+    int hook_count;
+    MPI_Datatype hook_dt;
+};
+static inline struct sctpmpi_request *sm_request_of(struct sm_req *e)
+{
+    return sm_container_of(e, struct sctpmpi_request, base);
+}
+/* the one allocator of API requests (requests.c); sm_request_done: already complete */
+struct sctpmpi_request *sm_request_alloc(int kind);
+struct sctpmpi_request *sm_request_done(int source);
+
 /* requests built from user arguments (p2p.c) */
 int sm_isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
              int mode, MPI_Request *req, const char *fn);
@@ -136,6 +160,8 @@ int sm_isend_dt(const void *buf, int count, MPI_Datatype dt, int dest, int tag, 
                 uint32_t ctx, int mode, MPI_Request *req);
 int sm_irecv_dt(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
                 uint32_t ctx, MPI_Request *req);
+/* bsend.c: attached-buffer space a completed buffered send held is free again */
+void sm_bsend_uncharge(size_t charge);
 /* a standard send of a private copy of the data (buffered sends), charging bsend_charge */
 int sm_isend_copy(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                   size_t bsend_charge, MPI_Request *req);

@@ -198,7 +198,7 @@ static int advance(struct sm_sched *s, int *moved)
             for (int i = 0; i < s->nrq; i++) {
                 if (s->rq[i] == MPI_REQUEST_NULL)
                     continue;
-                if (!s->rq[i]->complete)
+                if (!s->rq[i]->base.complete)
                     return 0;
                 /* complete: sm_wait_one returns at once, releasing the request */
                 int e = sm_wait_one(&s->rq[i], MPI_STATUS_IGNORE);
@@ -219,9 +219,9 @@ static int advance(struct sm_sched *s, int *moved)
 static void finish_sched(struct sm_sched *s)
 {
     struct sctpmpi_request *u = s->user;
-    u->status.MPI_ERROR = s->err;
+    u->base.status.MPI_ERROR = s->err;
     s_free(s);
-    sm_req_complete(u); /* releases it if MPI_Request_free was called */
+    sm_req_complete(&u->base); /* releases it if MPI_Request_free was called */
 }
 
 static int in_hook;
@@ -250,7 +250,7 @@ static int nbc_hook(void)
 static void nbc_marker(struct sctpmpi_request *r) { (void)r; }
 int sm_nbc_is_request(MPI_Request r)
 {
-    return r && r->kind == SM_REQ_DONE && r->hook_dt == NULL && r->hook_buf == (void *)nbc_marker;
+    return r && r->base.kind == SM_REQ_DONE && r->hook_dt == NULL && r->hook_buf == (void *)nbc_marker;
 }
 
 /* start the schedule and hand its request to the user */
@@ -261,10 +261,10 @@ int sm_sched_start(struct sm_sched *s, MPI_Request *req)
         sm_progress_hook_add(nbc_hook);
         hooked = 1;
     }
-    struct sctpmpi_request *u = sm_req_alloc(SM_REQ_DONE);
-    u->comm = s->owner;
-    u->status.MPI_SOURCE = MPI_ANY_SOURCE;
-    u->status.MPI_TAG = MPI_ANY_TAG;
+    struct sctpmpi_request *u = sm_request_alloc(SM_REQ_DONE);
+    u->base.comm = s->owner;
+    u->base.status.MPI_SOURCE = MPI_ANY_SOURCE;
+    u->base.status.MPI_TAG = MPI_ANY_TAG;
     u->hook_buf = (void *)nbc_marker;
     s->user = u;
     *req = u;

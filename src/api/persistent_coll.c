@@ -77,18 +77,18 @@ void sm_waiter_remove(struct sm_waiter *w)
 /* ---- persistent requests of kind SM_REQ_DONE ---------------------------------------------- */
 MPI_Request sm_preq_new(MPI_Comm comm, void *obj)
 {
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
+    struct sctpmpi_request *r = sm_request_alloc(SM_REQ_DONE);
     r->persistent = 1;
-    r->complete = 1;
-    r->comm = comm;
+    r->base.complete = 1;
+    r->base.comm = comm;
     r->hook_buf = obj;
-    sm_status_empty(&r->status);
+    sm_status_empty(&r->base.status);
     return r;
 }
 
 const struct sm_preq_ops *sm_preq_ops_of(MPI_Request r)
 {
-    if (!r || !r->persistent || r->kind != SM_REQ_DONE || !r->hook_buf)
+    if (!r || !r->persistent || r->base.kind != SM_REQ_DONE || !r->hook_buf)
         return NULL;
     return *(const struct sm_preq_ops *const *)r->hook_buf;
 }
@@ -116,11 +116,12 @@ struct pcoll {
     uint32_t seq; /* the schedule sequence number (tag) taken at *_init */
 };
 
-static void pc_inner_done(struct sctpmpi_request *in)
+static void pc_inner_done(struct sm_req *e)
 {
+    struct sctpmpi_request *in = sm_request_of(e);
     struct sctpmpi_request *outer = (struct sctpmpi_request *)in->p_buf;
-    outer->status.MPI_ERROR = in->status.MPI_ERROR;
-    outer->complete = 1;
+    outer->base.status.MPI_ERROR = in->base.status.MPI_ERROR;
+    outer->base.complete = 1;
 }
 
 static int pc_run(struct pcoll *p, MPI_Request *q)
@@ -213,17 +214,17 @@ static int pc_start(MPI_Request r)
     if (rc != MPI_SUCCESS)
         return rc;
     r->active = 1;
-    r->complete = 0;
-    sm_status_empty(&r->status);
-    if (in->complete) {
-        r->status.MPI_ERROR = in->status.MPI_ERROR;
-        r->complete = 1;
-        sm_req_release(in);
+    r->base.complete = 0;
+    sm_status_empty(&r->base.status);
+    if (in->base.complete) {
+        r->base.status.MPI_ERROR = in->base.status.MPI_ERROR;
+        r->base.complete = 1;
+        sm_req_release(&in->base);
         return MPI_SUCCESS;
     }
     in->p_buf = r;
-    in->on_complete = pc_inner_done;
-    in->freed = 1; /* released by the schedule after pc_inner_done */
+    in->base.on_complete = pc_inner_done;
+    in->base.freed = 1; /* released by the schedule after pc_inner_done */
     return MPI_SUCCESS;
 }
 
@@ -231,14 +232,14 @@ static int pc_free(MPI_Request r)
 {
     struct pcoll *p = r->hook_buf;
     if (r->active) /* started and not yet completed by a Wait or Test */
-        return sm_error(r->comm, MPI_ERR_REQUEST, "MPI_Request_free",
+        return sm_error(r->base.comm, MPI_ERR_REQUEST, "MPI_Request_free",
                         "a persistent collective request cannot be freed while active");
     sm_dt_release(p->st);
     sm_dt_release(p->rt);
     if (p->op)
         sm_op_release(p->op);
     free(p);
-    sm_req_release(r);
+    sm_req_release(&r->base);
     return MPI_SUCCESS;
 }
 

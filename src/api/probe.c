@@ -154,16 +154,16 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Imrecv", "null message or request");
     struct sctpmpi_message *h = *message;
     if (h->is_no_proc) {
-        *request = sm_req_done(MPI_PROC_NULL);
+        *request = sm_request_done(MPI_PROC_NULL);
         *message = MPI_MESSAGE_NULL;
         return MPI_SUCCESS;
     }
     SM_TRY(sm_check_buffer(h->comm, buf, count, dt, "MPI_Imrecv"));
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_RECV);
+    struct sctpmpi_request *r = sm_request_alloc(SM_REQ_RECV);
     sm_req_recv_buffer(r, buf, count, dt);
-    r->comm = h->comm;
+    r->base.comm = h->comm;
     *request = r;
-    sm_recv_matched(r, h->msg);
+    sm_recv_matched(&r->base, h->msg);
     free(h);
     *message = MPI_MESSAGE_NULL;
     return MPI_SUCCESS;
@@ -174,7 +174,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_
 {
     MPI_Request r;
     SM_TRY(PMPI_Imrecv(buf, count, dt, message, &r));
-    MPI_Comm c = r->comm ? r->comm : MPI_COMM_WORLD;
+    MPI_Comm c = r->base.comm ? r->base.comm : MPI_COMM_WORLD;
     int err = sm_wait_one(&r, status);
     return err ? sm_error(c, err, "MPI_Mrecv", NULL) : MPI_SUCCESS;
 }

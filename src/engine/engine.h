@@ -53,15 +53,17 @@ int sm_comm_rank_of_world(const struct sctpmpi_comm *c, int world); /* -1 if not
 
 /* ---- requests ---------------------------------------------------------------------------- */
 enum sm_req_kind { SM_REQ_SEND = 1, SM_REQ_RECV, SM_REQ_DONE /* pre-completed (PROC_NULL) */,
-                   SM_REQ_GREQ /* generalized request (api/requests.c); owned_buf: callbacks */ };
+                   SM_REQ_GREQ /* generalized request (api/requests.c) */ };
 enum sm_send_mode { SM_MODE_STANDARD, SM_MODE_SYNC, SM_MODE_READY, SM_MODE_BUFFERED };
 
-struct sctpmpi_request {
+/* The engine's request.  The API layer's request (MPI_Request, struct sm_req in
+ * api/api.h) embeds it as its first member `base` and adds what only the API needs (owned
+ * buffers, persistent arguments, datatype hooks); the engine sees only this part. */
+struct sm_req {
     struct sm_list link;      /* posted queue / reservation list */
     uint64_t id;              /* wire id: slot index | generation << 32 */
     int kind;
     volatile int complete;
-    int persistent, active;   /* persistent requests: active between Start and completion */
     int freed;                /* MPI_Request_free called while active */
     int cancel_pending;
     MPI_Status status;
@@ -73,9 +75,6 @@ struct sctpmpi_request {
     struct sctpmpi_comm *comm;
     uint32_t ctx;
     int mode;
-    /* API-layer conversion (e.g. a bsend copy to free, a pack buffer) */
-    void *owned_buf;
-    size_t bsend_charge;
     /* send state */
     int wpeer;                /* send: destination world rank; recv: source world rank or -1 */
     struct sm_list waiting;   /* in sm_eng.waiting_sends: needs CTS, sync ack or cancel answer */
@@ -88,22 +87,17 @@ struct sctpmpi_request {
     size_t msg_size;          /* size of the matched message */
     size_t received;          /* bytes placed so far (rendezvous) */
     int reserved;             /* bound to a missing message by the ordering rule */
-    /* persistent-request template (arguments of *_init) */
-    const void *p_buf;
-    int p_count;
-    MPI_Datatype p_dt;
-    /* completion hook (API layer: unpack a derived-type receive, advance a collective);
-     * called by sm_req_complete before a freed request is released */
-    void (*on_complete)(struct sctpmpi_request *r);
-    void *hook_buf;           /* user buffer to unpack into / owner object */
-    int hook_count;
-    MPI_Datatype hook_dt;
+    /* completion hook (API layer: unpack a derived-type receive, advance a collective, give
+     * back buffered-send space); called by sm_req_complete before a freed request is released */
+    void (*on_complete)(struct sm_req *r);
+    /* release hook (API layer: free what the request owns); called by sm_req_release */
+    void (*on_release)(struct sm_req *r);
     /* streamed rendezvous of a non-contiguous buffer (API layer sets them; docs/design.md):
      * send: buf is NULL and each DATA segment is packed by pack_seg into a small ring of
-     * segment buffers (protocol.c); receive: DATA segments bypass buf and unpack_seg puts
+     * segment buffers (stripe.c); receive: DATA segments bypass buf and unpack_seg puts
      * each at its packed offset straight into the user's layout */
-    void (*pack_seg)(struct sctpmpi_request *r, size_t off, size_t n, void *out);
-    void (*unpack_seg)(struct sctpmpi_request *r, size_t off, const void *in, size_t n);
+    void (*pack_seg)(struct sm_req *r, size_t off, size_t n, void *out);
+    void (*unpack_seg)(struct sm_req *r, size_t off, const void *in, size_t n);
 };
 
 /* ---- matched probes (MPI_Mprobe/Improbe): a message taken off the unexpected queue ------ */
@@ -119,32 +113,34 @@ struct sm_envelope {
 
 /* ---- the engine's public calls ------------------------------------------------------------ */
 /* requests (request.c) */
-struct sctpmpi_request *sm_req_alloc(int kind);
+/* a request of kind in an object of obj_size bytes (>= sizeof(struct sm_req), zeroed) whose
+ * first member is the engine's request: the API layer allocates its wrapper here */
+struct sm_req *sm_req_alloc(int kind, size_t obj_size);
 /* a request that completes at once (MPI_PROC_NULL peers, buffered sends already copied) */
-struct sctpmpi_request *sm_req_done(int source);
-void sm_req_release(struct sctpmpi_request *r); /* back to the pool */
-void sm_req_complete(struct sctpmpi_request *r);
+struct sm_req *sm_req_done(int source, size_t obj_size);
+void sm_req_release(struct sm_req *r); /* back to the pool */
+void sm_req_complete(struct sm_req *r);
 /* 1 if a request not yet released refers to communicator c */
 int sm_req_any_for_comm(const struct sctpmpi_comm *c);
 /* the message spec of a send or receive: peer is a rank of comm (ANY_SOURCE for a receive),
  * ctx the context id it travels in; sets the world rank and, for sends, the status */
-void sm_req_init(struct sctpmpi_request *r, struct sctpmpi_comm *comm, uint32_t ctx, int peer,
+void sm_req_init(struct sm_req *r, struct sctpmpi_comm *comm, uint32_t ctx, int peer,
                  int tag, int mode);
 /* a persistent request starts again: its protocol state is reset (the status is the caller's) */
-void sm_req_restart(struct sctpmpi_request *r);
+void sm_req_restart(struct sm_req *r);
 
 /* point-to-point (protocol.c, match.c) */
-int sm_send_start(struct sctpmpi_request *r);
-int sm_recv_post(struct sctpmpi_request *r);
-int sm_cancel_send(struct sctpmpi_request *r);
-int sm_cancel_recv(struct sctpmpi_request *r);
+int sm_send_start(struct sm_req *r);
+int sm_recv_post(struct sm_req *r);
+int sm_cancel_send(struct sm_req *r);
+int sm_cancel_recv(struct sm_req *r);
 /* the first in-order unexpected message from src_world (-1: any) in ctx with tag (ANY_TAG:
  * any): 1 and its envelope in *env if there is one; with take, it leaves the queue and *msg
  * is the engine's handle for sm_recv_matched */
 int sm_probe(int src_world, uint32_t ctx, int tag, int take, struct sm_envelope *env,
              struct sm_msg **msg);
 /* receive r (buffer set, comm set) takes the message a matched probe took */
-void sm_recv_matched(struct sctpmpi_request *r, struct sm_msg *m);
+void sm_recv_matched(struct sm_req *r, struct sm_msg *m);
 
 /* contexts whose communicator asserted mpi_assert_allow_overtaking: arrivals are matched
  * as they come, without sequence bookkeeping (protocol.c) */

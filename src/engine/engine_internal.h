@@ -29,7 +29,7 @@ struct sm_peer {
     int64_t credit_owed;      /* bytes consumed here, not yet returned to the peer */
     int failed;
     struct sm_msg *cur_msg;   /* frame in flight from this peer (between begin and end) */
-    struct sctpmpi_request *cur_req;
+    struct sm_req *cur_req;
     uint64_t cur_dst_off;
 };
 
@@ -63,9 +63,8 @@ static inline uint64_t sm_key(int rank, uint32_t ctx)
 }
 
 /* request.c */
-struct sctpmpi_request *sm_req_by_id(uint64_t id);
+struct sm_req *sm_req_by_id(uint64_t id);
 void sm_req_pool_fini(void);
-void sm_bsend_uncharge(size_t bytes); /* api/bsend.c: attached-buffer space is free again */
 
 /* order.c: the ordering rule */
 struct sm_order;
@@ -76,8 +75,8 @@ uint32_t sm_order_next(const struct sm_order *o);
 uint32_t sm_order_missing(const struct sm_order *o, uint32_t seq, uint32_t *out, uint32_t max);
 /* 1 if a message below seq (with this tag; tag < 0: any) arrived early and still waits */
 int sm_order_waiting_before(const struct sm_order *o, uint32_t seq, int tag);
-void sm_order_reserve(struct sm_order *o, uint32_t seq, struct sctpmpi_request *r);
-struct sctpmpi_request *sm_order_take_reservation(struct sm_order *o, uint32_t seq);
+void sm_order_reserve(struct sm_order *o, uint32_t seq, struct sm_req *r);
+struct sm_req *sm_order_take_reservation(struct sm_order *o, uint32_t seq);
 /* record an early arrival: msg may be NULL when it was matched at once */
 void sm_order_add_early(struct sm_order *o, uint32_t seq, struct sm_msg *m);
 /* the in-order message was handled: next++ */
@@ -93,36 +92,36 @@ size_t sm_order_early_count(void);
 void sm_order_fini(void);
 
 /* match.c */
-struct sctpmpi_request *sm_match_in_order(struct sm_order *o, const struct sm_msg *m);
-struct sctpmpi_request *sm_match_early(struct sm_order *o, const struct sm_msg *m);
+struct sm_req *sm_match_in_order(struct sm_order *o, const struct sm_msg *m);
+struct sm_req *sm_match_early(struct sm_order *o, const struct sm_msg *m);
 struct sm_msg *sm_unexpected_find(int src_world, uint32_t ctx, int tag, int remove);
 void sm_unexpected_add(struct sm_msg *m);
 void sm_unexpected_remove(struct sm_msg *m);
 void sm_unexpected_charge(size_t bytes);
 void sm_unexpected_uncharge(size_t bytes);
 void sm_msg_free(struct sm_msg *m);
-void sm_recv_set_envelope(struct sctpmpi_request *r, int src_world, int tag, size_t size);
+void sm_recv_set_envelope(struct sm_req *r, int src_world, int tag, size_t size);
 int sm_cancel_arrived(int src, uint32_t ctx, uint32_t seq);
 /* a rank is gone: fail every receive that waits for it or that it was still feeding */
 void sm_fail_receives_from(int world);
-void sm_recv_deliver(struct sctpmpi_request *r, struct sm_msg *m); /* consume m into r */
-int sm_recv_matches(const struct sctpmpi_request *r, const struct sm_msg *m);
+void sm_recv_deliver(struct sm_req *r, struct sm_msg *m); /* consume m into r */
+int sm_recv_matches(const struct sm_req *r, const struct sm_msg *m);
 
 /* protocol.c */
 void *sm_up_frame_begin(void *ctx, int peer, const struct sm_frame_hdr *h);
 void sm_up_frame_end(void *ctx, int peer, const struct sm_frame_hdr *h, void *payload);
 void sm_up_send_done(void *ctx, void *cookie);
 void sm_up_peer_failed(void *ctx, int peer, const char *why);
-void sm_send_cts(struct sctpmpi_request *r, struct sm_msg *m);
+void sm_send_cts(struct sm_req *r, struct sm_msg *m);
 void sm_send_sync_ack(int peer, uint64_t sreq);
 /* a send's frame was handed over: rc as sm_frame_send returns it (1 pending, < 0 failed) */
-void sm_send_track(int rc, struct sctpmpi_request *r);
-void sm_send_fail(struct sctpmpi_request *r, int err);
+void sm_send_track(int rc, struct sm_req *r);
+void sm_send_fail(struct sm_req *r, int err);
 /* complete the send once nothing more is pending for it */
-void sm_send_maybe_complete(struct sctpmpi_request *r);
+void sm_send_maybe_complete(struct sm_req *r);
 
 /* stripe.c: rendezvous DATA segments after the CTS */
-void sm_rndv_send_data(struct sctpmpi_request *r, int peer, uint64_t rreq);
+void sm_rndv_send_data(struct sm_req *r, int peer, uint64_t rreq);
 /* send_done for a ring buffer of a streamed send; 0 if cookie is not one */
 int sm_rndv_ring_send_done(void *cookie);
 

@@ -8,17 +8,17 @@
 
 #define SM_RULE_MAX_MISSING 64
 
-int sm_recv_matches(const struct sctpmpi_request *r, const struct sm_msg *m)
+int sm_recv_matches(const struct sm_req *r, const struct sm_msg *m)
 {
     return r->ctx == m->ctx && (r->wpeer < 0 || r->wpeer == m->src) &&
            (r->tag == MPI_ANY_TAG || r->tag == m->tag);
 }
 
-static struct sctpmpi_request *first_posted(const struct sm_msg *m)
+static struct sm_req *first_posted(const struct sm_msg *m)
 {
     struct sm_list *p;
     for (p = sm_eng.posted.next; p != &sm_eng.posted; p = p->next) {
-        struct sctpmpi_request *r = sm_container_of(p, struct sctpmpi_request, link);
+        struct sm_req *r = sm_container_of(p, struct sm_req, link);
         if (sm_recv_matches(r, m))
             return r;
     }
@@ -27,9 +27,9 @@ static struct sctpmpi_request *first_posted(const struct sm_msg *m)
 
 /* A message from m->src arrived in order: the receive it belongs to, if any (removed from the
  * posted queue), honouring reservations the early rule made. */
-struct sctpmpi_request *sm_match_in_order(struct sm_order *o, const struct sm_msg *m)
+struct sm_req *sm_match_in_order(struct sm_order *o, const struct sm_msg *m)
 {
-    struct sctpmpi_request *r = sm_order_take_reservation(o, m->seq);
+    struct sm_req *r = sm_order_take_reservation(o, m->seq);
     if (r)
         return r;
     r = first_posted(m);
@@ -49,9 +49,9 @@ struct sctpmpi_request *sm_match_in_order(struct sm_order *o, const struct sm_ms
  *    (exactly what in-order arrival would give them) and this message takes receive u+1; only
  *    when no earlier message of that sender and context arrived and still waits.
  * Returns the receive (removed from the posted queue) or NULL: the message waits. */
-struct sctpmpi_request *sm_match_early(struct sm_order *o, const struct sm_msg *m)
+struct sm_req *sm_match_early(struct sm_order *o, const struct sm_msg *m)
 {
-    struct sctpmpi_request *f = first_posted(m);
+    struct sm_req *f = first_posted(m);
     if (!f)
         return NULL;
     if (f->tag != MPI_ANY_TAG) {
@@ -69,11 +69,11 @@ struct sctpmpi_request *sm_match_early(struct sm_order *o, const struct sm_msg *
     uint32_t u = sm_order_missing(o, m->seq, missing, SM_RULE_MAX_MISSING);
     if (u >= SM_RULE_MAX_MISSING)
         return NULL;
-    struct sctpmpi_request *w[SM_RULE_MAX_MISSING + 1];
+    struct sm_req *w[SM_RULE_MAX_MISSING + 1];
     uint32_t n = 0;
     struct sm_list *p;
     for (p = sm_eng.posted.next; p != &sm_eng.posted && n <= u; p = p->next) {
-        struct sctpmpi_request *r = sm_container_of(p, struct sctpmpi_request, link);
+        struct sm_req *r = sm_container_of(p, struct sm_req, link);
         if (r->ctx != m->ctx || (r->wpeer >= 0 && r->wpeer != m->src))
             continue;
         if (r->tag != MPI_ANY_TAG)
@@ -119,7 +119,7 @@ int sm_probe(int src_world, uint32_t ctx, int tag, int take, struct sm_envelope 
     return 1;
 }
 
-void sm_recv_matched(struct sctpmpi_request *r, struct sm_msg *m)
+void sm_recv_matched(struct sm_req *r, struct sm_msg *m)
 {
     r->ctx = m->ctx;
     r->wpeer = m->src;
@@ -164,7 +164,7 @@ void sm_msg_free(struct sm_msg *m)
     free(m);
 }
 
-int sm_recv_post(struct sctpmpi_request *r)
+int sm_recv_post(struct sm_req *r)
 {
     struct sm_msg *m = sm_unexpected_find(r->wpeer, r->ctx, r->tag, 1);
     if (!m && r->tag != MPI_ANY_TAG) {
@@ -195,7 +195,7 @@ int sm_recv_post(struct sctpmpi_request *r)
 }
 
 /* fill the receive's status for message m (source as a rank of the receive's communicator) */
-void sm_recv_set_envelope(struct sctpmpi_request *r, int src_world, int tag, size_t size)
+void sm_recv_set_envelope(struct sm_req *r, int src_world, int tag, size_t size)
 {
     r->status.MPI_SOURCE = sm_comm_rank_of_world(r->comm, src_world);
     r->status.MPI_TAG = tag;
@@ -204,7 +204,7 @@ void sm_recv_set_envelope(struct sctpmpi_request *r, int src_world, int tag, siz
         r->status.MPI_ERROR = MPI_ERR_TRUNCATE;
 }
 
-void sm_recv_deliver(struct sctpmpi_request *r, struct sm_msg *m)
+void sm_recv_deliver(struct sm_req *r, struct sm_msg *m)
 {
     sm_recv_set_envelope(r, m->src, m->tag, m->size);
     if (m->is_rts) {
@@ -223,7 +223,7 @@ void sm_recv_deliver(struct sctpmpi_request *r, struct sm_msg *m)
     sm_msg_free(m);
 }
 
-int sm_cancel_recv(struct sctpmpi_request *r)
+int sm_cancel_recv(struct sm_req *r)
 {
     if (r->complete || r->reserved)
         return 0; /* matched already (or promised to a missing message): cannot cancel */

@@ -37,7 +37,7 @@ static uint32_t next_send_seq(int wpeer, uint32_t ctx)
     return seq;
 }
 
-void sm_send_maybe_complete(struct sctpmpi_request *r)
+void sm_send_maybe_complete(struct sm_req *r)
 {
     if (r->io_pending || r->await_sync || r->await_cts || r->cancel_pending || r->complete)
         return;
@@ -46,14 +46,14 @@ void sm_send_maybe_complete(struct sctpmpi_request *r)
     sm_req_complete(r);
 }
 
-void sm_send_fail(struct sctpmpi_request *r, int err)
+void sm_send_fail(struct sm_req *r, int err)
 {
     r->status.MPI_ERROR = err;
     r->await_sync = r->await_cts = r->cancel_pending = 0;
     sm_send_maybe_complete(r);
 }
 
-void sm_send_track(int rc, struct sctpmpi_request *r)
+void sm_send_track(int rc, struct sm_req *r)
 {
     if (rc == 1)
         r->io_pending++;
@@ -61,7 +61,7 @@ void sm_send_track(int rc, struct sctpmpi_request *r)
         sm_send_fail(r, -rc);
 }
 
-int sm_send_start(struct sctpmpi_request *r)
+int sm_send_start(struct sm_req *r)
 {
     struct sm_peer *p = &sm_eng.peers[r->wpeer];
     sm_list_init(&r->waiting);
@@ -105,7 +105,7 @@ int sm_send_start(struct sctpmpi_request *r)
 
 static void on_cts(int peer, const struct sm_frame_hdr *h)
 {
-    struct sctpmpi_request *r = sm_req_by_id(h->sreq);
+    struct sm_req *r = sm_req_by_id(h->sreq);
     if (!r || r->kind != SM_REQ_SEND || !r->await_cts || r->wpeer != peer) {
         SM_WARN("dropping CTS from rank %d for unknown send %#llx", peer,
                 (unsigned long long)h->sreq);
@@ -118,7 +118,7 @@ static void on_cts(int peer, const struct sm_frame_hdr *h)
 
 static void on_sync_ack(int peer, const struct sm_frame_hdr *h)
 {
-    struct sctpmpi_request *r = sm_req_by_id(h->sreq);
+    struct sm_req *r = sm_req_by_id(h->sreq);
     if (!r || r->kind != SM_REQ_SEND || !r->await_sync || r->wpeer != peer) {
         SM_WARN("dropping SYNC_ACK from rank %d for unknown send", peer);
         return;
@@ -131,7 +131,7 @@ static void on_sync_ack(int peer, const struct sm_frame_hdr *h)
 void sm_up_send_done(void *ctx, void *cookie)
 {
     (void)ctx;
-    struct sctpmpi_request *r = cookie;
+    struct sm_req *r = cookie;
     if (!r || sm_rndv_ring_send_done(cookie))
         return;
     if (r->io_pending > 0)
@@ -139,7 +139,7 @@ void sm_up_send_done(void *ctx, void *cookie)
     sm_send_maybe_complete(r);
 }
 
-int sm_cancel_send(struct sctpmpi_request *r)
+int sm_cancel_send(struct sm_req *r)
 {
     if (r->complete || r->matched || r->cancel_pending || (!r->await_cts && !r->await_sync))
         return 0;
@@ -157,7 +157,7 @@ int sm_cancel_send(struct sctpmpi_request *r)
 
 static void on_cancel_ack(int peer, const struct sm_frame_hdr *h)
 {
-    struct sctpmpi_request *r = sm_req_by_id(h->sreq);
+    struct sm_req *r = sm_req_by_id(h->sreq);
     if (!r || r->kind != SM_REQ_SEND || !r->cancel_pending || r->wpeer != peer)
         return;
     r->cancel_pending = 0;
@@ -169,7 +169,7 @@ static void on_cancel_ack(int peer, const struct sm_frame_hdr *h)
 }
 
 /* ---- receiver side ------------------------------------------------------------------------ */
-void sm_send_cts(struct sctpmpi_request *r, struct sm_msg *m)
+void sm_send_cts(struct sm_req *r, struct sm_msg *m)
 {
     struct sm_frame_hdr h;
     sm_frame_init(&h, SM_F_CTS);
@@ -214,13 +214,13 @@ static void hold_unexpected(struct sm_msg *m)
 }
 
 /* a receive r was found for message m at header time */
-static void deliver_matched(struct sctpmpi_request *r, struct sm_msg *m)
+static void deliver_matched(struct sm_req *r, struct sm_msg *m)
 {
     sm_recv_deliver(r, m); /* copies eager data from m->data, or sends CTS */
 }
 
 /* handle a message whose turn has come (seq == next); loops over early arrivals it unblocks */
-static void arrived_in_order(struct sm_order *o, struct sm_msg *m, struct sctpmpi_request *r)
+static void arrived_in_order(struct sm_order *o, struct sm_msg *m, struct sm_req *r)
 {
     for (;;) {
         if (!r)
@@ -239,11 +239,11 @@ static void arrived_in_order(struct sm_order *o, struct sm_msg *m, struct sctpmp
 }
 
 /* the receive an arriving message goes to now, if any: in order, or early by the rule */
-static struct sctpmpi_request *match_arrival(struct sm_order *o, const struct sm_msg *m)
+static struct sm_req *match_arrival(struct sm_order *o, const struct sm_msg *m)
 {
     if (m->seq == sm_order_next(o) || m->relaxed)
         return sm_match_in_order(o, m);
-    struct sctpmpi_request *r = sm_order_take_reservation(o, m->seq);
+    struct sm_req *r = sm_order_take_reservation(o, m->seq);
     return r ? r : sm_match_early(o, m);
 }
 
@@ -279,9 +279,9 @@ static int valid_envelope(int peer, const struct sm_frame_hdr *h)
 
 /* the receive a DATA frame fills, or NULL.  Looked up from the header at both frame_begin and
  * frame_end: a transport with several rails may interleave DATA frames of one peer. */
-static struct sctpmpi_request *data_target(int peer, const struct sm_frame_hdr *h)
+static struct sm_req *data_target(int peer, const struct sm_frame_hdr *h)
 {
-    struct sctpmpi_request *r = sm_req_by_id(h->rreq);
+    struct sm_req *r = sm_req_by_id(h->rreq);
     if (!r || r->kind != SM_REQ_RECV || r->complete ||
         sm_comm_world_rank(r->comm, r->status.MPI_SOURCE) != peer)
         return NULL;
@@ -301,7 +301,7 @@ void *sm_up_frame_begin(void *ctx, int peer, const struct sm_frame_hdr *h)
             return NULL;
         struct sm_msg *m = msg_from_header(peer, h);
         struct sm_order *o = sm_order_get(peer, h->context);
-        struct sctpmpi_request *r = match_arrival(o, m);
+        struct sm_req *r = match_arrival(o, m);
         p->cur_msg = m;
         p->cur_req = r;
         if (r) {
@@ -314,7 +314,7 @@ void *sm_up_frame_begin(void *ctx, int peer, const struct sm_frame_hdr *h)
         return m->data;
     }
     if (h->type == SM_F_DATA) {
-        struct sctpmpi_request *r = data_target(peer, h);
+        struct sm_req *r = data_target(peer, h);
         if (!r) {
             SM_WARN("dropping DATA from rank %d for unknown receive", peer);
             return NULL;
@@ -328,7 +328,7 @@ void *sm_up_frame_begin(void *ctx, int peer, const struct sm_frame_hdr *h)
 }
 
 /* the eager payload went straight into r's buffer: complete r and retire m */
-static void complete_in_place(int peer, struct sctpmpi_request *r, struct sm_msg *m)
+static void complete_in_place(int peer, struct sm_req *r, struct sm_msg *m)
 {
     r->status.sm_count = m->size;
     if (m->credit)
@@ -345,7 +345,7 @@ static void complete_in_place(int peer, struct sctpmpi_request *r, struct sm_msg
  * of its own) the receive just completes; otherwise the message goes by the ordering rule:
  * relaxed contexts match as messages come, the next in sequence is handled with the early
  * arrivals it unblocks, and an early one either took r or waits. */
-static void dispatch_arrival(int peer, struct sm_msg *m, struct sctpmpi_request *r)
+static void dispatch_arrival(int peer, struct sm_msg *m, struct sm_req *r)
 {
     struct sm_order *o = sm_order_get(peer, m->ctx);
     int in_place = r && !m->is_rts && !m->data;
@@ -387,7 +387,7 @@ static void dispatch_arrival(int peer, struct sm_msg *m, struct sctpmpi_request 
 static void on_eager_end(struct sm_peer *p, int peer)
 {
     struct sm_msg *m = p->cur_msg;
-    struct sctpmpi_request *r = p->cur_req;
+    struct sm_req *r = p->cur_req;
     p->cur_msg = NULL;
     p->cur_req = NULL;
     if (m) /* else an invalid frame, dropped in frame_begin */
@@ -405,7 +405,7 @@ static void on_rts(int peer, const struct sm_frame_hdr *h)
 
 static void on_data_end(int peer, struct sm_peer *p, const struct sm_frame_hdr *h, void *payload)
 {
-    struct sctpmpi_request *r = data_target(peer, h);
+    struct sm_req *r = data_target(peer, h);
     p->cur_req = NULL;
     if (!r)
         return;
@@ -462,7 +462,7 @@ void sm_up_peer_failed(void *ctx, int peer, const char *why)
     struct sm_list *l, *t;
     sm_list_for_each_safe(l, t, &sm_eng.waiting_sends)
     {
-        struct sctpmpi_request *r = sm_container_of(l, struct sctpmpi_request, waiting);
+        struct sm_req *r = sm_container_of(l, struct sm_req, waiting);
         if (r->wpeer == peer) {
             r->io_pending = 0;
             sm_send_fail(r, MPI_ERR_PROC_FAILED);

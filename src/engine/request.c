@@ -5,31 +5,43 @@
 
 #include "engine/engine_internal.h"
 
-static struct sctpmpi_request **slots;
+static struct sm_req **slots;
+static size_t *slot_cap;     /* bytes of the object behind each slot */
 static uint32_t nslots, *free_stack, nfree;
 static uint32_t generation = 1;
 
-struct sctpmpi_request *sm_req_alloc(int kind)
+struct sm_req *sm_req_alloc(int kind, size_t obj_size)
 {
+    if (obj_size < sizeof(struct sm_req))
+        obj_size = sizeof(struct sm_req);
     if (!nfree) {
         uint32_t grow = nslots ? nslots : 256;
-        struct sctpmpi_request **ns = realloc(slots, (nslots + grow) * sizeof *ns);
+        struct sm_req **ns = realloc(slots, (nslots + grow) * sizeof *ns);
+        if (ns)
+            slots = ns;
         uint32_t *nf = realloc(free_stack, (nslots + grow) * sizeof *nf);
-        if (!ns || !nf)
+        if (nf)
+            free_stack = nf;
+        size_t *nc = realloc(slot_cap, (nslots + grow) * sizeof *nc);
+        if (nc)
+            slot_cap = nc;
+        if (!ns || !nf || !nc)
             sm_die("out of memory allocating requests");
-        slots = ns;
-        free_stack = nf;
         for (uint32_t i = 0; i < grow; i++) {
             slots[nslots + i] = NULL;
+            slot_cap[nslots + i] = 0;
             free_stack[nfree++] = nslots + grow - 1 - i;
         }
         nslots += grow;
     }
     uint32_t idx = free_stack[--nfree];
-    struct sctpmpi_request *r = slots[idx];
-    if (!r)
-        r = slots[idx] = sm_xmalloc(sizeof *r);
-    memset(r, 0, sizeof *r);
+    struct sm_req *r = slots[idx];
+    if (slot_cap[idx] < obj_size) {
+        free(r);
+        r = slots[idx] = sm_xmalloc(obj_size);
+        slot_cap[idx] = obj_size;
+    }
+    memset(r, 0, obj_size);
     sm_list_init(&r->link);
     if (++generation == 0)
         generation = 1;
@@ -40,15 +52,15 @@ struct sctpmpi_request *sm_req_alloc(int kind)
     return r;
 }
 
-struct sctpmpi_request *sm_req_done(int source)
+struct sm_req *sm_req_done(int source, size_t obj_size)
 {
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
+    struct sm_req *r = sm_req_alloc(SM_REQ_DONE, obj_size);
     r->status.MPI_SOURCE = source;
     r->complete = 1;
     return r;
 }
 
-void sm_req_init(struct sctpmpi_request *r, struct sctpmpi_comm *comm, uint32_t ctx, int peer,
+void sm_req_init(struct sm_req *r, struct sctpmpi_comm *comm, uint32_t ctx, int peer,
                  int tag, int mode)
 {
     r->comm = comm;
@@ -63,14 +75,14 @@ void sm_req_init(struct sctpmpi_request *r, struct sctpmpi_comm *comm, uint32_t 
     }
 }
 
-void sm_req_restart(struct sctpmpi_request *r)
+void sm_req_restart(struct sm_req *r)
 {
     r->complete = 0;
     r->io_pending = r->await_cts = r->await_sync = r->matched = r->cancel_pending = 0;
     r->received = r->msg_size = 0;
 }
 
-struct sctpmpi_request *sm_req_by_id(uint64_t id)
+struct sm_req *sm_req_by_id(uint64_t id)
 {
     uint32_t idx = (uint32_t)id;
     if (idx >= nslots || !slots[idx] || slots[idx]->id != id || !slots[idx]->kind)
@@ -78,19 +90,17 @@ struct sctpmpi_request *sm_req_by_id(uint64_t id)
     return slots[idx];
 }
 
-void sm_req_release(struct sctpmpi_request *r)
+void sm_req_release(struct sm_req *r)
 {
     uint32_t idx = (uint32_t)r->id;
-    free(r->owned_buf);
-    r->owned_buf = NULL;
-    if (r->bsend_charge)
-        sm_bsend_uncharge(r->bsend_charge);
+    if (r->on_release)
+        r->on_release(r);
     r->kind = 0;
     r->id = 0;
     free_stack[nfree++] = idx;
 }
 
-void sm_req_complete(struct sctpmpi_request *r)
+void sm_req_complete(struct sm_req *r)
 {
     r->complete = 1;
     if (r->on_complete)
@@ -116,7 +126,7 @@ int sm_req_any_for_comm(const struct sctpmpi_comm *c)
  *    MPI_ERR_PROC_FAILED_PENDING);
  *  - reserved by the ordering rule for one of its missing messages;
  *  - matched to one of its rendezvous messages, data still to come. */
-static int feeds(const struct sctpmpi_request *r, int world)
+static int feeds(const struct sm_req *r, int world)
 {
     if (r->reserved)
         return r->wpeer == world;
@@ -129,7 +139,7 @@ static int feeds(const struct sctpmpi_request *r, int world)
 void sm_fail_receives_from(int world)
 {
     for (uint32_t i = 0; i < nslots; i++) {
-        struct sctpmpi_request *r = slots[i];
+        struct sm_req *r = slots[i];
         if (!r || r->kind != SM_REQ_RECV || r->complete || !r->comm || !feeds(r, world))
             continue;
         sm_list_remove(&r->link); /* off the posted queue or its order's reservations */
@@ -145,7 +155,9 @@ void sm_req_pool_fini(void)
         free(slots[i]);
     free(slots);
     free(free_stack);
+    free(slot_cap);
     slots = NULL;
     free_stack = NULL;
+    slot_cap = NULL;
     nslots = nfree = 0;
 }

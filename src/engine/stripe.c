@@ -37,7 +37,7 @@ struct stripe_job {
 static struct sm_list stripe_jobs = {&stripe_jobs, &stripe_jobs};
 static size_t stripe_min = (size_t)-1; /* SCTPMPI_STRIPE_MIN, read on first use */
 
-static void send_segment(struct sctpmpi_request *r, int peer, int lane, uint64_t rreq,
+static void send_segment(struct sm_req *r, int peer, int lane, uint64_t rreq,
                          size_t off, size_t n)
 {
     struct sm_frame_hdr d;
@@ -64,7 +64,7 @@ static int slots_busy(const struct stripe_job *j)
 }
 
 /* pack the segment [off, off + n) into a free ring buffer and send it with the slot as cookie */
-static void send_packed_segment(struct sctpmpi_request *r, struct pack_slot *s, int peer,
+static void send_packed_segment(struct sm_req *r, struct pack_slot *s, int peer,
                                 int lane, uint64_t rreq, size_t off, size_t n)
 {
     struct sm_frame_hdr d;
@@ -85,7 +85,7 @@ static void send_packed_segment(struct sctpmpi_request *r, struct pack_slot *s, 
  * (all sent, or the send ended) */
 static int stripe_pump(struct stripe_job *j)
 {
-    struct sctpmpi_request *r = sm_req_by_id(j->sreq);
+    struct sm_req *r = sm_req_by_id(j->sreq);
     if (!r || r->kind != SM_REQ_SEND || r->complete)
         return 1; /* failed (peer lost) and completed meanwhile */
     while (j->off < r->bytes) {
@@ -141,7 +141,7 @@ static int stripe_progress(void)
 
 /* start a job for send r (its own io_pending hold is released when the last segment is
  * handed over); kept for the progress hook unless it finished at once */
-static void job_start(struct sctpmpi_request *r, uint64_t rreq, int peer, int lane, size_t seg,
+static void job_start(struct sm_req *r, uint64_t rreq, int peer, int lane, size_t seg,
                       int striped)
 {
     struct stripe_job *j = sm_xcalloc(1, sizeof *j);
@@ -180,7 +180,7 @@ int sm_rndv_ring_send_done(void *cookie)
         if (!s->busy)
             return 1;
         s->busy = 0;
-        struct sctpmpi_request *r = sm_req_by_id(j->sreq);
+        struct sm_req *r = sm_req_by_id(j->sreq);
         if (r && r->kind == SM_REQ_SEND && r->io_pending > 0) {
             r->io_pending--;
             sm_send_maybe_complete(r);
@@ -191,7 +191,7 @@ int sm_rndv_ring_send_done(void *cookie)
 }
 
 /* send r's DATA segments to peer for its receive rreq (after the CTS) */
-void sm_rndv_send_data(struct sctpmpi_request *r, int peer, uint64_t rreq)
+void sm_rndv_send_data(struct sm_req *r, int peer, uint64_t rreq)
 {
     int lane = sm_lane_for(peer, r->ctx, r->tag);
     size_t seg = sm_eng.segment;
