@@ -5,13 +5,15 @@
  * engine/engine_internal.h, included only by src/engine/ and its unit tests.
  *
  * Files of the engine:
- *   request.c   request allocation, ids, completion
+ *   request.c   request allocation, ids, completion, failing receives of a lost rank
  *   order.c     per-(sender, context) sequence tracking, early arrivals, reservations (the ordering rule)
- *   match.c     posted-receive and unexpected queues, matching
- *   protocol.c  eager / synchronous / rendezvous / cancel senders and frame handlers
+ *   match.c     posted-receive and unexpected queues, matching, probes
+ *   protocol.c  eager / synchronous / rendezvous / cancel senders, frame checks and handlers
+ *   stripe.c    a rendezvous's DATA segments: at once, striped over rails, or through a pack ring
  *   flowctl.c   eager credits per peer
  *   frames.c    building frames and handing them to the transport (or the self path)
- *   progress.c  the progress loop (spin, then block) and engine start/stop
+ *   world.c     world rank and size, the eager limit, world -> communicator ranks
+ *   progress.c  the progress loop (spin, then block) and engine start/stop (src/boot/ boots)
  * The engine works on contiguous byte buffers; the API layer turns (buf, count, datatype) into
  * bytes. */
 #ifndef SCTPMPI_ENGINE_H
