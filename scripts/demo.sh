@@ -108,5 +108,5 @@ if [[ ${#notes[@]} -gt 0 ]]; then
 fi
 echo
 echo "logs: $LOG  (every program checks its data and exits non-zero on a mismatch)"
-echo "full comparison with Open MPI and MPICH: python3 bench/p2p/compare.py --build $BUILD"
+echo "full comparison with Open MPI and MPICH: python3 bench/compare.py --build $BUILD"
 [[ $tcp_ok -eq 1 ]]

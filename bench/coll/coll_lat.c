@@ -7,10 +7,7 @@
  *
  * Usage: coll_lat [--sizes 8,1K,1M] [--ops allreduce,alltoall,bcast] [--reps R] [--iters N]
  *                 [--csv]   (csv: coll,op,size_bytes,iters,latency_us) */
-#include <mpi.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "../common/bench.h"
 
 static int me, np;
 
@@ -21,31 +18,6 @@ static int me, np;
         fprintf(stderr, "\n");                                                                   \
         MPI_Abort(MPI_COMM_WORLD, 2);                                                            \
     } while (0)
-
-static long parse_size(const char *s)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (*end == 'k' || *end == 'K')
-        v *= 1024;
-    else if (*end == 'm' || *end == 'M')
-        v *= 1024 * 1024;
-    return v;
-}
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p)
-        DIE("out of memory");
-    return p;
-}
 
 /* element i of rank r's contribution in iteration it (it < 0: the fully checked call) */
 static int val(int r, long i, int it) { return (int)((r * 7919L + i * 31L + it * 3L) % 100003L); }
@@ -139,7 +111,7 @@ int main(int argc, char **argv)
     if (me == 0 && !csv)
         printf("# coll_lat: %d ranks, median of %d repetitions (slowest rank's mean per call)\n"
                "# %-10s %10s %7s %12s\n", np, reps, "op", "bytes", "iters", "latency_us");
-    double *rep_us = xmalloc(sizeof(double) * (size_t)reps);
+    double *rep_us = bench_alloc(sizeof(double) * (size_t)reps, me);
     char *opl = strdup(ops);
     for (char *os = strtok(opl, ","); os; os = strtok(NULL, ",")) {
         int op = -1;
@@ -150,12 +122,12 @@ int main(int argc, char **argv)
             DIE("unknown op %s", os);
         char *szl = strdup(sizes), *save = NULL;
         for (char *ss = strtok_r(szl, ",", &save); ss; ss = strtok_r(NULL, ",", &save)) {
-            long bytes = parse_size(ss), n = bytes / (long)sizeof(int);
+            long bytes = (long)bench_size(ss), n = bytes / (long)sizeof(int);
             if (n < 1)
                 n = 1;
             long blocks = op == ALLTOALL ? np : 1;
-            int *sb = xmalloc(sizeof(int) * (size_t)(n * blocks));
-            int *rb = xmalloc(sizeof(int) * (size_t)(n * blocks));
+            int *sb = bench_alloc(sizeof(int) * (size_t)(n * blocks), me);
+            int *rb = bench_alloc(sizeof(int) * (size_t)(n * blocks), me);
             int it_n = iters > 0 ? iters : bytes <= 4096 ? 200 : bytes <= 65536 ? 50 : 10;
             one_call(op, sb, rb, n, -1, 1);
             for (int w = 0; w < (it_n > 10 ? 10 : 2); w++) /* warm-up */
@@ -170,7 +142,7 @@ int main(int argc, char **argv)
                 rep_us[r] = worst;
             }
             one_call(op, sb, rb, n, -2, 1);
-            qsort(rep_us, (size_t)reps, sizeof(double), cmp_d);
+            qsort(rep_us, (size_t)reps, sizeof(double), bench_cmp_double);
             double med = reps % 2 ? rep_us[reps / 2] : (rep_us[reps / 2 - 1] + rep_us[reps / 2]) / 2;
             if (me == 0) {
                 if (csv)

@@ -28,7 +28,7 @@
  * come back exactly once with the right content, and the workers' counts must add up; any failure
  * exits non-zero.  Standard MPI only (plus src/farm/farm.c), so the same source builds with
  * mpicc.openmpi and mpicc.mpich (bench/run-experiment does). */
-#include "exp_common.h"
+#include "../common/bench.h"
 #include "sctpmpi_farm.h"
 
 #ifndef FARM_DEFAULT_MODE
@@ -61,7 +61,7 @@ struct state {
 static int msg_task(long t, void *buf, int *len, void *ctx)
 {
     struct state *s = ctx;
-    exp_msg_fill(buf, s->o->size, (uint32_t)t, KIND_TASK);
+    bench_msg_fill(buf, s->o->size, (uint32_t)t, KIND_TASK);
     *len = (int)s->o->size;
     return MPI_SUCCESS;
 }
@@ -70,13 +70,13 @@ static int msg_work(int tag, const void *in, int n, void *out, int *out_len, voi
 {
     struct state *s = ctx;
     uint32_t id;
-    if (n != (int)s->o->size || exp_msg_check(in, (size_t)n, KIND_TASK, &id) != 0 ||
+    if (n != (int)s->o->size || bench_msg_check(in, (size_t)n, KIND_TASK, &id) != 0 ||
         id >= (uint32_t)s->o->tasks || (long)id % s->o->tagpool != tag)
-        exp_die("task corrupt (tag, size or data)");
+        bench_fail("task corrupt (tag, size or data)");
     double w0 = MPI_Wtime();
-    exp_work(s->o->task_ms, s->o->spin);
+    bench_work(s->o->task_ms, s->o->spin);
     s->work_s += MPI_Wtime() - w0;
-    exp_msg_fill(out, (size_t)n, id, KIND_RESULT);
+    bench_msg_fill(out, (size_t)n, id, KIND_RESULT);
     *out_len = n;
     s->done++;
     return MPI_SUCCESS;
@@ -86,9 +86,9 @@ static int msg_result(long t, const void *res, int len, int worker, void *ctx)
 {
     struct state *s = ctx;
     uint32_t id;
-    if (len != (int)s->o->size || exp_msg_check(res, (size_t)len, KIND_RESULT, &id) != 0 ||
+    if (len != (int)s->o->size || bench_msg_check(res, (size_t)len, KIND_RESULT, &id) != 0 ||
         id != (uint32_t)t || s->seen[t])
-        exp_die("result corrupt, unexpected or duplicated");
+        bench_fail("result corrupt, unexpected or duplicated");
     s->seen[t] = 1;
     s->per[worker]++;
     return MPI_SUCCESS;
@@ -124,7 +124,7 @@ static int demo_work(int tag, const void *in, int n, void *out, int *out_len, vo
 {
     struct state *s = ctx;
     if (n != (int)(s->o->size / 4 * 4))
-        exp_die("farm check failed: task length");
+        bench_fail("farm check failed: task length");
     uint64_t h = 1469598103934665603ULL;
     uint32_t w;
     for (int i = 0; i < n; i += 4) {
@@ -134,7 +134,7 @@ static int demo_work(int tag, const void *in, int n, void *out, int *out_len, vo
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     uint64_t res[3] = {(uint64_t)tag, h, (uint64_t)rank};
-    exp_work(s->o->task_ms, 1);
+    bench_work(s->o->task_ms, 1);
     memcpy(out, res, sizeof res);
     *out_len = (int)sizeof res;
     s->done++;
@@ -146,10 +146,10 @@ static int demo_result(long t, const void *res, int len, int worker, void *ctx)
     struct state *s = ctx;
     uint64_t r[3];
     if (len != (int)sizeof r)
-        exp_die("farm check failed: result length");
+        bench_fail("farm check failed: result length");
     memcpy(r, res, sizeof r);
     if (r[0] != (uint64_t)t || s->seen[t] || r[2] != (uint64_t)worker || r[1] != s->expect[t])
-        exp_die("farm check failed: result id, duplicate, worker or checksum");
+        bench_fail("farm check failed: result id, duplicate, worker or checksum");
     s->seen[t] = 1;
     s->per[worker]++;
     return MPI_SUCCESS;
@@ -204,19 +204,19 @@ static int parse(int argc, char **argv, struct opts *o)
             return -1;
         i++;
         if (!strcmp(a, "--tasks"))
-            o->tasks = exp_long(v);
+            o->tasks = bench_long(v);
         else if (!strcmp(a, mode == MODE_DEMO ? "--task-bytes" : "--size"))
-            o->size = mode == MODE_DEMO ? (size_t)exp_long(v) : exp_size(v);
+            o->size = mode == MODE_DEMO ? (size_t)bench_long(v) : bench_size(v);
         else if (!strcmp(a, mode == MODE_BPFARM ? "--fanout" : "--k") && mode != MODE_DEMO)
-            o->k = exp_long(v);
+            o->k = bench_long(v);
         else if (!strcmp(a, mode == MODE_BUFFERED ? "--maxreqs" : "--outstanding"))
-            o->maxreqs = exp_long(v);
+            o->maxreqs = bench_long(v);
         else if (!strcmp(a, mode == MODE_BPFARM ? "--maxtags" : "--tagpool") && mode != MODE_DEMO)
-            o->tagpool = exp_long(v);
+            o->tagpool = bench_long(v);
         else if (!strcmp(a, mode == MODE_BPFARM ? "--work-ms" : "--task-ms") && mode != MODE_DEMO)
-            o->task_ms = exp_double(v);
+            o->task_ms = bench_double(v);
         else if (!strcmp(a, "--work-us") && mode == MODE_DEMO)
-            o->task_ms = (double)exp_long(v) / 1e3;
+            o->task_ms = (double)bench_long(v) / 1e3;
         else
             return -1;
     }
@@ -237,7 +237,7 @@ static double measure_rtt(int rank, size_t n)
     unsigned char *b = calloc(n, 1);
     int x = 0;
     if (!b)
-        exp_die("out of memory");
+        bench_fail("out of memory");
     for (int i = 0; i < R; i++) {
         if (rank == 1) {
             double t0 = MPI_Wtime();
@@ -281,12 +281,12 @@ int main(int argc, char **argv)
     if (np < 2 || o.tasks < 1 || o.k < 1 || o.maxreqs < 1 || o.tagpool < slots ||
         o.maxreqs * o.k > 100000 || o.size < (demo ? 4u : 16u) || o.size > (1u << 28) ||
         (demo && (o.tasks > DEMO_MAX_TASKS || o.maxreqs > 1000)))
-        exp_die("bad parameters (need >= 2 ranks, positive counts, a tag pool of at least the "
+        bench_fail("bad parameters (need >= 2 ranks, positive counts, a tag pool of at least the "
                 "tasks outstanding per worker, size >= 16; farm_demo: tasks <= 32000, outstanding <= 1000)");
     int *ub, flag;
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     if (flag && o.tagpool > *ub)
-        exp_die("tag pool too large for MPI_TAG_UB");
+        bench_fail("tag pool too large for MPI_TAG_UB");
 
     sctpmpi_farm_config c;
     sctpmpi_farm_config_init(&c);
@@ -300,11 +300,11 @@ int main(int argc, char **argv)
         s.per = calloc((size_t)np, sizeof(long));
         s.expect = calloc((size_t)o.tasks, sizeof(uint64_t));
         if (!s.seen || !s.per || !s.expect)
-            exp_die("out of memory");
+            bench_fail("out of memory");
     }
     double rtt = o.mode == MODE_BUFFERED ? measure_rtt(rank, o.size) : 0;
     if (rank == 0 && !demo) {
-        exp_print_env(stdout);
+        bench_print_env(stdout);
         printf(o.mode == MODE_BUFFERED
                    ? "bench,tasks,size,k,maxreqs,tagpool,workers,task_ms,seconds,rtt_ms,task_mean_ms,model_s,"
                      "model_buffered_s\n"
@@ -317,7 +317,7 @@ int main(int argc, char **argv)
                   : sctpmpi_farm_run(MPI_COMM_WORLD, &c, o.tasks, msg_task, msg_work, msg_result, &s, NULL);
     double el = MPI_Wtime() - t0;
     if (rc != MPI_SUCCESS)
-        exp_die("the farm returned an error");
+        bench_fail("the farm returned an error");
     /* the workers' counts and task times, and the per-worker results the manager saw */
     double mine[2] = {(double)s.done, s.work_s}, tot[2] = {0, 0};
     MPI_Reduce(mine, tot, 2, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -328,15 +328,15 @@ int main(int argc, char **argv)
         long mn = o.tasks, mx = 0;
         for (long t = 0; t < o.tasks; t++)
             if (!s.seen[t])
-                exp_die("a task was never done");
+                bench_fail("a task was never done");
         for (int w = 1; w < np; w++) {
             if (did[w] != s.per[w])
-                exp_die("workers' task counts do not add up");
+                bench_fail("workers' task counts do not add up");
             mn = s.per[w] < mn ? s.per[w] : mn;
             mx = s.per[w] > mx ? s.per[w] : mx;
         }
         if ((long)tot[0] != o.tasks)
-            exp_die("workers' task counts do not add up");
+            bench_fail("workers' task counts do not add up");
         if (o.mode == MODE_BUFFERED) {
             double tmean = tot[1] / tot[0];
             double kk = (double)((o.tasks + nw - 1) / nw);

@@ -24,6 +24,8 @@
 #include <mpi.h>
 #include <sctpmpi_farm.h>
 
+#include "../common/bench.h"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,15 +54,9 @@ static double nrand(uint64_t *s) /* Box-Muller */
     return sqrt(-2.0 * log(a + 1e-300)) * cos(6.283185307179586 * b);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static double median(double *v, int n) /* sorts v */
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mh_alltoall.sh BUILD [OUT] — issue 7 experiment (b), 004 Fig. 3 ("Pallas Alltoall n=4, MTU
+# mh_alltoall.sh BUILD [OUT] — multihoming experiment (b), 004 Fig. 3 ("Pallas Alltoall n=4, MTU
 # 1500"): MPI_Alltoall latency by message size (bytes per peer, as IMB counts them) with NP ranks,
 # one per netlab host (004: four nodes, one process each), every host with 2 rails of 1 Gbit/s
 # NICs, MTU 1500, DELAY_MS each way; bench/coll/coll_lat --ops alltoall (every call's data

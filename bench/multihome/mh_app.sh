@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mh_app.sh BUILD [OUT] — issue 7 experiment (d), thesis Table 6.2: a compute + communicate
+# mh_app.sh BUILD [OUT] — multihoming experiment (d), thesis Table 6.2: a compute + communicate
 # application (bench/multihome/mh_stencil, 2-D Jacobi, fixed work) on 2 netlab hosts x 2 rails
 # (1 Gbit/s NICs, 0.1 ms each way), with rail 0 failing for good FAIL_AT seconds after the job
 # was started (netlab down h0-h1@0, both directions; brought up again after the job), and the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mh_bw.sh BUILD [OUT] — issue 7 experiment (a), 004 Fig. 2: osu_bw-style bandwidth by message
+# mh_bw.sh BUILD [OUT] — multihoming experiment (a), 004 Fig. 2: osu_bw-style bandwidth by message
 # size between 2 netlab hosts x 2 rails, every host interface a 1 Gbit/s NIC, DELAY_MS each way,
 # for the contenders of mh_contenders.sh (bench/p2p/bw, window WINDOW, every message checked).
 # Contenders run interleaved, REPS times each.  Writes OUT/bw.csv (one row per contender, run

@@ -1,4 +1,4 @@
-# mh_contenders.sh — the contenders of issue 7's experiments (sourced by mh_bw.sh,
+# mh_contenders.sh — the contenders of the multihoming experiments (sourced by mh_bw.sh,
 # mh_alltoall.sh, mh_app.sh): one netlab network of H hosts x 2 rails for a whole experiment,
 # and one function that runs a job of a named contender on it.  Owns nothing else.
 #
@@ -152,7 +152,8 @@ mh_net_drops() {
 # emulated links dropped during the job (mh_net_drops' format).
 # With MH_DONE_RE and MH_DONE_N set (the caller's result lines: an extended regex and how many
 # the job prints), a job still running MH_GRACE (10) s after its last result line is ended and
-# recorded as "timeout" with its results (MPICH 4.0 + UCX can hang in MPI_Finalize, BRIEF 7)
+# recorded as "timeout" with its results (MPICH 4.0.2 + UCX 1.13.1 hangs in MPI_Finalize in about
+# 1 run in 3: UCX closing its TCP endpoints waits for peers already in the PMI barrier)
 mh_measure() {
   local log=$1 r0 r1 t0 rc q0 d0 q1 d1 job done_at=""
   shift

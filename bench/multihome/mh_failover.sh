@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mh_failover.sh BUILD [OUT] — issue 7 experiment (c), thesis Figs. 6.1-6.3: failover timeline on
+# mh_failover.sh BUILD [OUT] — multihoming experiment (c), thesis Figs. 6.1-6.3: failover timeline on
 # netlab, 2 hosts x 2 rails, 1 Gbit/s NICs, 0.1 ms each way; rail 0 down at T1 and up at T2,
 # rail 1 down at T3 (EVENTS="T1 T2 T3", default "5 15 25", seconds after the network came up;
 # the job starts ~0.3 s later) while bench/multihome/mh_timeline streams 64 KiB MPI_Sends for DUR

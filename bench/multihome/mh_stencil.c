@@ -1,4 +1,4 @@
-/* mh_stencil.c — compute + communicate application of issue 7 experiment (d) (thesis Table 6.2
+/* mh_stencil.c — compute + communicate application of multihoming experiment (d) (thesis Table 6.2
  * ran NAS benchmarks): 2-D Jacobi relaxation of Laplace's equation on a (np * ROWS) x COLS grid
  * split into row blocks, one per rank; every iteration one sweep over the block and a halo
  * exchange of one row with each neighbour (MPI_Sendrecv), every REDUCE iterations an
@@ -19,16 +19,12 @@
  *              [--trace FILE]
  * Standard MPI only (the same source builds with Open MPI and MPICH). */
 #include <mpi.h>
+
+#include "../common/bench.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static int cmp_d(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
 
 static double boundary(long gi, long j, long grows, long cols) /* fixed edge values */
 {
@@ -143,7 +139,7 @@ int main(int argc, char **argv)
             if (iter_ms[k] > iter_ms[lk])
                 lk = k;
         }
-        qsort(sorted, (size_t)iters, sizeof *sorted, cmp_d);
+        qsort(sorted, (size_t)iters, sizeof *sorted, bench_cmp_double);
         printf("stencil,%d,%ld,%ld,%ld,%.4f,%.3f,%.3f,%.3f,%.17g,%.6f\n", np, rows, cols, iters, secs,
                sorted[iters / 2], iter_ms[lk], iter_t0[lk], checksum,
                (double)t0_wall.tv_sec + t0_wall.tv_nsec * 1e-9);

@@ -1,4 +1,4 @@
-/* mh_timeline.c — failover timeline (issue 7, experiment c; thesis Figs. 6.1-6.3): rank 0
+/* mh_timeline.c — failover timeline (multihoming experiment (c); thesis Figs. 6.1-6.3): rank 0
  * streams MSG-byte messages to rank 1 for DURATION seconds (MPI_Send back to back); rank 1
  * counts the bytes it receives in 100 ms bins and prints one line per bin,
  * "t_s mbit_per_s", then the longest stretch of empty bins.  The network events (rail down/up)

@@ -18,7 +18,7 @@
  *
  * Standard MPI only (Init, Finalize, Comm_rank/size, Send, Recv, Isend, Irecv, Waitall, Barrier,
  * Reduce, Wtime, Abort). --csv prints "bench,size_bytes,iters,window,mb_per_s,cpu_s_per_gb" rows. */
-#include "bench_common.h"
+#include "../common/bench.h"
 
 #include <sys/resource.h>
 

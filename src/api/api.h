@@ -192,7 +192,7 @@ void sm_comm_reap_all(void);
 MPI_Comm sm_comm_new(int rank, int size, const int *world_of, uint32_t ctx);
 int sm_coll_tag(MPI_Comm c); /* next tag of a blocking collective on c */
 
-/* ---- collectives used internally (coll_*.c) on comm's collective context ---- */
+/* ---- collectives used internally (src/coll/) on comm's collective context ---- */
 int sm_coll_bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c);
 int sm_coll_allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                       MPI_Comm c);
@@ -227,14 +227,14 @@ struct sm_topo *sm_topo_dup(const struct sm_topo *t);
 int sm_topo_neighbors(MPI_Comm c, const char *fn, int *kind, int *indeg, int **in, int *outdeg,
                       int **out);
 
-/* ---- non-blocking collectives (icoll.c) ---- */
+/* ---- non-blocking collectives (src/coll/sched.c) ---- */
 int sm_nbc_is_request(MPI_Request r); /* MPI_Cancel must refuse these */
 
 /* attr.c: a communicator attribute of a user keyval; misc.c: MPI_LASTUSEDCODE's value */
 int sm_comm_attr_get(MPI_Comm comm, int keyval, void *out, int *flag);
 int sm_last_used_code(void);
 
-/* ---- MPI-4 requests (persistent_coll.c): persistent requests of kind SM_REQ_DONE whose
+/* ---- MPI-4 requests (preq.c): persistent requests of kind SM_REQ_DONE whose
  * hook_buf points to an object that starts with its operations (persistent collectives,
  * partitioned requests); MPI_Start and MPI_Request_free dispatch to them */
 struct sm_preq_ops {

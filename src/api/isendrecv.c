@@ -1,5 +1,5 @@
 /* isendrecv.c — MPI_Isendrecv and MPI_Isendrecv_replace (MPI-4): one user request over an
- * internal receive and send, completed (a waiter, persistent_coll.c) when both have; its
+ * internal receive and send, completed (a waiter, preq.c) when both have; its
  * status is the receive's.  The replace form sends a packed copy of the buffer, so the
  * incoming message may overwrite the buffer while the send is still under way. */
 #include <stdlib.h>

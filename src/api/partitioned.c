@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "api/api.h"
-#include "api/coll_util.h"
+#include "coll/coll_util.h"
 
 struct part {
     const struct sm_preq_ops *ops; /* first: sm_preq_ops_of */

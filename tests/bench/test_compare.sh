@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# test_compare.sh PYTHON SOURCE BUILD MODE — bench/p2p/compare.py end to end at the tiniest sizes
+# test_compare.sh PYTHON SOURCE BUILD MODE — bench/compare.py end to end at the tiniest sizes
 # with one contender (our TCP transport), one repetition, --quick iterations:
 #   loopback   the loopback table, the CPU-per-GB table and the targets come out; --out report written
 #   netlab     the same on a 2-host netlab network (1 Gbit/s, 1% loss): ratio columns, the per-run
 #              counters table with traffic that crossed the emulated link (skip 77 without root/netns)
 #   bad_input  bad --netlab / --only / --bw-sizes / -r values end with a clear usage error, no traceback
+#   coll       "compare.py coll" with --base (this build against itself): the before/after table
+#              with a number and a ratio in every cell of both contenders, and the --out report
 # No timing is asserted: only that every table holds numbers.
 set -u
 py=$1 src=$2 build=$3 mode=$4
-cmp="$src/bench/p2p/compare.py"
+cmp="$src/bench/compare.py"
 tmp=$(mktemp -d /tmp/sm-cmp.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; sed -n 1,200p "$tmp/out" 2>/dev/null; tail -20 "$tmp/err" 2>/dev/null; exit 1; }
@@ -42,6 +44,18 @@ netlab)
   [ -n "$run" ] || fail "no netlab run recorded in the wrapper"
   [ ! -e "$run" ] || fail "netlab run $run left behind"
   echo "compare netlab passed" ;;
+coll)
+  "$py" "$cmp" coll --build "$build" --base "$build" --only tcp -r 1 --reps 1 --sizes 8,4k -n 3 \
+    --scratch "$tmp/s" --out "$tmp/report.md" >"$tmp/out" 2>"$tmp/err" || fail "compare.py coll exited with $?"
+  grep -q "^| op | size | sctpmpi tcp µs | sctpmpi tcp (base) µs |$" "$tmp/out" || fail "no before/after table"
+  for op in allreduce alltoall bcast; do
+    for sz in "8 B" "4 KiB"; do
+      grep -Eq "^\| $op \| $sz \| $num \($num""x\) \| $num \|$" "$tmp/out" || fail "no $op $sz row with a ratio"
+    done
+  done
+  grep -q "this build / the base build" "$tmp/out" || fail "the ratio is not said to be against the base"
+  grep -q "^### Run of " "$tmp/report.md" || fail "--out report missing"
+  echo "compare coll passed" ;;
 bad_input)
   check() {  # args...: must exit 2 with 'error:' on stderr and no Python traceback
     "$py" "$cmp" --build "$build" "$@" >"$tmp/out" 2>"$tmp/err"

@@ -5,8 +5,33 @@
  * int, MPI_SUM on integer-valued doubles (exact in any order), MPI_IN_PLACE, a derived type
  * (contiguous pairs), a commutative user op, and a non-commutative one (which must keep rank
  * order, so it never takes the reduce-scatter path).  Every element against a serial
- * reference, on every rank.  Standard MPI only. */
+ * reference, on every rank; blocking, non-blocking and persistent (they share the algorithm).
+ * Standard MPI only. */
 #include "coll_test.h"
+
+/* which form of each collective runs: 0 blocking, 1 non-blocking (then Wait), 2 persistent
+ * (*_init, Start, Wait, Request_free): all three must take the same algorithms */
+static int form_;
+
+static void run_(MPI_Request *q)
+{
+    if (form_ == 2)
+        MPI_Start(q);
+    MPI_Wait(q, MPI_STATUS_IGNORE);
+    if (form_ == 2)
+        MPI_Request_free(q);
+}
+
+static void Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op)
+{
+    MPI_Request q;
+    if (form_ == 0)
+        MPI_Allreduce(s, r, n, t, op, MPI_COMM_WORLD);
+    else if (form_ == 1)
+        MPI_Iallreduce(s, r, n, t, op, MPI_COMM_WORLD, &q), run_(&q);
+    else
+        MPI_Allreduce_init(s, r, n, t, op, MPI_COMM_WORLD, MPI_INFO_NULL, &q), run_(&q);
+}
 
 static int val(int r, int i) { return (r * 131 + i * 7) % 1001 - 500; }
 
@@ -36,7 +61,7 @@ static void check_int(int count, MPI_Op op, int in_place)
     int *r = xmalloc(sizeof(int) * (size_t)(count + 1));
     for (int i = 0; i < count; i++)
         s[i] = r[i] = val(rank_, i);
-    MPI_Allreduce(in_place ? MPI_IN_PLACE : s, r, count, MPI_INT, op, MPI_COMM_WORLD);
+    Allreduce(in_place ? MPI_IN_PLACE : s, r, count, MPI_INT, op);
     for (int i = 0; i < count; i++) {
         int want = val(0, i);
         for (int p = 1; p < size_; p++) {
@@ -63,7 +88,7 @@ static void check_double(int count)
     double *r = xmalloc(sizeof(double) * (size_t)(count + 1));
     for (int i = 0; i < count; i++)
         s[i] = val(rank_, i);
-    MPI_Allreduce(s, r, count, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    Allreduce(s, r, count, MPI_DOUBLE, MPI_SUM);
     for (int i = 0; i < count; i++) {
         double want = 0;
         for (int p = 0; p < size_; p++)
@@ -85,7 +110,7 @@ static void check_derived_user(int count)
     int *r = xmalloc(sizeof(int) * 2 * (size_t)(count + 1));
     for (int i = 0; i < 2 * count; i++)
         s[i] = val(rank_, i);
-    MPI_Allreduce(s, r, count, pair, op, MPI_COMM_WORLD);
+    Allreduce(s, r, count, pair, op);
     for (int i = 0; i < 2 * count; i++) {
         int want = 0;
         for (int p = 0; p < size_; p++)
@@ -109,7 +134,7 @@ static void check_noncommutative(int count)
     int *r = xmalloc(sizeof(int) * 4 * (size_t)count);
     for (int i = 0; i < 4 * count; i++)
         s[i] = (val(rank_, i) + 1000) % 997;
-    MPI_Allreduce(s, r, count, mat, op, MPI_COMM_WORLD);
+    Allreduce(s, r, count, mat, op);
     for (int k = 0; k < count; k++) { /* M_0 * M_1 * ... * M_{n-1} */
         int acc[4];
         for (int j = 0; j < 4; j++)
@@ -138,16 +163,18 @@ int main(int argc, char **argv)
         pof2 *= 2;
     /* 8192 ints = the default threshold; pof2 +- 1 elements with the threshold at 0 */
     const int counts[] = {0, 1, pof2 - 1, pof2, pof2 + 1, 1000, 8191, 8192, 8193, 30011, 100000};
-    for (unsigned c = 0; c < sizeof counts / sizeof *counts; c++) {
-        int n = counts[c];
-        check_int(n, MPI_SUM, 0);
-        check_int(n, MPI_SUM, 1);
-        check_int(n, c % 2 ? MPI_MIN : MPI_MAX, 0);
-        check_int(n, MPI_BAND, c % 2);
-        check_double(n);
-        if (n <= 30011) {
-            check_derived_user(n);
-            check_noncommutative(n / 4 + 1);
+    for (form_ = 0; form_ < 3; form_++) {
+        for (unsigned c = 0; c < sizeof counts / sizeof *counts; c++) {
+            int n = counts[c];
+            check_int(n, MPI_SUM, 0);
+            check_int(n, MPI_SUM, 1);
+            check_int(n, c % 2 ? MPI_MIN : MPI_MAX, 0);
+            check_int(n, MPI_BAND, c % 2);
+            check_double(n);
+            if (n <= 30011) {
+                check_derived_user(n);
+                check_noncommutative(n / 4 + 1);
+            }
         }
     }
     return finish();

@@ -4,8 +4,78 @@
  * Bruck / recursive doubling / ring (2 KiB block, 512 KiB total), Alltoall Bruck / pairwise
  * (256 B block), Reduce_scatter(_block) allreduce-based / pairwise (16 KiB total, commutative
  * ops only; a non-commutative op always takes the allreduce path).  MPI_IN_PLACE and derived
- * types where they change the code path.  Standard MPI only. */
+ * types where they change the code path.  Each in its blocking, non-blocking and persistent
+ * form (the three share one algorithm per size).  Standard MPI only. */
 #include "coll_test.h"
+
+/* which form of each collective runs: 0 blocking, 1 non-blocking (then Wait), 2 persistent
+ * (*_init, Start, Wait, Request_free): all three must take the same algorithms */
+static int form_;
+static const char *form_name_[] = {"blocking", "non-blocking", "persistent"};
+
+static void run_(MPI_Request *q)
+{
+    if (form_ == 2)
+        MPI_Start(q);
+    MPI_Wait(q, MPI_STATUS_IGNORE);
+    if (form_ == 2)
+        MPI_Request_free(q);
+}
+
+static void Bcast(void *b, int n, MPI_Datatype t, int root)
+{
+    MPI_Request q;
+    if (form_ == 0)
+        MPI_Bcast(b, n, t, root, MPI_COMM_WORLD);
+    else if (form_ == 1)
+        MPI_Ibcast(b, n, t, root, MPI_COMM_WORLD, &q), run_(&q);
+    else
+        MPI_Bcast_init(b, n, t, root, MPI_COMM_WORLD, MPI_INFO_NULL, &q), run_(&q);
+}
+
+static void Allgather(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt)
+{
+    MPI_Request q;
+    if (form_ == 0)
+        MPI_Allgather(s, sn, st, r, rn, rt, MPI_COMM_WORLD);
+    else if (form_ == 1)
+        MPI_Iallgather(s, sn, st, r, rn, rt, MPI_COMM_WORLD, &q), run_(&q);
+    else
+        MPI_Allgather_init(s, sn, st, r, rn, rt, MPI_COMM_WORLD, MPI_INFO_NULL, &q), run_(&q);
+}
+
+static void Alltoall(const void *s, int sn, MPI_Datatype st, void *r, int rn, MPI_Datatype rt)
+{
+    MPI_Request q;
+    if (form_ == 0)
+        MPI_Alltoall(s, sn, st, r, rn, rt, MPI_COMM_WORLD);
+    else if (form_ == 1)
+        MPI_Ialltoall(s, sn, st, r, rn, rt, MPI_COMM_WORLD, &q), run_(&q);
+    else
+        MPI_Alltoall_init(s, sn, st, r, rn, rt, MPI_COMM_WORLD, MPI_INFO_NULL, &q), run_(&q);
+}
+
+static void Reduce_scatter_block(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op)
+{
+    MPI_Request q;
+    if (form_ == 0)
+        MPI_Reduce_scatter_block(s, r, n, t, op, MPI_COMM_WORLD);
+    else if (form_ == 1)
+        MPI_Ireduce_scatter_block(s, r, n, t, op, MPI_COMM_WORLD, &q), run_(&q);
+    else
+        MPI_Reduce_scatter_block_init(s, r, n, t, op, MPI_COMM_WORLD, MPI_INFO_NULL, &q), run_(&q);
+}
+
+static void Reduce_scatter(const void *s, void *r, const int *c, MPI_Datatype t, MPI_Op op)
+{
+    MPI_Request q;
+    if (form_ == 0)
+        MPI_Reduce_scatter(s, r, c, t, op, MPI_COMM_WORLD);
+    else if (form_ == 1)
+        MPI_Ireduce_scatter(s, r, c, t, op, MPI_COMM_WORLD, &q), run_(&q);
+    else
+        MPI_Reduce_scatter_init(s, r, c, t, op, MPI_COMM_WORLD, MPI_INFO_NULL, &q), run_(&q);
+}
 
 static int val(int r, int i) { return (r * 7919 + i * 31) % 1000003; }
 
@@ -30,7 +100,7 @@ static void bcast(void)
                     MPI_Type_commit(&v);
                     for (int i = 0; i < 2 * n; i++)
                         b[i] = i % 2 ? -7 : val(root, i / 2);
-                    MPI_Bcast(b, 1, v, root, MPI_COMM_WORLD);
+                    Bcast(b, 1, v, root);
                     MPI_Type_free(&v);
                     for (int i = 0; i < 2 * n; i++)
                         CHECK(b[i] == (i % 2 ? -7 : val(root, i / 2)), "Bcast root buffer changed");
@@ -38,7 +108,7 @@ static void bcast(void)
                 }
                 for (int i = 0; i < n; i++)
                     b[i] = rank_ == root ? val(root, i) : -1;
-                MPI_Bcast(b, n, MPI_INT, root, MPI_COMM_WORLD);
+                Bcast(b, n, MPI_INT, root);
                 for (int i = 0; i < n; i++)
                     CHECK(b[i] == val(root, i), "Bcast n %d root %d vec %d [%d] = %d", n, root, vec,
                           i, b[i]);
@@ -60,9 +130,9 @@ static void allgather(void)
             memset(r, 0xff, sizeof(int) * (size_t)n * size_);
             if (ip) {
                 memcpy(r + (size_t)n * rank_, s, sizeof(int) * (size_t)n);
-                MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, n, MPI_INT, MPI_COMM_WORLD);
+                Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, n, MPI_INT);
             } else {
-                MPI_Allgather(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD);
+                Allgather(s, n, MPI_INT, r, n, MPI_INT);
             }
             for (int p = 0; p < size_; p++)
                 for (int i = 0; i < n; i++)
@@ -79,7 +149,7 @@ static void allgather(void)
     int s[2] = {val(rank_, 0), val(rank_, 1)}, *r = xmalloc(sizeof(int) * 3 * (size_t)size_);
     for (int i = 0; i < 3 * size_; i++)
         r[i] = -5;
-    MPI_Allgather(s, 2, MPI_INT, r, 1, v, MPI_COMM_WORLD);
+    Allgather(s, 2, MPI_INT, r, 1, v);
     for (int p = 0; p < size_; p++)
         CHECK(r[3 * p] == val(p, 0) && r[3 * p + 1] == -5 && r[3 * p + 2] == val(p, 1),
               "Allgather vector from %d", p);
@@ -100,10 +170,10 @@ static void alltoall(void)
                     s[(size_t)d * n + i] = val(rank_ * size_ + d, i);
             if (ip) {
                 memcpy(r, s, sizeof(int) * all);
-                MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, n, MPI_INT, MPI_COMM_WORLD);
+                Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, r, n, MPI_INT);
             } else {
                 memset(r, 0xff, sizeof(int) * all);
-                MPI_Alltoall(s, n, MPI_INT, r, n, MPI_INT, MPI_COMM_WORLD);
+                Alltoall(s, n, MPI_INT, r, n, MPI_INT);
             }
             for (int p = 0; p < size_; p++)
                 for (int i = 0; i < n; i++)
@@ -122,7 +192,7 @@ static void alltoall(void)
     for (int d = 0; d < size_; d++)
         for (int k = 0; k < 4; k++)
             s[4 * d + k] = k % 2 ? -1 : val(rank_ * size_ + d, k / 2);
-    MPI_Alltoall(s, 1, vr, r, 2, MPI_INT, MPI_COMM_WORLD);
+    Alltoall(s, 1, vr, r, 2, MPI_INT);
     for (int p = 0; p < size_; p++)
         for (int k = 0; k < 2; k++)
             CHECK(r[2 * p + k] == val(p * size_ + rank_, k), "Alltoall vector from %d", p);
@@ -146,9 +216,9 @@ static void reduce_scatter(void)
                 s[i] = val(rank_, (int)i);
             if (k == 1) {
                 memcpy(r, s, sizeof(int) * all);
-                MPI_Reduce_scatter_block(MPI_IN_PLACE, r, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+                Reduce_scatter_block(MPI_IN_PLACE, r, n, MPI_INT, MPI_SUM);
             } else {
-                MPI_Reduce_scatter_block(s, r, n, MPI_INT, k ? fst : MPI_SUM, MPI_COMM_WORLD);
+                Reduce_scatter_block(s, r, n, MPI_INT, k ? fst : MPI_SUM);
             }
             for (int i = 0; i < n; i++) {
                 int g = rank_ * n + i, want = 0;
@@ -176,7 +246,7 @@ static void reduce_scatter(void)
         for (int k = 0; k < 2; k++) {
             for (int i = 0; i < total; i++)
                 s[i] = val(rank_, i);
-            MPI_Reduce_scatter(s, r, counts, MPI_INT, k ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD);
+            Reduce_scatter(s, r, counts, MPI_INT, k ? MPI_MAX : MPI_SUM);
             for (int i = 0; i < counts[rank_]; i++) {
                 int want = k ? -1 : 0;
                 for (int p = 0; p < size_; p++)
@@ -194,9 +264,13 @@ static void reduce_scatter(void)
 int main(int argc, char **argv)
 {
     start(&argc, &argv);
-    bcast();
-    allgather();
-    alltoall();
-    reduce_scatter();
+    for (form_ = 0; form_ < 3; form_++) {
+        bcast();
+        allgather();
+        alltoall();
+        reduce_scatter();
+        if (rank_ == 0)
+            printf("%s: ok\n", form_name_[form_]);
+    }
     return finish();
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_programs.sh BUILD TRANSPORT — the experiment programs of issue 6 (bench/exp: pingpong,
+# test_programs.sh BUILD TRANSPORT — the papers' experiment programs (bench/exp: pingpong,
 # bpfarm, farm) at a tiny size over our TRANSPORT inside a 4-host netlab whose links have 5 ms
 # one-way delay and 1% loss: each must exit 0 after printing its result row (the programs check
 # every byte, every task exactly once and the workers' counts themselves and MPI_Abort

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_addrs.sh MPIEXEC PROG NETLAB — which addresses a rank binds (issue 7 item 1), 2 hosts x 2
+# test_addrs.sh MPIEXEC PROG NETLAB — which addresses a rank binds, 2 hosts x 2
 # rails: (1) SCTPMPI_SCTP_ADDRS naming a multihome file ("host addr ..." lines, picked by
 # NETLAB_HOST) that gives each host only its rail-1 address: the stream must cross rail 1 and
 # leave rail 0 idle; (2) SCTPMPI_SCTP_BINDALL=1: each rank binds both rails and its management

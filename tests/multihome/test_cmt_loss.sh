@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_cmt_loss.sh MPIEXEC PROG NETLAB — issue 7 test (c): 2 hosts x 2 rails, SCTP multihomed
+# test_cmt_loss.sh MPIEXEC PROG NETLAB — multihoming test (c): 2 hosts x 2 rails, SCTP multihomed
 # with CMT on (SCTPMPI_SCTP_CMT=on) and 2% loss on rail 1 (both directions): the checked stream
 # of 10,000 messages arrives whole, and both the emulator's link counters and the SCTP
 # statistics of rank 0 (its local path counters) show that both rails carried data.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_failover.sh MPIEXEC PROG NETLAB — issue 7 test (a): 2 hosts x 2 rails, SCTP multihomed
+# test_failover.sh MPIEXEC PROG NETLAB — multihoming test (a): 2 hosts x 2 rails, SCTP multihomed
 # with SCTPMPI_SCTP_FAILOVER=lan; a checked stream of 10,000 messages from rank 0 to rank 1
 # while netlab takes rail 0 down for good 2.5 s after the network came up (mid-stream).  Every
 # message must arrive once and intact, the longest gap between deliveries must stay under 2 s

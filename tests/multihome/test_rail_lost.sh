@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_rail_lost.sh MPIEXEC PROG NETLAB — issue 7 test (b): 2 hosts with ONE rail, lan preset;
+# test_rail_lost.sh MPIEXEC PROG NETLAB — multihoming test (b): 2 hosts with ONE rail, lan preset;
 # the rail goes down for good 2 s after the network came up, mid-stream.  The job must not hang:
 # with MPI_ERRORS_RETURN both ranks' MPI calls return an error within the bound of
 # docs/transport-sctp.md ("A job whose only path dies": at most 2.4 s with the lan preset; the

@@ -1,8 +1,10 @@
-/* Shared helpers for the point-to-point benchmarks (pingpong.c, bw.c).
- * Plain standard C11 + standard MPI so the same sources build against sctpmpi, Open MPI and MPICH.
- * Header-only (static functions) so each benchmark stays a single translation unit. */
-#ifndef SCTPMPI_BENCH_COMMON_H
-#define SCTPMPI_BENCH_COMMON_H
+/* bench.h — the helpers every benchmark program shares (bench/p2p, bench/exp, bench/coll):
+ * option parsing, data patterns and their checks, buffers, the farm messages, the synthetic
+ * task, and the "settings" line.  Plain C11 + standard MPI, so the same sources build against
+ * sctpmpi, Open MPI and MPICH (their drivers compile them with mpicc.openmpi / mpicc.mpich);
+ * header-only (static functions), so each program stays one translation unit. */
+#ifndef SCTPMPI_BENCH_H
+#define SCTPMPI_BENCH_H
 
 #include <mpi.h>
 
@@ -12,10 +14,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define BENCH_MAX_SIZES 64
 
-/* Options common to pingpong and bw. */
+/* Options of the osu-style pingpong and bw (bench/p2p). */
 struct bench_opts {
     size_t sizes[BENCH_MAX_SIZES]; /* message sizes in bytes, ascending as given */
     int nsizes;
@@ -213,6 +216,138 @@ static inline void *bench_alloc(size_t n, int rank)
         bench_die(rank, "out of memory (%s)", "buffer");
     memset(p, 0, n ? n : 1);
     return p;
+}
+
+/* qsort order of doubles (medians of repetitions) */
+static inline int bench_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Failure with the rank in front: abort the job. */
+static inline void bench_fail(const char *what)
+{
+    int rank = -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    fprintf(stderr, "[rank %d] FAILED: %s\n", rank, what);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 3);
+    exit(3);
+}
+
+/* Option values that must be right: "30k", "1m", "12288" -> bytes; numbers; exit on junk. */
+static inline size_t bench_size(const char *s)
+{
+    size_t v;
+    if (bench_parse_size(s, &v) != 0) {
+        fprintf(stderr, "bad size '%s'\n", s);
+        exit(2);
+    }
+    return v;
+}
+
+static inline long bench_long(const char *s)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0') {
+        fprintf(stderr, "bad number '%s'\n", s);
+        exit(2);
+    }
+    return v;
+}
+
+static inline double bench_double(const char *s)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno != 0 || end == s || *end != '\0') {
+        fprintf(stderr, "bad number '%s'\n", s);
+        exit(2);
+    }
+    return v;
+}
+
+/* A message of a farm: an 8-byte header (id, kind) followed by the pattern of (id, kind). */
+static inline void bench_put_u32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+    p[2] = (unsigned char)(v >> 16);
+    p[3] = (unsigned char)(v >> 24);
+}
+
+static inline uint32_t bench_get_u32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint32_t bench_seed(uint32_t id, uint32_t kind)
+{
+    return id * 7919u + kind * 104729u + 1u;
+}
+
+static inline void bench_msg_fill(unsigned char *buf, size_t n, uint32_t id, uint32_t kind)
+{
+    bench_put_u32(buf, id);
+    bench_put_u32(buf + 4, kind);
+    bench_fill(buf + 8, n - 8, bench_seed(id, kind));
+}
+
+/* Returns 0 when buf is the message (id?, kind) of n bytes; *id gets the id it carries. */
+static inline int bench_msg_check(const unsigned char *buf, size_t n, uint32_t kind, uint32_t *id)
+{
+    *id = bench_get_u32(buf);
+    if (bench_get_u32(buf + 4) != kind)
+        return -1;
+    return bench_check(buf + 8, n - 8, bench_seed(*id, kind)) == (size_t)-1 ? 0 : -1;
+}
+
+/* The synthetic task: sleep (default; on shared, oversubscribed cores the task time then stays
+ * what was asked) or spin (burns CPU like the papers' compute). */
+static inline void bench_work(double ms, int spin)
+{
+    if (ms <= 0)
+        return;
+    if (spin) {
+        double t0 = MPI_Wtime();
+        volatile double x = 1.0;
+        while ((MPI_Wtime() - t0) * 1e3 < ms)
+            for (int i = 0; i < 1000; i++)
+                x = x * 1.0000001 + 1e-9;
+        return;
+    }
+    struct timespec ts;
+    ts.tv_sec = (time_t)(ms / 1e3);
+    ts.tv_nsec = (long)((ms - (double)ts.tv_sec * 1e3) * 1e6);
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+/* MPI_Waitall without MPI_STATUSES_IGNORE (gcc 12 flags that macro in MPICH 4.0's header with
+ * -Werror=stringop-overflow): wait for each request in turn. */
+static inline void bench_waitall(int count, MPI_Request *reqs)
+{
+    for (int i = 0; i < count; i++)
+        MPI_Wait(&reqs[i], MPI_STATUS_IGNORE);
+}
+
+/* One "settings" line with the environment that shapes the transports (for the record). */
+static inline void bench_print_env(FILE *f)
+{
+    static const char *vars[] = {"SCTPMPI_TRANSPORT", "SCTPMPI_SCTP_STREAMS", "SCTPMPI_SOCKBUF",
+                                 "SCTPMPI_SCTP_SOCKBUF", "SCTPMPI_SCTP_CRC32C", "SCTPMPI_EAGER_LIMIT",
+                                 "UCX_TLS", "UCX_NET_DEVICES", "NETLAB_HOST", NULL};
+    fprintf(f, "# env");
+    for (int i = 0; vars[i]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v)
+            fprintf(f, " %s=%s", vars[i], v);
+    }
+    fprintf(f, "\n");
 }
 
 #endif

@@ -1,4 +1,4 @@
-/* large_count_coll.c — the large-count ("_c") collectives (blocking, non-blocking and
+/* large_count.c — the large-count ("_c") collectives (blocking, non-blocking and
  * neighbourhood): each calls its int twin.  A count beyond the int range becomes one element
  * of a derived datatype (reductions: with an internal operation applying the real one, see
  * large_count_type.c); the v/w collectives whose counts or displacements do not fit the int

@@ -1,7 +1,8 @@
-/* neighbor.c — the neighbourhood collectives (MPI_Neighbor_allgather(v), alltoall(v,w) and
- * their MPI_Ineighbor_ forms) on Cartesian, graph and distributed-graph communicators, as one
- * schedule round (nbc_sched.h) of point-to-point: a receive from every source and a send to
- * every destination, in the topology's neighbour order; the blocking forms wait for it.
+/* neighbor.c — the neighbourhood collectives (MPI_Neighbor_allgather(v), alltoall(v,w), their
+ * MPI_Ineighbor_ and persistent *_init forms) on Cartesian, graph and distributed-graph
+ * communicators, as one schedule round (sched.h) of point-to-point: a receive from every
+ * source and a send to every destination, in the topology's neighbour order; the blocking forms
+ * wait for it.
  *
  * Matching: all messages of one call share a tag, so between one pair of processes they pair
  * up in posting order.  On a Cartesian communicator a process can be both neighbours of
@@ -9,13 +10,14 @@
  * must land in the receiver's slot for its -1 neighbour, so in each dimension the +1 block is
  * sent before the -1 block while the receives are posted -1 first.  Graph and distributed
  * graph neighbourhoods with repeated edges pair up in list order, as in MPICH. */
-#include "api/nbc_sched.h"
+#include "coll/coll.h"
 
 struct nb_side { const void **buf; int *count; MPI_Datatype *type; };
 
 /* one round: receive rs[j] from in[j], send ss[j] to out[j] */
 static int exchange(MPI_Comm c, int kind, int ni, const int *in, struct nb_side *rs, int no,
-                    const int *out, struct nb_side *ss, MPI_Request *req, const char *fn)
+                    const int *out, struct nb_side *ss, const struct sm_how *how,
+                    const char *fn)
 {
     struct sm_sched *s = sm_sched_new(c);
     sm_sched_round(s);
@@ -27,7 +29,7 @@ static int exchange(MPI_Comm c, int kind, int ni, const int *in, struct nb_side 
         if (out[j] != MPI_PROC_NULL)
             sm_sched_send(s, ss->buf[j], ss->count[j], ss->type[j], out[j]);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 static void side_alloc(struct nb_side *sd, int n)
@@ -53,11 +55,11 @@ enum { NB_ALLGATHER, NB_ALLGATHERV, NB_ALLTOALL, NB_ALLTOALLV, NB_ALLTOALLW };
 static int neighbor(int op, const void *sbuf, int scount, const int *scounts, const int *sdispls,
                     const MPI_Aint *sdisplsw, const MPI_Datatype *sts, void *rbuf, int rcount,
                     const int *rcounts, const int *rdispls, const MPI_Aint *rdisplsw,
-                    const MPI_Datatype *rts, MPI_Comm c, int nonblocking, MPI_Request *req,
+                    const MPI_Datatype *rts, MPI_Comm c, const struct sm_how *how,
                     const char *fn)
 {
     SM_TRY(sm_check_comm(c, fn));
-    if (nonblocking && !req)
+    if (how && !how->req)
         return sm_error(c, MPI_ERR_REQUEST, fn, "NULL request pointer");
     if (sm_comm_is_inter(c))
         return sm_error(c, MPI_ERR_COMM, fn, "intercommunicators have no topology");
@@ -106,7 +108,7 @@ static int neighbor(int op, const void *sbuf, int scount, const int *scounts, co
             break;
     }
     if (!err)
-        err = exchange(c, kind, ni, in, &rs, no, out, &ss, req, fn);
+        err = exchange(c, kind, ni, in, &rs, no, out, &ss, how, fn);
     side_free(&rs);
     side_free(&ss);
     free(in);
@@ -119,7 +121,7 @@ int PMPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void 
                            int rcount, MPI_Datatype rt, MPI_Comm comm)
 {
     return neighbor(NB_ALLGATHER, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
-                    NULL, &rt, comm, 0, NULL, "MPI_Neighbor_allgather");
+                    NULL, &rt, comm, NULL, "MPI_Neighbor_allgather");
 }
 
 #pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
@@ -128,7 +130,7 @@ int PMPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void
                             MPI_Comm comm)
 {
     return neighbor(NB_ALLGATHERV, sbuf, scount, NULL, NULL, NULL, &st, rbuf, 0, rcounts, displs,
-                    NULL, &rt, comm, 0, NULL, "MPI_Neighbor_allgatherv");
+                    NULL, &rt, comm, NULL, "MPI_Neighbor_allgatherv");
 }
 
 #pragma weak MPI_Neighbor_alltoall = PMPI_Neighbor_alltoall
@@ -136,7 +138,7 @@ int PMPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *
                           MPI_Datatype rt, MPI_Comm comm)
 {
     return neighbor(NB_ALLTOALL, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
-                    NULL, &rt, comm, 0, NULL, "MPI_Neighbor_alltoall");
+                    NULL, &rt, comm, NULL, "MPI_Neighbor_alltoall");
 }
 
 #pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
@@ -145,7 +147,7 @@ int PMPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const int sdi
                            MPI_Datatype rt, MPI_Comm comm)
 {
     return neighbor(NB_ALLTOALLV, sbuf, 0, scounts, sdispls, NULL, &st, rbuf, 0, rcounts, rdispls,
-                    NULL, &rt, comm, 0, NULL, "MPI_Neighbor_alltoallv");
+                    NULL, &rt, comm, NULL, "MPI_Neighbor_alltoallv");
 }
 
 #pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
@@ -154,7 +156,7 @@ int PMPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Ain
                            const MPI_Aint rdispls[], const MPI_Datatype rts[], MPI_Comm comm)
 {
     return neighbor(NB_ALLTOALLW, sbuf, 0, scounts, NULL, sdispls, sts, rbuf, 0, rcounts, NULL,
-                    rdispls, rts, comm, 0, NULL, "MPI_Neighbor_alltoallw");
+                    rdispls, rts, comm, NULL, "MPI_Neighbor_alltoallw");
 }
 
 #pragma weak MPI_Ineighbor_allgather = PMPI_Ineighbor_allgather
@@ -162,7 +164,7 @@ int PMPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void
                             int rcount, MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
     return neighbor(NB_ALLGATHER, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
-                    NULL, &rt, comm, 1, request, "MPI_Ineighbor_allgather");
+                    NULL, &rt, comm, SM_NB(request), "MPI_Ineighbor_allgather");
 }
 
 #pragma weak MPI_Ineighbor_allgatherv = PMPI_Ineighbor_allgatherv
@@ -171,7 +173,7 @@ int PMPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, voi
                              MPI_Comm comm, MPI_Request *request)
 {
     return neighbor(NB_ALLGATHERV, sbuf, scount, NULL, NULL, NULL, &st, rbuf, 0, rcounts, displs,
-                    NULL, &rt, comm, 1, request, "MPI_Ineighbor_allgatherv");
+                    NULL, &rt, comm, SM_NB(request), "MPI_Ineighbor_allgatherv");
 }
 
 #pragma weak MPI_Ineighbor_alltoall = PMPI_Ineighbor_alltoall
@@ -179,7 +181,7 @@ int PMPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void 
                            int rcount, MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
     return neighbor(NB_ALLTOALL, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
-                    NULL, &rt, comm, 1, request, "MPI_Ineighbor_alltoall");
+                    NULL, &rt, comm, SM_NB(request), "MPI_Ineighbor_alltoall");
 }
 
 #pragma weak MPI_Ineighbor_alltoallv = PMPI_Ineighbor_alltoallv
@@ -189,7 +191,7 @@ int PMPI_Ineighbor_alltoallv(const void *sbuf, const int scounts[], const int sd
                             MPI_Request *request)
 {
     return neighbor(NB_ALLTOALLV, sbuf, 0, scounts, sdispls, NULL, &st, rbuf, 0, rcounts, rdispls,
-                    NULL, &rt, comm, 1, request, "MPI_Ineighbor_alltoallv");
+                    NULL, &rt, comm, SM_NB(request), "MPI_Ineighbor_alltoallv");
 }
 
 #pragma weak MPI_Ineighbor_alltoallw = PMPI_Ineighbor_alltoallw
@@ -199,5 +201,59 @@ int PMPI_Ineighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Ai
                             MPI_Request *request)
 {
     return neighbor(NB_ALLTOALLW, sbuf, 0, scounts, NULL, sdispls, sts, rbuf, 0, rcounts, NULL,
-                    rdispls, rts, comm, 1, request, "MPI_Ineighbor_alltoallw");
+                    rdispls, rts, comm, SM_NB(request), "MPI_Ineighbor_alltoallw");
+}
+
+/* ---- persistent forms (MPI-4): the schedule is built here and run at every MPI_Start ---- */
+#pragma weak MPI_Neighbor_allgather_init = PMPI_Neighbor_allgather_init
+int PMPI_Neighbor_allgather_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                                 int rcount, MPI_Datatype rt, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Neighbor_allgather_init"));
+    return neighbor(NB_ALLGATHER, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
+                    NULL, &rt, comm, SM_INIT(request), "MPI_Neighbor_allgather_init");
+}
+
+#pragma weak MPI_Neighbor_allgatherv_init = PMPI_Neighbor_allgatherv_init
+int PMPI_Neighbor_allgatherv_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                                  const int rcounts[], const int displs[], MPI_Datatype rt,
+                                  MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Neighbor_allgatherv_init"));
+    return neighbor(NB_ALLGATHERV, sbuf, scount, NULL, NULL, NULL, &st, rbuf, 0, rcounts, displs,
+                    NULL, &rt, comm, SM_INIT(request), "MPI_Neighbor_allgatherv_init");
+}
+
+#pragma weak MPI_Neighbor_alltoall_init = PMPI_Neighbor_alltoall_init
+int PMPI_Neighbor_alltoall_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
+                                int rcount, MPI_Datatype rt, MPI_Comm comm, MPI_Info info,
+                                MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Neighbor_alltoall_init"));
+    return neighbor(NB_ALLTOALL, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
+                    NULL, &rt, comm, SM_INIT(request), "MPI_Neighbor_alltoall_init");
+}
+
+#pragma weak MPI_Neighbor_alltoallv_init = PMPI_Neighbor_alltoallv_init
+int PMPI_Neighbor_alltoallv_init(const void *sbuf, const int scounts[], const int sdispls[],
+                                 MPI_Datatype st, void *rbuf, const int rcounts[],
+                                 const int rdispls[], MPI_Datatype rt, MPI_Comm comm,
+                                 MPI_Info info, MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Neighbor_alltoallv_init"));
+    return neighbor(NB_ALLTOALLV, sbuf, 0, scounts, sdispls, NULL, &st, rbuf, 0, rcounts, rdispls,
+                    NULL, &rt, comm, SM_INIT(request), "MPI_Neighbor_alltoallv_init");
+}
+
+#pragma weak MPI_Neighbor_alltoallw_init = PMPI_Neighbor_alltoallw_init
+int PMPI_Neighbor_alltoallw_init(const void *sbuf, const int scounts[],
+                                 const MPI_Aint sdispls[], const MPI_Datatype sts[], void *rbuf,
+                                 const int rcounts[], const MPI_Aint rdispls[],
+                                 const MPI_Datatype rts[], MPI_Comm comm, MPI_Info info,
+                                 MPI_Request *request)
+{
+    SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Neighbor_alltoallw_init"));
+    return neighbor(NB_ALLTOALLW, sbuf, 0, scounts, NULL, sdispls, sts, rbuf, 0, rcounts, NULL,
+                    rdispls, rts, comm, SM_INIT(request), "MPI_Neighbor_alltoallw_init");
 }

@@ -1,9 +1,11 @@
-/* nbc_sched.c — the schedule engine of the non-blocking collectives (see nbc_sched.h): rounds
- * of sends and receives followed by local copies and reductions, advanced from a progress hook
- * (sm_progress_hook_add) that only starts and tests requests, never blocks.  The user's request
+/* sched.c — the schedule engine every collective runs on (see sched.h): rounds of sends and
+ * receives followed by local copies and reductions.  A blocking collective runs its schedule
+ * to completion in the caller (sm_sched_wait); a non-blocking or persistent one is advanced
+ * from a progress hook (sm_progress_hook_add) that only starts and tests requests, never
+ * blocks.  The user's request
  * is an SM_REQ_DONE request completed with sm_req_complete when the last round ends, so
  * Wait/Test/Request_free work unchanged. */
-#include "api/nbc_sched.h"
+#include "coll/sched.h"
 
 enum { ST_SEND = 1, ST_RECV, ST_COPY, ST_REDUCE };
 
@@ -36,21 +38,34 @@ static void *grow(void *p, int *cap, int need, size_t elem)
     return q;
 }
 
-struct sm_sched *sm_sched_new(MPI_Comm c)
+/* finished schedules kept with their arrays, so a blocking collective in a loop allocates
+ * nothing but its temporaries */
+#define SCHED_CACHE 4
+static struct sm_sched *cache[SCHED_CACHE];
+static int ncache;
+
+struct sm_sched *sm_sched_new_seq(MPI_Comm c, uint32_t seq)
 {
-    struct sm_sched *s = sm_xcalloc(1, sizeof *s);
-    struct sm_comm_ext *x = sm_comm_x(c);
+    struct sm_sched *s = ncache ? cache[--ncache] : sm_xcalloc(1, sizeof *s);
     s->owner = c;
     s->comm = c;
-    s->tag = (int)(0x20000000u | (x->nbc_seq++ & 0x0fffffffu));
+    s->tag = (int)(0x20000000u | (seq & 0x0fffffffu));
     s->cur = -1;
     return s;
 }
 
+struct sm_sched *sm_sched_new(MPI_Comm c)
+{
+    return sm_sched_new_seq(c, sm_comm_x(c)->nbc_seq++);
+}
+
 void sm_sched_round(struct sm_sched *s)
 {
-    s->rd = grow(s->rd, &s->cap, s->nrd + 1, sizeof *s->rd);
-    s->rd[s->nrd++] = (struct sm_round){NULL, 0, 0};
+    if (s->nrd == s->rdinit) {
+        s->rd = grow(s->rd, &s->cap, s->nrd + 1, sizeof *s->rd);
+        s->rd[s->rdinit++] = (struct sm_round){NULL, 0, 0};
+    }
+    s->rd[s->nrd++].n = 0;
 }
 
 static void keep_dt(struct sm_sched *s, MPI_Datatype dt)
@@ -141,18 +156,25 @@ void *sm_sched_bytes(struct sm_sched *s, size_t n)
 
 static void s_free(struct sm_sched *s)
 {
-    for (int i = 0; i < s->nrd; i++)
+    for (int i = 0; i < s->nmem; i++)
+        free(s->mem[i]);
+    for (int i = 0; i < s->ndts; i++)
+        sm_dt_release(s->dts[i]);
+    for (int i = 0; i < s->nops; i++)
+        sm_op_release(s->ops[i]);
+    if (ncache < SCHED_CACHE) { /* keep the arrays, forget the contents */
+        s->next = NULL;
+        s->nrd = s->nrq = s->nmem = s->ndts = s->nops = s->err = 0;
+        s->user = NULL;
+        cache[ncache++] = s;
+        return;
+    }
+    for (int i = 0; i < s->rdinit; i++)
         free(s->rd[i].st);
     free(s->rd);
     free(s->rq);
-    for (int i = 0; i < s->nmem; i++)
-        free(s->mem[i]);
     free(s->mem);
-    for (int i = 0; i < s->ndts; i++)
-        sm_dt_release(s->dts[i]);
     free(s->dts);
-    for (int i = 0; i < s->nops; i++)
-        sm_op_release(s->ops[i]);
     free(s->ops);
     free(s);
 }
@@ -219,6 +241,12 @@ static int advance(struct sm_sched *s, int *moved)
 static void finish_sched(struct sm_sched *s)
 {
     struct sctpmpi_request *u = s->user;
+    if (s->persist) { /* the persistent request completes; the schedule waits for a Start */
+        u->base.status.MPI_ERROR = s->err;
+        s->user = NULL;
+        u->base.complete = 1;
+        return;
+    }
     u->base.status.MPI_ERROR = s->err;
     s_free(s);
     sm_req_complete(&u->base); /* releases it if MPI_Request_free was called */
@@ -253,21 +281,14 @@ int sm_nbc_is_request(MPI_Request r)
     return r && r->base.kind == SM_REQ_DONE && r->hook_dt == NULL && r->hook_buf == (void *)nbc_marker;
 }
 
-/* start the schedule and hand its request to the user */
-int sm_sched_start(struct sm_sched *s, MPI_Request *req)
+/* advance a schedule just started (s->user set) and queue it if it has to wait */
+static void launch(struct sm_sched *s)
 {
     static int hooked;
     if (!hooked) {
         sm_progress_hook_add(nbc_hook);
         hooked = 1;
     }
-    struct sctpmpi_request *u = sm_request_alloc(SM_REQ_DONE);
-    u->base.comm = s->owner;
-    u->base.status.MPI_SOURCE = MPI_ANY_SOURCE;
-    u->base.status.MPI_TAG = MPI_ANY_TAG;
-    u->hook_buf = (void *)nbc_marker;
-    s->user = u;
-    *req = u;
     int moved = 0, was = in_hook;
     in_hook = 1; /* posting may poll progress: keep the hook out of a half-built list */
     int done = advance(s, &moved);
@@ -280,17 +301,103 @@ int sm_sched_start(struct sm_sched *s, MPI_Request *req)
             pp = &(*pp)->next;
         *pp = s;
     }
+}
+
+/* start the schedule and hand its request to the user */
+int sm_sched_start(struct sm_sched *s, MPI_Request *req)
+{
+    struct sctpmpi_request *u = sm_request_alloc(SM_REQ_DONE);
+    u->base.comm = s->owner;
+    u->base.status.MPI_SOURCE = MPI_ANY_SOURCE;
+    u->base.status.MPI_TAG = MPI_ANY_TAG;
+    u->hook_buf = (void *)nbc_marker;
+    s->user = u;
+    *req = u;
+    launch(s);
     return MPI_SUCCESS;
 }
 
+/* ---- persistent collectives: the schedule built by *_init is the request's object; every
+ * MPI_Start runs it again from its first round with the tag reserved at *_init, so the
+ * processes' requests match in the order of their *_init calls (successive starts of one
+ * request between two processes cannot be confused: messages between a pair on one context
+ * and tag stay in order).  The schedule holds references on its datatypes and ops, so the
+ * program may free them after *_init. */
+static int persist_start(MPI_Request r)
+{
+    struct sm_sched *s = r->hook_buf;
+    s->cur = -1;
+    s->nrq = 0;
+    s->err = 0;
+    s->next = NULL;
+    s->user = r;
+    r->active = 1;
+    r->base.complete = 0;
+    sm_status_empty(&r->base.status);
+    launch(s);
+    return MPI_SUCCESS;
+}
 
-int sm_sched_run(struct sm_sched *s, MPI_Request *req, const char *fn)
+static int persist_free(MPI_Request r)
+{
+    struct sm_sched *s = r->hook_buf;
+    if (r->active) /* started and not yet completed by a Wait or Test */
+        return sm_error(r->base.comm, MPI_ERR_REQUEST, "MPI_Request_free",
+                        "a persistent collective request cannot be freed while active");
+    s->persist = 0;
+    s->preq_ops = NULL;
+    s_free(s);
+    sm_req_release(&r->base);
+    return MPI_SUCCESS;
+}
+
+static const struct sm_preq_ops persist_ops = {persist_start, persist_free};
+
+int sm_coll_check_init(MPI_Comm c, MPI_Info info, MPI_Request *req, const char *fn)
+{
+    SM_TRY(sm_check_init(fn));
+    SM_TRY(sm_check_comm(c, fn));
+    if (!req)
+        return sm_error(c, MPI_ERR_REQUEST, fn, "NULL request pointer");
+    if (info != MPI_INFO_NULL && !sm_info_valid(info))
+        return sm_error(c, MPI_ERR_INFO, fn, "invalid info object");
+    return MPI_SUCCESS;
+}
+
+/* the requests of the round in progress have all completed */
+static int round_done(void *arg)
+{
+    struct sm_sched *s = arg;
+    for (int i = 0; i < s->nrq; i++)
+        if (s->rq[i] != MPI_REQUEST_NULL && !s->rq[i]->base.complete)
+            return 0;
+    return 1;
+}
+
+/* a blocking collective: no user request, no place in the list of running schedules; the
+ * caller progresses until each round's requests complete, exactly as a sequence of
+ * point-to-point waits would */
+int sm_sched_wait(struct sm_sched *s)
+{
+    int moved = 0;
+    while (!advance(s, &moved))
+        sm_progress_until(round_done, s);
+    int err = s->err;
+    s_free(s);
+    return err;
+}
+
+int sm_sched_run(struct sm_sched *s, const struct sm_how *how, const char *fn)
 {
     MPI_Comm c = s->owner;
-    if (req)
-        return sm_sched_start(s, req);
-    MPI_Request r;
-    SM_TRY(sm_sched_start(s, &r));
-    int err = sm_wait_one(&r, MPI_STATUS_IGNORE);
+    if (how && how->init) {
+        s->persist = 1;
+        s->preq_ops = &persist_ops;
+        *how->req = sm_preq_new(c, s);
+        return MPI_SUCCESS;
+    }
+    if (how)
+        return sm_sched_start(s, how->req);
+    int err = sm_sched_wait(s);
     return err ? sm_error(c, err, fn, NULL) : MPI_SUCCESS;
 }

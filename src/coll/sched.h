@@ -1,7 +1,9 @@
-/* nbc_sched.h — the schedules that run non-blocking collectives (nbc_sched.c), shared by the
- * intracommunicator builders (icoll.c) and the intercommunicator ones (icoll_inter.c).
+/* sched.h — the schedules every collective runs on (sched.c): the algorithms (algo.c, move.c,
+ * reduce.c, barrier.c, inter.c, neighbor.c) add rounds to a schedule; the blocking
+ * call runs it to completion, the non-blocking one returns a request, a persistent one builds
+ * it again at each MPI_Start with the tag reserved at *_init.
  *
- * A schedule is a list of rounds built completely when the collective is called.  A round
+ * A schedule is a list of rounds built completely when the collective is called (or started).  A round
  * posts its sends and receives, and when all of them have completed runs its local steps
  * (copies, reductions) in order; then the next round starts.  Each step remembers the
  * communicator it was added on (sched->comm at that moment), so an intercommunicator schedule
@@ -12,18 +14,21 @@
 #ifndef SCTPMPI_NBC_SCHED_H
 #define SCTPMPI_NBC_SCHED_H
 
-#include "api/coll_util.h"
+#include "coll/coll_util.h"
 
 struct sm_step;
 struct sm_round;
 
 struct sm_sched {
+    const struct sm_preq_ops *preq_ops; /* first: a persistent schedule is its request's object */
+    int persist;          /* built by *_init, run at every MPI_Start, freed with the request */
     struct sm_sched *next;
     MPI_Comm owner;       /* the user's communicator (tag sequence, request) */
     MPI_Comm comm;        /* communicator of the steps being added now */
     int tag;
     struct sm_round *rd;
     int nrd, cap;
+    int rdinit;           /* rounds whose step arrays exist (kept when the schedule is reused) */
     int cur;              /* round in progress */
     MPI_Request *rq;      /* its requests */
     int nrq, rqcap;
@@ -37,7 +42,8 @@ struct sm_sched {
     struct sctpmpi_request *user;
 };
 
-struct sm_sched *sm_sched_new(MPI_Comm c);
+struct sm_sched *sm_sched_new(MPI_Comm c); /* takes the next tag of c */
+struct sm_sched *sm_sched_new_seq(MPI_Comm c, uint32_t seq); /* the tag of sequence number seq */
 void sm_sched_round(struct sm_sched *s);                  /* start a new round */
 void sm_sched_send(struct sm_sched *s, const void *b, int n, MPI_Datatype dt, int peer);
 void sm_sched_recv(struct sm_sched *s, void *b, int n, MPI_Datatype dt, int peer);
@@ -53,8 +59,20 @@ void *sm_sched_tmp(struct sm_sched *s, int count, MPI_Datatype dt); /* freed wit
 void *sm_sched_bytes(struct sm_sched *s, size_t n);                 /* freed with s */
 /* start s and hand its request to the user */
 int sm_sched_start(struct sm_sched *s, MPI_Request *req);
-/* req non-NULL: sm_sched_start; NULL (a blocking collective): start, wait, report errors as
- * fn on the owner */
-int sm_sched_run(struct sm_sched *s, MPI_Request *req, const char *fn);
+/* how a collective call runs: blocking (a NULL pointer), non-blocking (req: the user's
+ * request) or persistent (init: *req becomes an inactive persistent request that runs the
+ * schedule, built once here, at every MPI_Start) */
+struct sm_how { MPI_Request *req; int init; };
+#define SM_NB(r) (&(struct sm_how){(r), 0})
+#define SM_INIT(r) (&(struct sm_how){(r), 1})
+/* the checks every *_init call makes before its collective's own (communicator, request
+ * pointer, info) */
+int sm_coll_check_init(MPI_Comm c, MPI_Info info, MPI_Request *req, const char *fn);
+
+/* run s to completion in the caller and free it; returns the first error class (unreported) */
+int sm_sched_wait(struct sm_sched *s);
+/* how NULL (a blocking collective): sm_sched_wait, report errors as fn on the owner; else
+ * start s and hand its request to the user, or make the persistent request */
+int sm_sched_run(struct sm_sched *s, const struct sm_how *how, const char *fn);
 
 #endif

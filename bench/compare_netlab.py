@@ -1,11 +1,11 @@
-"""compare_netlab.py - the netlab settings of compare.py (issue 8): 2 emulated hosts, one rail.
+"""compare_netlab.py - the netlab settings of compare.py: 2 emulated hosts, one rail.
 
 Owns: starting and stopping one netlab network for a compare.py invocation, setting its loss,
 launching each contender on the emulated hosts, and the per-run counters that explain the numbers
 (bytes and loss drops on the emulated links, the forwarder's CPU time, Linux TCP retransmissions /
 RTOs / tail-loss probes inside the hosts, SCTP retransmissions / T3 / TLP / final cwnd from
 SCTPMPI_STATS). How each contender is launched inside netlab is not defined here: it is
-bench/run-experiment's contender_cmd (the issue-6 harness), imported as a module, with every
+bench/run-experiment's contender_cmd (the papers' experiments harness), imported as a module, with every
 library's transport defaults (papers_settings False) and our bench/p2p programs.
 """
 import importlib.machinery
@@ -15,7 +15,7 @@ import os
 import re
 import statistics
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def load_run_experiment():

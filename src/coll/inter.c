@@ -1,12 +1,27 @@
-/* icoll_inter.c — collectives on intercommunicators as schedules (nbc_sched.h): every
- * non-blocking one, and the blocking v/w variants and Reduce_scatter(_block), which start the
- * same schedule and wait.  Data movement is direct between the groups (root to every remote
- * rank; every rank to every remote rank for Allgather(v) / Alltoall(v,w)); reductions combine
+/* inter.c — collectives on intercommunicators as schedules (sched.h), blocking (the same
+ * schedule, waited for) and non-blocking.  Data movement is direct between the groups (root
+ * to every remote rank; every rank to every remote rank for Allgather(v) / Alltoall(v,w));
+ * reductions combine
  * in each group on the hidden local communicator (binomial, rank order for non-commutative
  * ops) to the local leader, the two leaders swap, and each leader broadcasts or scatters what
  * it got to its group.  Roots follow MPI_ROOT / MPI_PROC_NULL; MPI_IN_PLACE is refused, as
  * the standard says for intercommunicators. */
-#include "api/icoll.h"
+#include "coll/coll.h"
+
+int sm_inter_check_root(MPI_Comm c, int root, const char *fn)
+{
+    if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < c->size))
+        return MPI_SUCCESS;
+    return sm_error(c, MPI_ERR_ROOT, fn, "root %d is not MPI_ROOT, MPI_PROC_NULL or in [0, %d)",
+                    root, c->size);
+}
+
+int sm_inter_no_in_place(MPI_Comm c, const void *buf, const char *fn)
+{
+    if (buf == MPI_IN_PLACE)
+        return sm_error(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed on intercommunicators");
+    return MPI_SUCCESS;
+}
 
 static MPI_Comm local_of(MPI_Comm c) { return c->x->local_comm; }
 
@@ -33,7 +48,7 @@ static void leader_swap(struct sm_sched *s, const void *sb, void *rb, int count,
 }
 
 /* ---- Ibarrier: local ranks report to the leader, leaders swap, leaders release -------------- */
-int sm_inter_ibarrier(MPI_Comm c, MPI_Request *req, const char *fn)
+int sm_inter_ibarrier(MPI_Comm c, const struct sm_how *how, const char *fn)
 {
     static char dummy;
     struct sm_sched *s = sm_sched_new(c);
@@ -57,12 +72,12 @@ int sm_inter_ibarrier(MPI_Comm c, MPI_Request *req, const char *fn)
         else
             sm_sched_recv(s, &dummy, 0, MPI_BYTE, 0);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 /* ---- Ibcast: the root sends to every remote rank ---------------------------------------- */
 int sm_inter_ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c,
-                    MPI_Request *req, const char *fn)
+                    const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_inter_check_root(c, root, fn));
     if (root != MPI_PROC_NULL)
@@ -76,7 +91,7 @@ int sm_inter_ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm c,
         else
             sm_sched_recv(s, buf, count, dt, root);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 /* ---- reductions ------------------------------------------------------------------------- */
@@ -87,12 +102,12 @@ static void *reduce_to_leader(struct sm_sched *s, const void *sbuf, int count, M
     MPI_Comm l = local_of(s->owner);
     void *acc = l->rank == 0 ? sm_sched_tmp(s, count, dt) : NULL;
     s->comm = l;
-    sm_sched_add_reduce(s, sbuf, acc, count, dt, op, 0);
+    sm_build_reduce(s, sbuf, acc, count, dt, op, 0);
     return acc;
 }
 
 int sm_inter_ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                     int root, MPI_Comm c, MPI_Request *req, const char *fn)
+                     int root, MPI_Comm c, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_inter_check_root(c, root, fn));
     if (root != MPI_PROC_NULL)
@@ -115,11 +130,11 @@ int sm_inter_ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, M
             sm_sched_send(s, acc, count, dt, root);
         }
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 int sm_inter_iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-                        MPI_Comm c, MPI_Request *req, const char *fn)
+                        MPI_Comm c, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
     SM_TRY(sm_check_buffer(c, sbuf, count, dt, fn));
@@ -130,15 +145,15 @@ int sm_inter_iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt
         void *acc = reduce_to_leader(s, sbuf, count, dt, op);
         leader_swap(s, acc, rbuf, count, dt);
         s->comm = local_of(c);
-        sm_sched_add_bcast(s, rbuf, count, dt, 0);
+        sm_build_bcast(s, rbuf, count, dt, 0);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 /* the reduction of the remote group's vectors (sum of the local counts long), scattered over
  * the local group by the local counts */
 int sm_inter_ireduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, int rcount,
-                             MPI_Datatype dt, MPI_Op op, MPI_Comm c, MPI_Request *req,
+                             MPI_Datatype dt, MPI_Op op, MPI_Comm c, const struct sm_how *how,
                              const char *fn)
 {
     MPI_Comm l = local_of(c);
@@ -169,15 +184,15 @@ int sm_inter_ireduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, i
         void *theirs = l->rank == 0 ? sm_sched_tmp(s, (int)total, dt) : NULL;
         leader_swap(s, acc, theirs, (int)total, dt);
         s->comm = l;
-        sm_sched_add_scatterv(s, theirs, counts, displs, 0, dt, rbuf, counts[l->rank], dt, 0);
+        sm_build_scatterv(s, theirs, counts, displs, 0, dt, rbuf, counts[l->rank], dt, 0);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 /* ---- Gather(v), Scatter(v): between the root and every remote rank ---------------------- */
 int sm_inter_igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                       const int *rcounts, const int *displs, MPI_Datatype rt, int root,
-                      MPI_Comm c, MPI_Request *req, const char *fn)
+                      MPI_Comm c, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_inter_check_root(c, root, fn));
     if (root == MPI_ROOT) {
@@ -198,12 +213,12 @@ int sm_inter_igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
         sm_sched_round(s);
         sm_sched_send(s, sbuf, scount, st, root);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 int sm_inter_iscatterv(const void *sbuf, int scount, const int *scounts, const int *displs,
                        MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt, int root,
-                       MPI_Comm c, MPI_Request *req, const char *fn)
+                       MPI_Comm c, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_inter_check_root(c, root, fn));
     if (root == MPI_ROOT) {
@@ -224,13 +239,13 @@ int sm_inter_iscatterv(const void *sbuf, int scount, const int *scounts, const i
         sm_sched_round(s);
         sm_sched_recv(s, rbuf, rcount, rt, root);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 /* ---- Allgather(v), Alltoall(v,w): every rank with every remote rank, one round ------------ */
 int sm_inter_iallgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                          const int *rcounts, const int *displs, MPI_Datatype rt, MPI_Comm c,
-                         MPI_Request *req, const char *fn)
+                         const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
     SM_TRY(sm_check_buffer(c, sbuf, scount, st, fn));
@@ -246,13 +261,13 @@ int sm_inter_iallgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rb
                       rcounts ? rcounts[i] : rcount, rt, i);
         sm_sched_send(s, sbuf, scount, st, i);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }
 
 int sm_inter_ialltoallw(int kind, const void *sbuf, int scount, const int *scounts,
                         const int *sdispls, const MPI_Datatype *sts, void *rbuf, int rcount,
                         const int *rcounts, const int *rdispls, const MPI_Datatype *rts,
-                        MPI_Comm c, MPI_Request *req, const char *fn)
+                        MPI_Comm c, const struct sm_how *how, const char *fn)
 {
     int n = c->size;
     SM_TRY(sm_inter_no_in_place(c, sbuf, fn));
@@ -286,5 +301,5 @@ int sm_inter_ialltoallw(int kind, const void *sbuf, int scount, const int *scoun
         sm_sched_recv(s, rp, kind ? rcounts[i] : rcount, rt, i);
         sm_sched_send(s, sp, kind ? scounts[i] : scount, st, i);
     }
-    return sm_sched_run(s, req, fn);
+    return sm_sched_run(s, how, fn);
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# run-issue7.sh [--quick|--full|--tiny] [--build DIR] [--out DIR] [--doc FILE] [--only a,b,c,d]
-# Issue 7's four experiments on netlab hosts with two rails, end to end, then the generated
-# section "Issue 7: several interfaces per node" of docs/results.md (issue7_report.py):
+# run-multihome.sh [--quick|--full|--tiny] [--build DIR] [--out DIR] [--doc FILE] [--only a,b,c,d]
+# The four multihoming experiments on netlab hosts with two rails, end to end, then the generated
+# section "Several interfaces per node" of docs/results.md (multihome_report.py):
 #   (a) bandwidth by message size, 2 hosts (mh_bw.sh; 004 Fig. 2)
 #   (b) Alltoall latency by message size, 4 hosts, one rank each (mh_alltoall.sh; 004 Fig. 3)
 #   (c) failover timeline, SCTP wan/lan x CMT off/on (mh_failover.sh; thesis Figs. 6.1-6.3)
@@ -9,7 +9,7 @@
 # Modes: --quick (default; 10-16 min on the shared 2-core VM at load 10-25: few sizes, 1 run for
 # a-c, 3 for d), --full (every size, 3 runs for a-c, 5 for d, the 32 s timeline; ~1-2 h), --tiny (the ctest: one contender per
 # experiment at the smallest size, 2 hosts; seconds per experiment).  Raw CSVs and logs go to
-# OUT (default results/issue7/<UTC time>), the summaries also to docs/results/issue7-*.csv.
+# OUT (default results/multihome/<UTC time>), the summaries also to docs/results/multihome-*.csv.
 # Contender lists per experiment can be overridden: CONTENDERS_A, _B, _D (names in
 # mh_contenders.sh); the SCTP backend is SCTPMPI_SCTP_BACKEND's (default native).  Needs root.
 set -u
@@ -23,16 +23,16 @@ while [ $# -gt 0 ]; do
   --out) out=$2; shift ;;
   --doc) doc=$2; shift ;;
   --only) only=$2; shift ;;
-  *) echo "usage: run-issue7.sh [--quick|--full|--tiny] [--build DIR] [--out DIR] [--doc FILE] [--only a,b,c,d]"; exit 2 ;;
+  *) echo "usage: run-multihome.sh [--quick|--full|--tiny] [--build DIR] [--out DIR] [--doc FILE] [--only a,b,c,d]"; exit 2 ;;
   esac
   shift
 done
 [ "$(id -u)" = 0 ] || { echo "SKIP: needs root (netlab)"; exit 77; }
 for p in tools/netlab/netlab tools/mpiexec/mpiexec bench/p2p/bw bench/coll/coll_lat \
   bench/multihome/mh_timeline bench/multihome/mh_stencil; do
-  [ -x "$build/$p" ] || { echo "run-issue7: $build/$p is missing: build first (ninja -C $build)"; exit 1; }
+  [ -x "$build/$p" ] || { echo "run-multihome: $build/$p is missing: build first (ninja -C $build)"; exit 1; }
 done
-out=${out:-$root/results/issue7/$(date -u +%Y%m%d-%H%M%S)}
+out=${out:-$root/results/multihome/$(date -u +%Y%m%d-%H%M%S)}
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 ALL="sctp1 sctpmh sctpcmt sctpstripe tcp1 tcpstripe mptcp ompi2 mpich2"
 APP="sctpmh sctpcmt sctpstripe tcpstripe mptcp"
@@ -61,8 +61,8 @@ t0=$(date +%s)
 step() { # NAME SCRIPT VARS...
   local name=$1 script=$2
   shift 2
-  echo "== run-issue7 ($mode): experiment $name, $(date -u +%T) UTC, load $(load)"
-  env "$@" bash "$here/$script" "$build" "$out/$name" || echo "run-issue7: $script exited with $?"
+  echo "== run-multihome ($mode): experiment $name, $(date -u +%T) UTC, load $(load)"
+  env "$@" bash "$here/$script" "$build" "$out/$name" || echo "run-multihome: $script exited with $?"
   loads="$loads; after ($name) $(load)"
 }
 [[ ,$only, == *,a,* ]] && step a mh_bw.sh "${A[@]}"
@@ -72,6 +72,6 @@ step() { # NAME SCRIPT VARS...
 mins=$(echo "($(date +%s) - $t0) / 60" | bc -l)
 copy=()
 [ "$mode" = tiny ] && copy=(--no-copy)
-python3 "$here/issue7_report.py" "$out" --doc "$doc" --mode "$mode" --minutes "$mins" \
+python3 "$here/multihome_report.py" "$out" --doc "$doc" --mode "$mode" --minutes "$mins" \
   --loads "$loads" --events "$EV" --fail-at "$FA" "${copy[@]}" || exit 1
-echo "run-issue7: done in $(printf %.1f "$mins") min; raw data in $out"
+echo "run-multihome: done in $(printf %.1f "$mins") min; raw data in $out"
