@@ -89,6 +89,7 @@ struct sm_req {
     size_t msg_size;          /* size of the matched message */
     size_t received;          /* bytes placed so far (rendezvous) */
     int reserved;             /* bound to a missing message by the ordering rule */
+    uint64_t t_us;            /* timing.c: RTS sent (send) / CTS sent (receive) */
     /* completion hook (API layer: unpack a derived-type receive, advance a collective, give
      * back buffered-send space); called by sm_req_complete before a freed request is released */
     void (*on_complete)(struct sm_req *r);

@@ -6,6 +6,7 @@
 #define SCTPMPI_ENGINE_INTERNAL_H
 
 #include "engine/engine.h"
+#include "engine/timing.h"
 #include "transport/transport.h"
 
 /* ---- arrived, not yet matched messages --------------------------------------------------- */
@@ -21,6 +22,7 @@ struct sm_msg {
     uint64_t sreq;
     uint32_t credit;          /* eager credit to return when consumed */
     void *data;               /* eager payload */
+    uint64_t t_us;            /* timing.c: arrival / entry into the unexpected queue */
 };
 
 /* ---- the engine -------------------------------------------------------------------------- */

@@ -131,6 +131,7 @@ void sm_recv_matched(struct sm_req *r, struct sm_msg *m)
 void sm_unexpected_add(struct sm_msg *m)
 {
     sm_list_push_back(&sm_eng.unexpected, &m->link);
+    sm_timing_unexpected_in(m);
     if (++sm_eng.unexpected_count > sm_eng.unexpected_peak)
         sm_eng.unexpected_peak = sm_eng.unexpected_count;
 }
@@ -139,6 +140,7 @@ void sm_unexpected_remove(struct sm_msg *m)
 {
     sm_list_remove(&m->link);
     sm_eng.unexpected_count--;
+    sm_timing_unexpected_out(m);
 }
 
 /* account memory held for a message nobody has asked for yet; dies with advice past the cap */

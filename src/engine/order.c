@@ -150,6 +150,7 @@ struct sm_msg *sm_order_pop_ready(struct sm_order *o, int *found)
         struct sm_msg *m = e->msg;
         drop_early(o, e);
         if (m) { /* the caller handles it and advances next */
+            sm_timing_early_released(m);
             *found = 1;
             return m;
         }
@@ -181,6 +182,7 @@ void sm_order_consume_early(struct sm_order *o, struct sm_msg *m)
     for (struct sm_list *q = o->early.next; q != &o->early; q = q->next) {
         struct sm_early *e = sm_container_of(q, struct sm_early, link);
         if (e->msg == m) {
+            sm_timing_early_taken(m);
             e->msg = NULL;
             early_total--;
             return;

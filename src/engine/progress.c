@@ -14,12 +14,14 @@
 
 #include "boot/boot.h"
 #include "engine/engine_internal.h"
+#include "engine/rma_frames.h"
 
 struct sm_engine sm_eng;
 
 int sm_engine_start(void)
 {
     memset(&sm_eng, 0, sizeof sm_eng);
+    sm_timing_init();
     sm_boot_start(&sm_eng.rank, &sm_eng.size);
     sm_list_init(&sm_eng.posted);
     sm_list_init(&sm_eng.unexpected);
@@ -46,8 +48,11 @@ int sm_engine_start(void)
     if (sm_eng.size == 1)
         return 0; /* a singleton talks only to itself */
 
-    static struct sm_upcalls up = {NULL, sm_up_frame_begin, sm_up_frame_end, sm_up_send_done,
-                                   sm_up_peer_failed};
+    static struct sm_upcalls up = {.frame_begin = sm_up_frame_begin,
+                                   .frame_end = sm_up_frame_end,
+                                   .send_done = sm_up_send_done,
+                                   .peer_failed = sm_up_peer_failed,
+                                   .rma_frame = sm_up_rma_frame};
     sm_boot_transport(sm_eng.rank, sm_eng.size, &up, &sm_eng.tp_ops, &sm_eng.tp);
     sm_eng.lanes = sm_eng.tp_ops->lanes(sm_eng.tp);
     size_t maxp = sm_eng.tp_ops->max_payload(sm_eng.tp);
@@ -131,6 +136,7 @@ void sm_engine_stats(FILE *f)
             sm_eng.rank, (unsigned long long)sm_eng.stats_eager,
             (unsigned long long)sm_eng.stats_rndv, (unsigned long long)sm_eng.stats_early_matched,
             sm_eng.unexpected_peak, sm_eng.unexpected_peak_bytes, sm_eng.early_peak);
+    sm_timing_print(f, sm_eng.rank);
     if (sm_eng.tp && sm_eng.tp_ops->stats)
         sm_eng.tp_ops->stats(sm_eng.tp, f);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/engine_internal.h"
+#include "engine/rma_frames.h"
 
 /* ---- sender side ------------------------------------------------------------------------- */
 /* the communicators that match without the ordering rule (mpi_assert_allow_overtaking,
@@ -97,6 +98,7 @@ int sm_send_start(struct sm_req *r)
         r->await_cts = 1;
         sm_list_push_back(&sm_eng.waiting_sends, &r->waiting);
         sm_eng.stats_rndv++;
+        sm_timing_rts_sent(r);
         sm_send_track(sm_frame_send(r->wpeer, lane, &h, NULL, 0, r), r);
     }
     sm_send_maybe_complete(r);
@@ -113,6 +115,7 @@ static void on_cts(int peer, const struct sm_frame_hdr *h)
     }
     r->await_cts = 0;
     r->matched = 1;
+    sm_timing_cts_in(r);
     sm_rndv_send_data(r, peer, h->rreq);
 }
 
@@ -177,6 +180,7 @@ void sm_send_cts(struct sm_req *r, struct sm_msg *m)
     h.rreq = r->id;
     r->received = 0;
     r->status.sm_count = m->size < r->bytes ? m->size : r->bytes;
+    sm_timing_cts_sent(r);
     sm_frame_send(m->src, 0, &h, NULL, 0, NULL);
     if (m->size == 0)
         sm_req_complete(r);
@@ -204,6 +208,7 @@ static struct sm_msg *msg_from_header(int peer, const struct sm_frame_hdr *h)
     m->size = m->is_rts ? h->size : h->payload_len;
     m->sreq = h->sreq;
     m->credit = (h->flags & SM_FL_CREDITED) ? sm_credit_cost(h->payload_len) : 0;
+    sm_timing_arrived(m);
     return m;
 }
 
@@ -418,8 +423,10 @@ static void on_data_end(int peer, struct sm_peer *p, const struct sm_frame_hdr *
         memcpy((char *)r->buf + off, payload, c);
     }
     r->received += n;
-    if (r->received >= r->msg_size)
+    if (r->received >= r->msg_size) {
+        sm_timing_rndv_done(r);
         sm_req_complete(r);
+    }
 }
 
 static void on_cancel_req(int peer, const struct sm_frame_hdr *h)
@@ -447,6 +454,7 @@ void sm_up_frame_end(void *ctx, int peer, const struct sm_frame_hdr *h, void *pa
     case SM_F_CANCEL_REQ: on_cancel_req(peer, h); break;
     case SM_F_CANCEL_ACK: on_cancel_ack(peer, h); break;
     case SM_F_CREDIT: sm_credit_returned(peer, h->size); break;
+    case SM_F_RMA: sm_rma_frame_in(peer, h, payload); break;
     default: SM_WARN("dropping frame of unknown type %u from rank %d", h->type, peer);
     }
 }
@@ -468,4 +476,5 @@ void sm_up_peer_failed(void *ctx, int peer, const char *why)
             sm_send_fail(r, MPI_ERR_PROC_FAILED);
         }
     }
+    sm_rma_peer_failed(peer, why);
 }

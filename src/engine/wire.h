@@ -21,7 +21,9 @@ enum sm_frame_type {
     SM_F_CANCEL_REQ = 6,  /* sender asks to cancel message (context, seq): sreq */
     SM_F_CANCEL_ACK = 7,  /* answer: sreq, flags SM_FL_CANCELLED if removed */
     SM_F_CREDIT = 8,      /* eager flow-control credit returned: size = bytes */
-    SM_F_TYPE_MAX = 8
+    SM_F_RMA = 9,         /* one-sided traffic: payload = one segment of the RDMA protocol
+                           * (engine/rma_channel.h), on the RMA lanes */
+    SM_F_TYPE_MAX = 9
 };
 
 enum sm_frame_flags {

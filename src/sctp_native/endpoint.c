@@ -17,6 +17,7 @@ void sctpn_config_defaults(struct sctpn_config *cfg)
     cfg->rwnd = 4u << 20;
     cfg->sndbuf = 4u << 20;
     cfg->max_msg_size = 64u << 20;
+    cfg->timing = 1;
     cfg->mtu = 1452;
     cfg->rto_initial_us = 1000000;
     cfg->rto_min_us = 200000;
@@ -98,6 +99,7 @@ void sctpn_endpoint_free(sctpn_endpoint *ep)
     assoc_reap(ep);
     for (int i = 0; i < ep->raw_n; i++)
         free(ep->rawq[(ep->raw_head + i) % RAWQ_MAX]);
+    free(ep->tm_unstamped); /* acct.c */
     while (ep->free_msgs) {
         struct txmsg *m = ep->free_msgs;
         ep->free_msgs = m->next;
@@ -384,6 +386,7 @@ int sctpn_input(sctpn_endpoint *ep, const uint8_t *pkt, size_t len, const struct
     if (!ep || !pkt || !from || ep->in_callback)
         return SCTPN_EINVAL;
     struct sctpn_addr any = {0, 0};
+    acct_clock(ep, now_us);
     int rc = input(ep, pkt, len, from, to ? to : &any, now_us);
     assoc_reap(ep);
     return rc;
@@ -411,6 +414,7 @@ int sctpn_poll_transmit(sctpn_endpoint *ep, uint64_t now_us, uint8_t *buf, size_
 {
     if (!ep || !buf || !from || !to || ep->in_callback)
         return SCTPN_EINVAL;
+    acct_clock(ep, now_us);
     while (ep->raw_n) {
         struct rawpkt *r = ep->rawq[ep->raw_head];
         ep->raw_head = (ep->raw_head + 1) % RAWQ_MAX;
@@ -432,6 +436,8 @@ int sctpn_poll_transmit(sctpn_endpoint *ep, uint64_t now_us, uint8_t *buf, size_
     for (int k = 0; a && k < 2 * ep->nassocs + 1; k++) {
         if (!a->dead)
             n = assoc_build_packet(ep, a, now_us, buf, cap, from, to);
+        if (n <= 0 && !a->dead)
+            acct_tx_idle(ep, a, now_us); /* acct.c: what holds its queued data now */
         struct sctpn_assoc *next = a->link ? a->link : ep->assocs;
         if (n > 0) {
             ep->rr = next;
@@ -487,6 +493,7 @@ void sctpn_handle_timeout(sctpn_endpoint *ep, uint64_t now)
 {
     if (!ep || ep->in_callback)
         return;
+    acct_clock(ep, now);
     for (struct sctpn_assoc *a = ep->assocs; a; a = a->link) {
         if (a->dead)
             continue;
@@ -614,6 +621,7 @@ int sctpn_get_stats(sctpn_endpoint *ep, sctpn_assoc_id id, struct sctpn_assoc_st
     st->cmt = (uint32_t)a->cmt;
     st->cmt_dac = (uint32_t)a->dac;
     st->spurious_fast_retransmits = a->spurious_frtx;
+    st->timing = a->tm;
     st->npaths = a->npaths;
     for (int i = 0; i < a->npaths; i++) {
         const struct path *p = &a->paths[i];

@@ -107,6 +107,8 @@ static void sent_chunk(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct 
                        uint32_t tsn, struct txc *c, uint64_t now)
 {
     cc_on_sent(ep, a, p, c, now); /* cc.c: pacing, delivery-rate records */
+    if (!c->sends)
+        c->first_us = now; /* acct.c */
     p->last_data_us = now;
     c->path = (uint8_t)pi;
     c->sends++;
@@ -115,6 +117,7 @@ static void sent_chunk(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct 
     if (c->state == TXC_RTX) {
         a->n_rtx--;
         a->rtx_chunks++;
+        c->msg->tm_rtx++;
         p->retransmitted_chunks++;
     } else if (!p->rtt_pending) { /* time one new chunk per round trip */
         p->rtt_pending = 1;
@@ -326,6 +329,8 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
             struct txc *c = new_chunk(ep, a, room, mtu - SCTP_COMMON_HDR - hdr, &tsn);
             if (!c)
                 break;
+            if (c->flags & DF_B)
+                acct_first_tx(ep, a, c->msg, now); /* acct.c: its wait in the queue */
             if (tlp_new)
                 c->flags |= DF_I; /* a probe (tlp.c): the peer SACKs it at once */
             n += put_data_chunk(a, buf + n, mtu - n, tsn, c);

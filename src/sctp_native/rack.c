@@ -78,6 +78,7 @@ void rack_detect(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now)
             uint64_t deadline = c->sent_us + p->rack_rtt_us + reo;
             if (deadline <= now) {
                 sack_fast_rtx(ep, a, t, c);
+                acct_mark_lost(c, SCTPN_RTX_RACK);
                 if (p->t3 <= now) /* due now too: the retransmission leaves now instead */
                     p->t3 = now + p->rto;
                 a->rack_losses++;

@@ -20,6 +20,8 @@ static void deliver(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint16_t s
                     int first, int last)
 {
     a->bytes_delivered += len;
+    if (last && unord)
+        acct_rx_msg(ep, a, sid, 0, off + len, 0); /* acct.c */
     if (!ep->cfg.on_data)
         return;
     struct sctpn_data d = {.assoc = a->id, .stream = sid, .unordered = (uint16_t)unord,
@@ -112,10 +114,13 @@ static int ord_next(const struct sctpn_assoc *a, const struct instream *st, cons
     return d->ssn == st->next_ssn && (d->flags & DF_B);
 }
 
+/* arr: when the piece arrived (now for one delivered straight from the packet) */
 static void ord_deliver(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct instream *st,
-                        const struct dchunk *d)
+                        const struct dchunk *d, uint64_t arr, uint64_t now)
 {
     int first = (d->flags & DF_B) != 0, last = (d->flags & DF_E) != 0;
+    if (first || arr > st->tm_arr)
+        st->tm_arr = arr; /* the message is complete when its last piece is in */
     if (first) {
         st->partial_off = 0;
         st->partial_id = a->idata ? d->mid : d->ssn;
@@ -134,6 +139,8 @@ static void ord_deliver(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct
         st->partial_next = a->idata ? d->fsn + 1 : d->tsn + 1;
     }
     deliver(ep, a, d->stream, 0, st->partial_id, st->partial_ppid, off, d->data, d->len, first, last);
+    if (last) /* acct.c: held by its stream's order from completion to now */
+        acct_rx_msg(ep, a, d->stream, 1, off + d->len, now > st->tm_arr ? now - st->tm_arr : 0);
 }
 
 static void to_dchunk(const struct rxc *r, struct dchunk *d)
@@ -158,7 +165,8 @@ static int ord_stale(const struct sctpn_assoc *a, const struct instream *st, con
     return ssn_lt(d->ssn, (uint16_t)(st->partial ? st->partial_id : cur));
 }
 
-static void ord_drain(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct instream *st)
+static void ord_drain(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct instream *st,
+                      uint64_t now)
 {
     struct rxc *h;
     while ((h = st->head)) {
@@ -188,14 +196,14 @@ static void ord_drain(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct i
             *pp = h->next;
             if (st->tail == h)
                 st->tail = prev;
-            ord_deliver(ep, a, st, &d);
+            ord_deliver(ep, a, st, &d, h->arr_us, now);
             rxc_release(ep, a, h);
             continue;
         }
         st->head = h->next;
         if (!st->head)
             st->tail = NULL;
-        ord_deliver(ep, a, st, &d);
+        ord_deliver(ep, a, st, &d, h->arr_us, now);
         rxc_release(ep, a, h);
     }
     if (!st->head)
@@ -287,7 +295,6 @@ int rx_data(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn
             uint64_t now)
 {
     (void)pi;
-    (void)now;
     struct dchunk d;
     const uint8_t *v = c->val;
     d.flags = c->flags;
@@ -327,12 +334,16 @@ int rx_data(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn
         a->sack_now = 1;
         return 0;
     }
-    if (d.tsn - a->cum_tsn > a->map_bits)
+    if (d.tsn - a->cum_tsn > a->map_bits) {
+        a->tm.xstream_drops++; /* acct.c: held back by the lowest missing TSN */
         return 0; /* beyond what we track: the peer will retransmit it */
+    }
     if (d.tsn != a->cum_tsn + 1 && a->stored_bytes + rxc_cost(ep, d.len) > ep->cfg.rwnd) {
+        a->tm.xstream_drops++;
         a->sack_now = 1; /* window full: drop (RFC 9260 6.2) */
         return 0;
     }
+    a->tm_trigger = d.stream; /* acct.c: deliveries below are released by this chunk */
     int unord = (d.flags & DF_U) != 0;
     if (d.stream >= a->is) { /* RFC 9260 6.5: acknowledge, report, discard */
         tsnmap_mark(a, d.tsn);
@@ -364,9 +375,9 @@ int rx_data(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn
     if (ord_next(a, st, &d)) {
         tsnmap_mark(a, d.tsn);
         a->data_in++;
-        ord_deliver(ep, a, st, &d);
+        ord_deliver(ep, a, st, &d, now, now);
         if (st->head)
-            ord_drain(ep, a, st);
+            ord_drain(ep, a, st, now);
         return 0;
     }
     if (ord_stale(a, st, &d) ||
@@ -380,6 +391,7 @@ int rx_data(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn
     struct rxc *r = rxc_store(ep, a, &d);
     if (!r)
         return 0;
+    r->arr_us = now;
     tsnmap_mark(a, d.tsn);
     a->data_in++;
     list_insert(&st->head, &st->tail, r);

@@ -32,6 +32,7 @@ static void newly_acked(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
 {
     struct path *p = &a->paths[c->path];
     rack_on_acked(ep, a, tsn, c, now);
+    acct_chunk_acked(ep, a, c, now);
     rate_on_acked(p, c, now); /* cc_rate.c */
     if (c->in_flight) {
         p->flight -= c->len;
@@ -64,6 +65,7 @@ void sack_fast_rtx(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t ts
     a->fast_rtx++;
     frtx_note(a, tsn);
     tx_mark_rtx(a, tsn, c);
+    acct_mark_lost(c, SCTPN_RTX_FAST);
     p->fast_rtx_pending = 1;
 }
 

@@ -185,6 +185,10 @@ struct sctpn_config {
                                   * caller's timer resolution and wakeup lateness need it */
     uint8_t cookie_secret[32];   /* MAC key of the state cookie; all zero: random */
     uint64_t seed;               /* PRNG seed (vtags, TSNs, secret); 0: from getrandom() */
+    uint8_t timing;              /* where a message's time goes (acct.c, struct sctpn_timing):
+                                  * 0 off, 1 on (the default) */
+    uint32_t timing_sample;      /* with timing: every Nth sent and every Nth delivered message
+                                  * also goes to a small log (sctpn_timing_samples); 0 none */
     /* local addresses (for the INIT/INIT-ACK address list and the path pairing of incoming
      * associations); may be empty: then the address a packet arrived on is used */
     struct sctpn_addr local_addrs[SCTPN_MAX_PATHS];
@@ -270,6 +274,63 @@ struct sctpn_path_stats {
     uint64_t pacing_rate;        /* bytes/s the path is paced at (0: not paced) */
     uint64_t btl_bw, min_rtt_us; /* SCTPN_CC_BBR: bottleneck rate estimate (bytes/s), min RTT */
 };
+/* Where a message's time goes (cfg.timing; acct.c, docs/sctp-native.md "Time accounting").
+ * All times are microseconds of the caller's clock, summed over the association's life.
+ * Send side, per message: queue_us sums the time from sctpn_send (stamped at the next call
+ * that brings a clock: input, poll_transmit, handle_timeout) to its first chunk's first
+ * transmission, and splits it by what held the association while the message waited:
+ * the congestion window of the data path (cwnd), the peer's receive window (rwnd), the limit
+ * of chunks past the cumulative ack (span: a lost chunk holds the others there), max burst
+ * (new-data packets per SACK), the handshake (association not established yet), anything else
+ * (pacing).  The part not held at all is queue_us minus the six.
+ * blocked_*_us is the same per association, not per message (time with data queued and held).
+ * Per chunk, from its first transmission to its first acknowledgement: clean_* for chunks
+ * sent once (time on the wire: about one RTT plus the SACK delay), rtx_* for chunks that
+ * needed a retransmission, split by the mechanism that last marked them lost.
+ * Receive side: a complete ordered message that could not be delivered because an earlier
+ * message of its stream was missing is held; held_us sums the time from the arrival of its
+ * last piece to its delivery.  held_foreign counts held messages that were released by the
+ * arrival of a chunk of another stream (0 by design: a stream's messages wait only for their
+ * own stream); xstream_drops counts chunks dropped on arrival only because chunks of other
+ * messages, stored behind a missing TSN, filled the receive window or the TSN map (the
+ * receiver-side way one stream's loss can hold another's data).
+ * sndbuf_full_us: time from a sctpn_send refused because the send buffer was full (EAGAIN;
+ * sndbuf_refusals counts these episodes) to the next accepted one: the caller's own queue waits
+ * meanwhile.  The buffer is freed only by the cumulative ack, so a lost chunk keeps every
+ * stream's acknowledged data there until it is repaired. */
+enum sctpn_rtx_cause {
+    SCTPN_RTX_FAST = 0, /* three miss reports (RFC 9260 7.2.4) */
+    SCTPN_RTX_RACK,     /* RACK time-based loss marking */
+    SCTPN_RTX_T3,       /* retransmission timeout (or cookie-echo bundling) */
+    SCTPN_RTX_TLP,      /* tail-loss probe */
+    SCTPN_RTX_OTHER,    /* reneged gap acks */
+    SCTPN_RTX_NCAUSES
+};
+struct sctpn_timing {
+    uint64_t msgs_sent, queue_us, queue_cwnd_us, queue_rwnd_us, queue_span_us, queue_burst_us,
+        queue_handshake_us, queue_other_us;
+    uint64_t blocked_cwnd_us, blocked_rwnd_us, blocked_span_us, blocked_burst_us,
+        blocked_handshake_us, blocked_other_us;
+    uint64_t clean_chunks, clean_us;
+    uint64_t rtx_chunks[SCTPN_RTX_NCAUSES], rtx_us[SCTPN_RTX_NCAUSES];
+    uint64_t msgs_delivered, held_msgs, held_us, held_max_us, held_foreign, xstream_drops;
+    uint64_t sndbuf_refusals, sndbuf_full_us;
+};
+/* one sampled message (cfg.timing_sample = N: every Nth sent and every Nth delivered message) */
+struct sctpn_timing_sample {
+    sctpn_assoc_id assoc;
+    uint16_t stream;
+    uint8_t dir;         /* 0: sent (queue_* set, acked_us = first chunk sent -> message fully
+                          * acknowledged, rtx = its chunks' retransmissions); 1: received */
+    uint8_t rtx;
+    uint32_t len;        /* sent: message length; received: its length */
+    uint64_t at_us;      /* when the sample was taken */
+    uint64_t queue_us, queue_cwnd_us, queue_rwnd_us, queue_span_us, acked_us;
+    uint64_t held_us;    /* received: held by its stream's order */
+};
+/* copies the newest samples (at most max, oldest first) into out; returns how many */
+int sctpn_timing_samples(sctpn_endpoint *ep, struct sctpn_timing_sample *out, int max);
+
 struct sctpn_assoc_stats {
     int state; /* enum sctpn_assoc_state */
     uint16_t out_streams, in_streams;
@@ -292,6 +353,7 @@ struct sctpn_assoc_stats {
     uint64_t handshake_retransmits; /* INITs and COOKIE-ECHOs we sent again (T1 expiries, a
                                   * new INIT after a Stale Cookie error); 0 on the server side */
     uint32_t idata, zero_checksum, cmt; /* negotiated features */
+    struct sctpn_timing timing;  /* where the time went (cfg.timing != 0) */
     uint32_t cmt_dac;            /* delayed ack for CMT in use (cmt and cfg.cmt_dac) */
     int npaths;
     struct sctpn_path_stats paths[SCTPN_MAX_PATHS];

@@ -54,6 +54,12 @@ struct txmsg {
     uint32_t chunks_live;   /* chunks created and not yet cumulatively acknowledged */
     void *cookie;
     uint8_t *copy;          /* SCTPN_SEND_COPY buffer (malloc) */
+    /* time accounting (acct.c) */
+    uint64_t tm_q;          /* queued at (NEVER: not stamped yet) */
+    uint64_t tm_blk[7];     /* the association's held-time counters then; after the first
+                             * transmission: the parts of the queue wait (sampled messages) */
+    uint64_t tm_first;      /* first chunk first sent */
+    uint8_t tm_sample, tm_rtx; /* sampled; retransmissions of its chunks */
     uint8_t head[SCTPN_COPY_HEAD_MAX];
 };
 
@@ -70,6 +76,8 @@ struct txc { /* one DATA/I-DATA chunk, in the ring at TSN & mask */
     uint8_t fast_rtx_done;
     uint8_t in_flight;          /* counted in its path's flight */
     uint8_t rs_app_limited;     /* delivery rate (cc_rate.c): sent while app-limited */
+    uint8_t rtx_cause;          /* acct.c: enum sctpn_rtx_cause + 1 of the last loss marking */
+    uint64_t first_us;          /* acct.c: first transmission */
     uint64_t rs_delivered;      /* ... its path's delivered bytes when it was sent */
     uint64_t rs_delivered_us;   /* ... the time of that delivery */
     uint64_t rs_first_sent_us;  /* ... the send time of the first chunk of that interval */
@@ -138,6 +146,7 @@ struct path {
 /* ---- receive side ---- */
 struct rxc { /* a received chunk not yet delivered (its payload copied) */
     struct rxc *next;
+    uint64_t arr_us;        /* arrival (acct.c: stream-order hold) */
     uint32_t tsn, ppid, mid, fsn;
     uint16_t stream, len;
     uint8_t flags;
@@ -152,6 +161,7 @@ struct instream {
     uint32_t partial_id;    /* SSN or MID of that message */
     uint32_t partial_ppid;
     struct rxc *head, *tail; /* stored ordered chunks, sorted by TSN */
+    uint64_t tm_arr;        /* acct.c: latest arrival of the pieces of the message delivered */
 };
 struct upartial {           /* unordered message delivered piece by piece */
     int used;
@@ -248,6 +258,15 @@ struct sctpn_assoc {
     uint32_t frtx_next;
     int reordering_seen;    /* a fast retransmission proved spurious: RACK alone marks losses
                              * from then on (rack.c) */
+    /* time accounting (acct.c) */
+    struct sctpn_timing tm;
+    int blk_reason;         /* what holds queued data since blk_since (ACCT_BLK_*; 0 none) */
+    uint64_t blk_since;
+    uint64_t blk_cum[7];    /* held time per reason, closed intervals */
+    uint32_t tm_nsent, tm_nrecv; /* message counters for sampling */
+    int tm_trigger;         /* stream of the chunk being received (-1: none) */
+    int sb_state;           /* send buffer refused a message: 1 (not stamped yet), 2 since sb_since */
+    uint64_t sb_since;
     struct sctpn_assoc *link; /* endpoint list */
 };
 
@@ -273,7 +292,31 @@ struct sctpn_endpoint {
     struct rxc *free_rxc;
     struct bufpool pool;
     int in_callback;
+    /* time accounting (acct.c) */
+    uint64_t now_us;        /* the latest clock the caller gave */
+    struct acct_unstamped { struct txmsg *m; struct sctpn_assoc *a; } *tm_unstamped;
+    int n_unstamped, cap_unstamped; /* queued since then: stamped at the next clock */
+    int sb_pending;         /* an association's send-buffer refusal waits for a clock */
+    struct sctpn_timing_sample tm_log[64]; /* sampled messages (ring) */
+    uint32_t tm_log_n;
 };
+
+/* ---- time accounting (acct.c): where a message's time goes ---- */
+enum { ACCT_BLK_CWND = 1, ACCT_BLK_RWND, ACCT_BLK_SPAN, ACCT_BLK_BURST, ACCT_BLK_HANDSHAKE,
+       ACCT_BLK_OTHER, ACCT_NBLK /* 7: the size of tm_blk and blk_cum */ };
+void acct_clock(struct sctpn_endpoint *ep, uint64_t now);           /* every clock-bearing call */
+void acct_queued(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct txmsg *m);
+void acct_forget(struct sctpn_endpoint *ep, struct txmsg *m);       /* message freed */
+void acct_sndbuf_full(struct sctpn_endpoint *ep, struct sctpn_assoc *a); /* EAGAIN */
+void acct_first_tx(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct txmsg *m,
+                   uint64_t now);
+void acct_tx_idle(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now);
+void acct_chunk_acked(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct txc *c,
+                      uint64_t now);
+void acct_msg_done(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct txmsg *m);
+void acct_rx_msg(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint16_t stream, int ordered,
+                 uint64_t len, uint64_t held_us);
+static inline void acct_mark_lost(struct txc *c, int cause) { c->rtx_cause = (uint8_t)(cause + 1); }
 
 /* ---- rng / keys (endpoint.c) ---- */
 uint32_t ep_rand32(struct sctpn_endpoint *ep);

@@ -18,6 +18,8 @@ static struct txmsg *msg_get(struct sctpn_endpoint *ep)
 
 static void msg_put(struct sctpn_endpoint *ep, struct txmsg *m)
 {
+    if (m->tm_q == NEVER && ep->n_unstamped)
+        acct_forget(ep, m);
     free(m->copy);
     m->copy = NULL;
     m->next = ep->free_msgs;
@@ -28,6 +30,8 @@ static void msg_put(struct sctpn_endpoint *ep, struct txmsg *m)
 static void msg_finish(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct txmsg *m, int ok)
 {
     a->bytes_queued -= m->len;
+    if (ok)
+        acct_msg_done(ep, a, m); /* acct.c: sampled messages */
     void *cookie = m->cookie;
     msg_put(ep, m);
     if (cookie) {
@@ -63,8 +67,10 @@ int sctpn_send(sctpn_endpoint *ep, sctpn_assoc_id id, uint16_t stream, uint32_t 
         return SCTPN_EINVAL; /* SCTP has no empty messages */
     if (len > ep->cfg.max_msg_size)
         return SCTPN_ETOOBIG;
-    if (a->bytes_queued && a->bytes_queued + len > ep->cfg.sndbuf)
+    if (a->bytes_queued && a->bytes_queued + len > ep->cfg.sndbuf) {
+        acct_sndbuf_full(ep, a);
         return SCTPN_EAGAIN;
+    }
     if ((flags & SCTPN_SEND_COPY_HEAD) && iov[0].iov_len > SCTPN_COPY_HEAD_MAX)
         return SCTPN_EINVAL;
     struct txmsg *m = msg_get(ep);
@@ -120,6 +126,7 @@ int sctpn_send(sctpn_endpoint *ep, sctpn_assoc_id id, uint16_t stream, uint32_t 
     a->sq_tail[stream] = m;
     a->nqueued++;
     a->bytes_queued += len;
+    acct_queued(ep, a, m);
     return 0;
 }
 
@@ -190,8 +197,10 @@ void tx_mark_outstanding_rtx(struct sctpn_assoc *a, int pi)
 {
     for (uint32_t t = a->cum_ack + 1; t != a->next_tsn; t++) {
         struct txc *c = tx_chunk(a, t);
-        if (c->state == TXC_OUT && c->in_flight && (pi < 0 || c->path == pi))
+        if (c->state == TXC_OUT && c->in_flight && (pi < 0 || c->path == pi)) {
             tx_mark_rtx(a, t, c);
+            acct_mark_lost(c, SCTPN_RTX_T3);
+        }
     }
 }
 

@@ -37,7 +37,17 @@
  * A transport without the entry (NULL) or returning 1 never sees rail bits.
  *
  * Threads: every upcall happens on the caller's thread inside progress(), never inside send()
- * and never from a thread of the transport's own (queue and hand over in progress()). */
+ * and never from a thread of the transport's own (queue and hand over in progress()), with one
+ * exception: rma_frame (below).
+ *
+ * One-sided traffic (src/engine/rma_channel.h, docs/design.md "RMA channel"): SM_F_RMA frames
+ * travel on lanes of their own, numbered after the point-to-point ones: lane lanes(t) + i for
+ * RMA lane i < rma_lanes(t) (no entry: one RMA lane; a transport that ignores lanes needs no
+ * entry).  A transport with rma_frame set hands a whole SM_F_RMA frame to rma_frame instead of
+ * frame_begin/frame_end, from progress() or from a thread of its own (strong progress: while the
+ * application computes), always holding its lock (entries lock/unlock, recursive; the engine's
+ * RMA channel takes the same lock).  rma_frame may call send() on the same thread.  A NULL
+ * cookie asks send() to copy what it cannot write at once: it then returns 0 or an error. */
 #ifndef SCTPMPI_TRANSPORT_H
 #define SCTPMPI_TRANSPORT_H
 
@@ -65,6 +75,8 @@ struct sm_upcalls {
     void (*send_done)(void *ctx, void *cookie);
     /* the connection/association to peer is gone for good (error, abort, rogue close) */
     void (*peer_failed)(void *ctx, int peer, const char *why);
+    /* a whole SM_F_RMA frame (see "One-sided traffic" above); NULL: frame_begin/frame_end */
+    void (*rma_frame)(void *ctx, int peer, const struct sm_frame_hdr *h, const void *payload);
 };
 
 struct sm_transport_args {
@@ -105,6 +117,12 @@ struct sm_transport_ops {
     int (*finalize)(struct sm_transport *t);
     /* optional (NULL = one rail): rails to peer and the bytes still held per rail (see above) */
     int (*rails)(struct sm_transport *t, int peer, struct sm_rail_load *load, int max);
+    /* ---- one-sided traffic (optional; see "One-sided traffic" above) ---- */
+    /* lanes reserved for SM_F_RMA frames after the lanes() point-to-point ones (NULL: 1) */
+    int (*rma_lanes)(struct sm_transport *t);
+    /* the lock held around every rma_frame upcall (recursive; NULL: the engine's own) */
+    void (*lock)(struct sm_transport *t);
+    void (*unlock)(struct sm_transport *t);
 };
 
 extern const struct sm_transport_ops sm_transport_tcp;

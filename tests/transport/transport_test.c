@@ -215,8 +215,10 @@ static void up_peer_failed(void *ctx, int peer, const char *why)
     T.failed_peers++;
 }
 
-static const struct sm_upcalls up = {NULL, up_frame_begin, up_frame_end, up_send_done,
-                                     up_peer_failed};
+static const struct sm_upcalls up = {.frame_begin = up_frame_begin,
+                                     .frame_end = up_frame_end,
+                                     .send_done = up_send_done,
+                                     .peer_failed = up_peer_failed};
 
 /* ---- card exchange through files ---- */
 static void write_file(const char *name, int rank, const char *text)

@@ -359,7 +359,17 @@ static void run_timers(struct nt_transport *t)
         sctpn_handle_timeout(t->ep, now);
 }
 
+static int drive(struct nt_transport *t, long timeout_us);
+
 int nt_drive(struct nt_transport *t, long timeout_us)
+{
+    t->in_drive++;
+    int n = drive(t, timeout_us);
+    t->in_drive--;
+    return n;
+}
+
+static int drive(struct nt_transport *t, long timeout_us)
 {
     int n = input(t);
     run_timers(t);

@@ -391,8 +391,15 @@ void nt_retry_queued(struct nt_transport *t)
         struct nt_peer *p = &t->peers[r];
         if (!p->q_frames || p->state == NT_FAILED)
             continue;
-        for (int q = 0; q < t->nlanes * p->nrails && p->state != NT_FAILED; q++) {
+        /* control lanes (lane 0 of every rail) first; then the queue to try first turns
+         * round, so that no data lane (point-to-point or RMA) always gets the room freed by
+         * the peer's SACKs last */
+        int nq = t->nlanes * p->nrails, first = (int)(p->retry_turn++ % (unsigned)nq);
+        for (int k = -p->nrails; k < nq && p->state != NT_FAILED; k++) {
+            int q = k < 0 ? (k + p->nrails) * t->nlanes : (first + k) % nq;
             int rail = q / t->nlanes, l = q % t->nlanes;
+            if (k >= 0 && l == 0 && t->nlanes > 1)
+                continue; /* done in the first pass */
             while (p->q_head[q]) {
                 struct nt_txq_item *it = p->q_head[q];
                 int rc = try_send(t, p, rail, l, it->iov, it->iovcnt, it->cookie);
@@ -471,6 +478,8 @@ static void frame_done(struct nt_transport *t, struct nt_assoc *a, struct nt_rx 
     }
     if (h->type == SM_F_DATA) {
         t->up->frame_end(t->up->ctx, a->rank, h, rx->dst ? rx->dst : rx->buf);
+    } else if (h->type == SM_F_RMA && t->up->rma_frame) { /* any thread, lock held */
+        t->up->rma_frame(t->up->ctx, a->rank, h, inline_payload ? inline_payload : rx->buf);
     } else {
         const void *src = inline_payload ? inline_payload : rx->buf;
         void *dst = t->up->frame_begin(t->up->ctx, a->rank, h);
@@ -637,10 +646,18 @@ static void process_event(void *user, const struct sctpn_event *ev)
 struct nt_deferred {
     struct nt_deferred *next;
     int is_data;
+    int counted;                        /* counted in its stream's rx->deferred */
     struct sctpn_data d;
     struct sctpn_event ev;
     unsigned char bytes[];
 };
+
+/* the RMA streams (transport.h "One-sided traffic"): SCTPMPI_SCTP_RMA_STREAMS after the
+ * point-to-point ones; the peer runs the same configuration */
+static int is_rma_stream(const struct nt_transport *t, unsigned stream)
+{
+    return t->nstreams > 1 && stream >= (unsigned)t->p2p_lanes && stream < (unsigned)t->nstreams;
+}
 
 static void defer(struct nt_transport *t, const struct sctpn_data *d, const struct sctpn_event *ev)
 {
@@ -648,6 +665,18 @@ static void defer(struct nt_transport *t, const struct sctpn_data *d, const stru
     struct nt_deferred *q = sm_xmalloc(sizeof *q + n);
     q->next = NULL;
     q->is_data = d != NULL;
+    q->counted = 0;
+    if (d && is_rma_stream(t, d->stream)) {
+        /* learn a new association now (as process_data would): rma_direct must see this
+         * piece waiting even if it is the association's first */
+        struct nt_assoc *a = nt_assoc_find(t, d->assoc);
+        if (!a)
+            a = assoc_add(t, d->assoc, -1, -1);
+        if (a && d->stream < a->nin) {
+            a->rx[d->stream].deferred++;
+            q->counted = 1;
+        }
+    }
     if (d) {
         q->d = *d;
         if (n)
@@ -671,6 +700,11 @@ void nt_replay_deferred(struct nt_transport *t)
         t->dq_head = q->next;
         if (!t->dq_head)
             t->dq_tail = NULL;
+        if (q->is_data && q->counted) {
+            struct nt_assoc *a = nt_assoc_find(t, q->d.assoc);
+            if (a && q->d.stream < a->nin && a->rx[q->d.stream].deferred > 0)
+                a->rx[q->d.stream].deferred--;
+        }
         if (q->is_data)
             process_data(t, &q->d);
         else
@@ -679,10 +713,26 @@ void nt_replay_deferred(struct nt_transport *t)
     }
 }
 
+/* strong progress for one-sided traffic: in the watchdog's drive (outside progress()), a
+ * piece on an RMA stream is processed at once (whole RMA frames go to rma_frame) unless earlier
+ * pieces of the same stream still wait in the queue: order per stream holds.  Pieces of other
+ * streams keep waiting for progress() in arrival order. */
+static int rma_direct(struct nt_transport *t, const struct sctpn_data *d)
+{
+    if (!t->in_drive || !t->up->rma_frame || !is_rma_stream(t, d->stream))
+        return 0;
+    struct nt_assoc *a = nt_assoc_find(t, d->assoc);
+    if (!a) /* first piece of a new association: learn it (as process_data would) */
+        a = assoc_add(t, d->assoc, -1, -1);
+    return a && d->stream < a->nin && a->rx[d->stream].deferred == 0;
+}
+
 void nt_on_data(void *user, const struct sctpn_data *d)
 {
     struct nt_transport *t = user;
     if (t->in_progress && !t->dq_head)
+        process_data(user, d);
+    else if (!t->in_progress && rma_direct(t, d))
         process_data(user, d);
     else
         defer(t, d, NULL);

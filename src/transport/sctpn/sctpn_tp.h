@@ -8,6 +8,9 @@
  *  - One association per peer rank for our sends, set up lazily on the first send; the peer may
  *    set up its own towards us (simultaneous first sends): frames arrive on either.
  *  - Lane L = stream L (lane 0, the control lane = stream 0); single-stream mode: all on 0.
+ *    The RMA lanes (SM_F_RMA frames, engine/rma_channel.h) are the SCTPMPI_SCTP_RMA_STREAMS
+ *    streams after the point-to-point ones.  The watchdog thread delivers whole RMA frames
+ *    straight to the engine's rma_frame upcall (strong progress); everything else it defers.
  *  - Every stream of an association starts with a hello (rank + job secret); frames on a stream
  *    whose hello did not pass are refused and the association is aborted.
  *  - Engine frames are SCTP messages.  DATA frames (rendezvous segments) are placed straight
@@ -49,6 +52,7 @@
 
 struct nt_tunables {
     int streams;             /* data streams; 1 = single stream */
+    int rma_streams;         /* SCTPMPI_SCTP_RMA_STREAMS: streams for SM_F_RMA frames after them */
     size_t sndbuf, rwnd, udpbuf, max_payload, zcopy_min;
     int mtu;                 /* 0 = from the interfaces */
     int port;
@@ -87,6 +91,7 @@ struct nt_rx {
     unsigned char hdr[sizeof(struct sm_frame_hdr)];
     void *dst;                          /* DATA frame: where the payload goes (engine's) */
     char *buf;                          /* our buffer for the payload (or whole message) */
+    unsigned deferred;                  /* RMA stream: pieces waiting in the deferred queue */
 };
 
 /* one association we know of (ours to a peer, or a peer's to us) */
@@ -112,6 +117,7 @@ struct nt_peer {
     unsigned char *hello_sent;          /* [rail * nstreams + stream] on tx[rail] */
     struct nt_txq_item **q_head, **q_tail; /* [rail * nlanes + lane] frames waiting for room */
     size_t q_frames;
+    unsigned retry_turn;                /* nt_retry_queued: which queue goes first */
     size_t q_bytes[NT_MAX_RAILS];       /* bytes in a rail's queues */
     uint64_t tx_frames, tx_bytes, rx_frames, rx_bytes, zcopy_frames, eagain;
     uint64_t rail_tx_frames[NT_MAX_RAILS], rail_tx_bytes[NT_MAX_RAILS];
@@ -125,6 +131,7 @@ struct nt_transport {
     char secret[NT_SECRET_MAX];
     struct nt_tunables tu;
     int nstreams, nlanes;
+    int p2p_lanes;                      /* lanes() (control + data); RMA lanes follow (rma.c) */
     int nrails;                         /* local rails: our addresses with striping, else 1 */
     size_t max_payload;
     struct sm_udp_sock udp[NT_MAX_ADDRS];
@@ -135,13 +142,14 @@ struct nt_transport {
     struct nt_assoc *assocs;            /* all associations, dense array */
     int nassocs, cap_assocs;
     int in_progress;                    /* inside progress() on the caller's thread: upcalls allowed */
+    int in_drive;                       /* inside nt_drive: send() must not flush (t->mmbuf) */
     struct nt_deferred *dq_head, *dq_tail; /* deliveries waiting for progress() (in order) */
     uint64_t deferred_total;
     /* strong progress: a watchdog thread drives the endpoint while the application computes */
     pthread_mutex_t lock;               /* held around every use of the endpoint */
     pthread_t watchdog;
     int watchdog_on;
-    volatile int stop_watchdog;
+    atomic_int stop_watchdog;
     _Atomic uint64_t last_call_us;      /* last time the caller's thread drove the endpoint */
     uint64_t watchdog_runs;
     uint64_t path_events;               /* PATH_CHANGE events seen */

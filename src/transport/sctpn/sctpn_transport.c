@@ -18,6 +18,13 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
     tu->streams = (int)sm_env_int("SCTPMPI_SCTP_STREAMS", 10);
     if (tu->streams < 1 || tu->streams > NT_MAX_STREAMS - 1)
         tu->streams = 10;
+    /* streams of their own for one-sided traffic, so that RMA segments and point-to-point
+     * frames never wait behind each other on one stream */
+    tu->rma_streams = (int)sm_env_int("SCTPMPI_SCTP_RMA_STREAMS", 2);
+    if (tu->rma_streams < 1)
+        tu->rma_streams = 1;
+    if (tu->streams + tu->rma_streams > NT_MAX_STREAMS - 1)
+        tu->rma_streams = NT_MAX_STREAMS - 1 - tu->streams;
     tu->sndbuf = (size_t)sm_env_size("SCTPMPI_SOCKBUF", 4 << 20);
     if (tu->sndbuf < (64 << 10))
         tu->sndbuf = 64 << 10;
@@ -108,14 +115,14 @@ static void *watchdog_main(void *arg)
 {
     struct nt_transport *t = arg;
     const uint64_t tick = (uint64_t)t->tu.watchdog_us;
-    while (!t->stop_watchdog) {
+    while (!atomic_load(&t->stop_watchdog)) {
         struct timespec ts = {(time_t)(tick / 1000000), (long)(tick % 1000000) * 1000};
         nanosleep(&ts, NULL);
         if (nt_now_us() - atomic_load(&t->last_call_us) < tick)
             continue;
         if (pthread_mutex_trylock(&t->lock) != 0)
             continue;
-        if (!t->stop_watchdog) {
+        if (!atomic_load(&t->stop_watchdog)) {
             nt_drive(t, 0);
             t->watchdog_runs++;
         }
@@ -128,7 +135,7 @@ static void stop_watchdog(struct nt_transport *t)
 {
     if (!t->watchdog_on)
         return;
-    t->stop_watchdog = 1;
+    atomic_store(&t->stop_watchdog, 1);
     pthread_join(t->watchdog, NULL);
     t->watchdog_on = 0;
 }
@@ -136,7 +143,8 @@ static void stop_watchdog(struct nt_transport *t)
 static void enter(struct nt_transport *t)
 {
     pthread_mutex_lock(&t->lock);
-    atomic_store(&t->last_call_us, nt_now_us());
+    if (!t->in_drive) /* a send from an upcall inside the watchdog's drive is not the caller's */
+        atomic_store(&t->last_call_us, nt_now_us());
 }
 
 static void leave(struct nt_transport *t)
@@ -202,8 +210,9 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     t->size = a->size;
     t->up = a->up;
     snprintf(t->secret, sizeof t->secret, "%s", a->secret ? a->secret : "");
-    t->nstreams = t->tu.streams <= 1 ? 1 : t->tu.streams + 1;
+    t->nstreams = t->tu.streams <= 1 ? 1 : t->tu.streams + 1 + t->tu.rma_streams;
     t->nlanes = t->nstreams;
+    t->p2p_lanes = t->tu.streams <= 1 ? 1 : t->tu.streams + 1;
     size_t mp = t->tu.max_payload ? t->tu.max_payload : (256u << 10) + sizeof(struct sm_frame_hdr);
     if (mp > t->tu.sndbuf / 4)
         mp = t->tu.sndbuf / 4;
@@ -296,6 +305,10 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
         cfg.local_addrs[i].udp_port = ntohs(t->udp[i].addr.sin_port);
         cfg.n_local_addrs = i + 1;
     }
+    /* time accounting (SCTPMPI_TIMING=off|sum|sample:N; the engine checks the value) */
+    const char *tm = sm_env_str("SCTPMPI_TIMING", "sum");
+    cfg.timing = strcmp(tm, "off") && strcmp(tm, "0");
+    cfg.timing_sample = !strncmp(tm, "sample:", 7) ? (uint32_t)atoi(tm + 7) : 0;
     cfg.on_data = nt_on_data;
     cfg.on_event = nt_on_event;
     cfg.user = t;
@@ -368,7 +381,26 @@ static int nt_set_peers(struct sm_transport *handle, const char *const *cards)
 static int nt_lanes(struct sm_transport *handle)
 {
     struct nt_transport *t = (struct nt_transport *)handle;
-    return t->nlanes;
+    return t->p2p_lanes;
+}
+
+/* ---- one-sided traffic (transport.h "One-sided traffic") ---- */
+static int nt_rma_lanes(struct sm_transport *handle)
+{
+    struct nt_transport *t = (struct nt_transport *)handle;
+    return t->nstreams == 1 ? 1 : t->tu.rma_streams; /* single stream: all on stream 0 */
+}
+
+static void nt_lock(struct sm_transport *handle)
+{
+    struct nt_transport *t = (struct nt_transport *)handle;
+    pthread_mutex_lock(&t->lock);
+}
+
+static void nt_unlock(struct sm_transport *handle)
+{
+    struct nt_transport *t = (struct nt_transport *)handle;
+    pthread_mutex_unlock(&t->lock);
 }
 
 static size_t nt_max_payload(struct sm_transport *handle)
@@ -383,7 +415,9 @@ static int nt_send(struct sm_transport *handle, int peer, int lane, const struct
     struct nt_transport *t = (struct nt_transport *)handle;
     enter(t);
     int rc = nt_send_frame(t, peer, lane, iov, iovcnt, cookie);
-    if (!t->in_progress) /* get the packets on the wire now (latency) */
+    /* get the packets on the wire now (latency); inside a drive (a reply from the watchdog's
+     * rma_frame upcall) the drive flushes when its input is handled */
+    if (!t->in_progress && !t->in_drive)
         nt_flush_output(t);
     leave(t);
     return rc;
@@ -450,6 +484,60 @@ static int nt_peer_info(struct sm_transport *handle, int peer, char *buf, size_t
     return 0;
 }
 
+static double ms(uint64_t us) { return (double)us / 1000.0; }
+
+/* where the time went in the SCTP engine (sctpn.h struct sctpn_timing), one line per
+ * association; bench/run-experiment parses it */
+static void print_timing(struct nt_transport *t, FILE *f, int peer, sctpn_assoc_id id,
+                         const struct sctpn_timing *x)
+{
+    if (!x->msgs_sent && !x->msgs_delivered)
+        return;
+    fprintf(f, "[rank %d] sctpn: rank %d assoc %u where the time went: sent %llu msgs, queued "
+               "%.3f ms (cwnd %.3f, rwnd %.3f, span %.3f, burst %.3f, handshake %.3f, other %.3f); "
+               "held with data queued: cwnd %.3f rwnd %.3f span %.3f burst %.3f handshake %.3f "
+               "other %.3f ms; on the wire %llu "
+               "chunks %.3f ms; repaired fast %llu %.3f ms, rack %llu %.3f ms, t3 %llu %.3f ms, "
+               "tlp %llu %.3f ms, other %llu %.3f ms; received %llu msgs, held by stream order "
+               "%llu msgs %.3f ms (max %.3f), held by another stream %llu, cross-stream drops "
+               "%llu; send buffer full %llu times %.3f ms\n",
+            t->rank, peer, id, (unsigned long long)x->msgs_sent, ms(x->queue_us),
+            ms(x->queue_cwnd_us), ms(x->queue_rwnd_us), ms(x->queue_span_us),
+            ms(x->queue_burst_us), ms(x->queue_handshake_us), ms(x->queue_other_us),
+            ms(x->blocked_cwnd_us),
+            ms(x->blocked_rwnd_us), ms(x->blocked_span_us), ms(x->blocked_burst_us),
+            ms(x->blocked_handshake_us), ms(x->blocked_other_us),
+            (unsigned long long)x->clean_chunks, ms(x->clean_us),
+            (unsigned long long)x->rtx_chunks[SCTPN_RTX_FAST], ms(x->rtx_us[SCTPN_RTX_FAST]),
+            (unsigned long long)x->rtx_chunks[SCTPN_RTX_RACK], ms(x->rtx_us[SCTPN_RTX_RACK]),
+            (unsigned long long)x->rtx_chunks[SCTPN_RTX_T3], ms(x->rtx_us[SCTPN_RTX_T3]),
+            (unsigned long long)x->rtx_chunks[SCTPN_RTX_TLP], ms(x->rtx_us[SCTPN_RTX_TLP]),
+            (unsigned long long)x->rtx_chunks[SCTPN_RTX_OTHER], ms(x->rtx_us[SCTPN_RTX_OTHER]),
+            (unsigned long long)x->msgs_delivered, (unsigned long long)x->held_msgs,
+            ms(x->held_us), ms(x->held_max_us), (unsigned long long)x->held_foreign,
+            (unsigned long long)x->xstream_drops, (unsigned long long)x->sndbuf_refusals,
+            ms(x->sndbuf_full_us));
+}
+
+static void print_timing_samples(struct nt_transport *t, FILE *f)
+{
+    struct sctpn_timing_sample s[64];
+    int n = sctpn_timing_samples(t->ep, s, 64);
+    for (int i = 0; i < n; i++) {
+        if (s[i].dir == 0)
+            fprintf(f, "[rank %d] sctpn: timing sample: assoc %u stream %u sent %u bytes: queued "
+                       "%.3f ms (cwnd %.3f rwnd %.3f span %.3f), first send to acked %.3f ms, "
+                       "%u retransmissions\n",
+                    t->rank, s[i].assoc, s[i].stream, s[i].len, ms(s[i].queue_us),
+                    ms(s[i].queue_cwnd_us), ms(s[i].queue_rwnd_us), ms(s[i].queue_span_us),
+                    ms(s[i].acked_us), s[i].rtx);
+        else
+            fprintf(f, "[rank %d] sctpn: timing sample: assoc %u stream %u received %u bytes: "
+                       "held by stream order %.3f ms\n",
+                    t->rank, s[i].assoc, s[i].stream, s[i].len, ms(s[i].held_us));
+    }
+}
+
 static void print_stats(struct nt_transport *t, FILE *f)
 {
     fprintf(f, "[rank %d] sctpn: datagrams in %llu out %llu, bad in %llu, lost out %llu, test-dropped %llu, rejected associations %llu, mtu %d, watchdog runs %llu, deferred deliveries %llu\n",
@@ -498,7 +586,9 @@ static void print_stats(struct nt_transport *t, FILE *f)
                     (unsigned long long)ps->packets_out, (unsigned long long)ps->packets_in,
                     (unsigned long long)ps->retransmitted_chunks);
         }
+        print_timing(t, f, a->rank, a->id, &st.timing);
     }
+    print_timing_samples(t, f);
 }
 
 static void nt_stats(struct sm_transport *handle, void *file)
@@ -562,4 +652,7 @@ const struct sm_transport_ops sm_transport_sctpn = {
     .stats = nt_stats,
     .finalize = nt_finalize,
     .rails = nt_rails_op,
+    .rma_lanes = nt_rma_lanes,
+    .lock = nt_lock,
+    .unlock = nt_unlock,
 };

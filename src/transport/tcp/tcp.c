@@ -13,12 +13,22 @@
  * {magic "SMPITCP1", rank, size, secret}; the acceptor answers 8 bytes "SMPIACK1" (use it) or
  * "SMPIREJ1" (both sides connected at once and the lower rank's connection wins).  No frame
  * travels on a connection before its ACK.  A HELLO with a bad magic, rank or secret, or a
- * malformed frame, closes that connection with a log line; the job goes on. */
+ * malformed frame, closes that connection with a log line; the job goes on.
+ *
+ * Strong progress (docs/design.md "RMA channel"): a watchdog thread reads the sockets when the
+ * application has not entered progress() for SCTPMPI_TCP_WATCHDOG_US (0 = no thread).  It
+ * hands whole SM_F_RMA frames to the engine's rma_frame upcall at once and queues every other
+ * upcall (frames copied, send completions, lost peers) for the next progress(), which replays
+ * the queue in arrival order before it reads anything new; once the queue holds more than
+ * SCTPMPI_TCP_WATCHDOG_MAX payload bytes it stops reading.  One recursive lock (also the RMA
+ * channel's lock: entries lock/unlock) is held around every use of the transport's state. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +36,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/wire.h"
@@ -102,6 +113,17 @@ struct sm_tcp {
     int finalizing;
     int queued;             /* frames in all queues */
     struct conn *dead;      /* closed, to be freed when no upcall can still refer to them */
+    /* strong progress (see the top of the file) */
+    pthread_mutex_t lock;   /* recursive; held around every use of the state above */
+    pthread_t watchdog;
+    int watchdog_on, in_watchdog;
+    atomic_int stop_watchdog;
+    long watchdog_us;       /* SCTPMPI_TCP_WATCHDOG_US */
+    size_t deferred_max;    /* SCTPMPI_TCP_WATCHDOG_MAX: the watchdog stops reading beyond it */
+    size_t deferred_bytes;  /* payload bytes in the queue below */
+    _Atomic uint64_t last_call_us; /* the application's last progress() */
+    struct tdef *dq_head, *dq_tail; /* upcalls waiting for progress() (watchdog) */
+    unsigned long long watchdog_runs, deferred_total, rma_direct;
 };
 
 /* ---- helpers ------------------------------------------------------------------------------ */
@@ -195,6 +217,156 @@ static void free_dead(struct sm_tcp *t)
     }
 }
 
+/* ---- upcalls: direct on the application's thread; from the watchdog thread only rma_frame,
+ * the rest waits in arrival order for the next progress() ---------------------------------- */
+enum { D_WHOLE, D_END, D_DONE, D_FAILED };
+struct tdef {
+    struct tdef *next;
+    int kind, peer;
+    struct sm_frame_hdr hdr;
+    void *payload;          /* D_WHOLE, D_END: where the payload is */
+    void *own;              /* freed after the upcall (our copy) */
+    void *cookie;           /* D_DONE */
+    char why[96];           /* D_FAILED */
+};
+
+static uint64_t now_us(void)
+{
+    return sm_now_ns() / 1000;
+}
+
+static void defer(struct sm_tcp *t, struct tdef *d)
+{
+    d->next = NULL;
+    if (d->kind == D_WHOLE || d->kind == D_END)
+        t->deferred_bytes += d->hdr.payload_len;
+    if (t->dq_tail)
+        t->dq_tail->next = d;
+    else
+        t->dq_head = d;
+    t->dq_tail = d;
+    t->deferred_total++;
+}
+
+static void up_done(struct sm_tcp *t, void *cookie)
+{
+    if (!t->in_watchdog) {
+        t->up->send_done(t->up->ctx, cookie);
+        return;
+    }
+    struct tdef *d = sm_xcalloc(1, sizeof *d);
+    d->kind = D_DONE;
+    d->cookie = cookie;
+    defer(t, d);
+}
+
+static void up_failed(struct sm_tcp *t, int peer, const char *why)
+{
+    if (!t->in_watchdog) {
+        t->up->peer_failed(t->up->ctx, peer, why);
+        return;
+    }
+    struct tdef *d = sm_xcalloc(1, sizeof *d);
+    d->kind = D_FAILED;
+    d->peer = peer;
+    snprintf(d->why, sizeof d->why, "%s", why);
+    defer(t, d);
+}
+
+static int is_rma(struct sm_tcp *t, const struct sm_frame_hdr *h)
+{
+    return h->type == SM_F_RMA && t->up->rma_frame;
+}
+
+static void count_rx(struct sm_tcp *t, struct conn *c)
+{
+    struct rail *p = &t->peers[c->peer].rail[c->rail];
+    p->rx_frames++;
+    p->rx_bytes += sizeof c->hdr + c->hdr.payload_len;
+}
+
+/* a whole frame (header c->hdr, payload at src) that no frame_begin has seen yet; own (may be
+ * NULL or src) is ours and is freed, or kept by the queue */
+static void up_whole(struct sm_tcp *t, struct conn *c, void *src, void *own)
+{
+    count_rx(t, c);
+    size_t len = c->hdr.payload_len;
+    if (is_rma(t, &c->hdr)) { /* any thread: the engine's channel takes it at once */
+        if (t->in_watchdog)
+            t->rma_direct++;
+        t->up->rma_frame(t->up->ctx, c->peer, &c->hdr, src);
+        free(own);
+        return;
+    }
+    if (t->in_watchdog) {
+        struct tdef *d = sm_xcalloc(1, sizeof *d);
+        d->kind = D_WHOLE;
+        d->peer = c->peer;
+        d->hdr = c->hdr;
+        if (own) {
+            d->own = own;
+        } else if (len) {
+            d->own = sm_xmalloc(len);
+            memcpy(d->own, src, len);
+        }
+        d->payload = d->own;
+        defer(t, d);
+        return;
+    }
+    void *dst = t->up->frame_begin(t->up->ctx, c->peer, &c->hdr);
+    if (dst && len)
+        memcpy(dst, src, len);
+    t->up->frame_end(t->up->ctx, c->peer, &c->hdr, dst ? dst : src);
+    free(own);
+}
+
+/* the payload of a frame whose frame_begin was called is at payload: frame_end */
+static void up_end(struct sm_tcp *t, struct conn *c, void *payload, void *own)
+{
+    count_rx(t, c);
+    if (t->in_watchdog) {
+        struct tdef *d = sm_xcalloc(1, sizeof *d);
+        d->kind = D_END;
+        d->peer = c->peer;
+        d->hdr = c->hdr;
+        d->payload = payload;
+        d->own = own;
+        defer(t, d);
+        return;
+    }
+    t->up->frame_end(t->up->ctx, c->peer, &c->hdr, payload);
+    free(own);
+}
+
+/* the application's thread: hand over what the watchdog queued, in order */
+static int replay_deferred(struct sm_tcp *t)
+{
+    int n = 0;
+    while (t->dq_head) {
+        struct tdef *d = t->dq_head;
+        t->dq_head = d->next;
+        if (!t->dq_head)
+            t->dq_tail = NULL;
+        switch (d->kind) {
+        case D_WHOLE: {
+            void *dst = t->up->frame_begin(t->up->ctx, d->peer, &d->hdr);
+            if (dst && d->hdr.payload_len)
+                memcpy(dst, d->payload, d->hdr.payload_len);
+            t->up->frame_end(t->up->ctx, d->peer, &d->hdr, dst ? dst : d->payload);
+            break;
+        }
+        case D_END: t->up->frame_end(t->up->ctx, d->peer, &d->hdr, d->payload); break;
+        case D_DONE: t->up->send_done(t->up->ctx, d->cookie); break;
+        case D_FAILED: t->up->peer_failed(t->up->ctx, d->peer, d->why); break;
+        }
+        free(d->own);
+        free(d);
+        n++;
+    }
+    t->deferred_bytes = 0;
+    return n;
+}
+
 static void peer_lost(struct sm_tcp *t, struct conn *c, const char *why)
 {
     int peer = c->peer;
@@ -215,7 +387,7 @@ static void peer_lost(struct sm_tcp *t, struct conn *c, const char *why)
             p->q_tail = NULL;
             p->q_bytes = 0;
         }
-        t->up->peer_failed(t->up->ctx, peer, why);
+        up_failed(t, peer, why);
     }
 }
 
@@ -263,7 +435,7 @@ static int flush(struct sm_tcp *t, struct rail *p)
         void *cookie = e->cookie;
         free(e);
         if (cookie)
-            t->up->send_done(t->up->ctx, cookie);
+            up_done(t, cookie);
     }
     ep_set(t, c, EPOLL_CTL_MOD, p->q_head ? EPOLLIN | EPOLLOUT : EPOLLIN);
     return 0;
@@ -335,10 +507,9 @@ static int start_connect(struct sm_tcp *t, int peer, int rail)
     return 0;
 }
 
-static int tcp_send(struct sm_transport *handle, int peer, int lane, const struct iovec *iov,
-                    int iovcnt, void *cookie)
+static int send_locked(struct sm_tcp *t, int peer, int lane, const struct iovec *iov,
+                       int iovcnt, void *cookie)
 {
-    struct sm_tcp *t = (struct sm_tcp *)handle;
     if (peer < 0 || peer >= t->size || peer == t->rank)
         return -MPI_ERR_RANK;
     int rail = SM_LANE_RAIL(lane);
@@ -375,6 +546,16 @@ static int tcp_send(struct sm_transport *handle, int peer, int lane, const struc
     if (p->data)
         ep_set(t, p->data, EPOLL_CTL_MOD, EPOLLIN | EPOLLOUT);
     return copy_all ? 0 : 1;
+}
+
+static int tcp_send(struct sm_transport *handle, int peer, int lane, const struct iovec *iov,
+                    int iovcnt, void *cookie)
+{
+    struct sm_tcp *t = (struct sm_tcp *)handle;
+    pthread_mutex_lock(&t->lock);
+    int rc = send_locked(t, peer, lane, iov, iovcnt, cookie);
+    pthread_mutex_unlock(&t->lock);
+    return rc;
 }
 
 /* ---- handshake ---------------------------------------------------------------------------- */
@@ -542,14 +723,6 @@ static int bad_frame(const struct sm_frame_hdr *h)
     return h->payload_len > SM_WIRE_MAX_PAYLOAD;
 }
 
-static void deliver(struct sm_tcp *t, struct conn *c, void *payload)
-{
-    struct rail *p = &t->peers[c->peer].rail[c->rail];
-    p->rx_frames++;
-    p->rx_bytes += sizeof c->hdr + c->hdr.payload_len;
-    t->up->frame_end(t->up->ctx, c->peer, &c->hdr, payload);
-}
-
 /* returns -1 when the connection is gone */
 static int on_readable(struct sm_tcp *t, struct conn *c)
 {
@@ -571,13 +744,12 @@ static int on_readable(struct sm_tcp *t, struct conn *c)
             c->own = NULL;
             if (c->late_begin) { /* whole now: hand it over in one begin/end pair */
                 c->late_begin = 0;
-                void *dst = t->up->frame_begin(t->up->ctx, c->peer, &c->hdr);
-                if (dst && c->hdr.payload_len)
-                    memcpy(dst, own, c->hdr.payload_len);
-                c->dst = dst ? dst : own;
+                up_whole(t, c, own, own);
+            } else {
+                up_end(t, c, c->dst, own);
             }
-            deliver(t, c, c->dst);
-            free(own);
+            if (c->state != C_ESTABLISHED)
+                return -1;
             continue;
         }
         if (c->off == c->have)
@@ -605,11 +777,8 @@ static int on_readable(struct sm_tcp *t, struct conn *c)
             size_t len = c->hdr.payload_len;
             if (avail >= len) {
                 unsigned char *src = c->stage + c->off + sizeof c->hdr;
-                void *dst = t->up->frame_begin(t->up->ctx, c->peer, &c->hdr);
-                if (dst && len)
-                    memcpy(dst, src, len);
                 c->off += sizeof c->hdr + len;
-                deliver(t, c, dst ? dst : src);
+                up_whole(t, c, src, NULL);
                 if (c->state != C_ESTABLISHED)
                     return -1;
                 continue;
@@ -619,7 +788,10 @@ static int on_readable(struct sm_tcp *t, struct conn *c)
             /* With several rails only DATA frames may be open (between frame_begin and
              * frame_end) while another rail delivers frames of the same peer (transport.h):
              * any other frame is made whole before its upcalls. */
-            int whole_first = t->nrails > 1 && c->hdr.type != SM_F_DATA;
+            /* The watchdog thread never calls frame_begin, and RMA frames go whole to
+             * rma_frame: both gather the payload in our memory first, too. */
+            int whole_first = (t->nrails > 1 && c->hdr.type != SM_F_DATA) || t->in_watchdog ||
+                              is_rma(t, &c->hdr);
             if (whole_first && len <= STAGE_LEN - sizeof c->hdr) {
                 memmove(c->stage, c->stage + c->off, c->have - c->off);
                 c->have -= c->off;
@@ -674,14 +846,8 @@ static void on_event(struct sm_tcp *t, struct conn *c, uint32_t ev)
     }
 }
 
-static int tcp_progress(struct sm_transport *handle, long timeout_us)
+static void handle_events(struct sm_tcp *t, const struct epoll_event *ev, int n)
 {
-    struct sm_tcp *t = (struct sm_tcp *)handle;
-    struct epoll_event ev[32];
-    int ms = timeout_us < 0 ? -1 : timeout_us == 0 ? 0 : (int)((timeout_us + 999) / 1000);
-    int n = epoll_wait(t->epfd, ev, 32, ms);
-    if (n < 0)
-        return errno == EINTR ? 0 : -1;
     for (int i = 0; i < n; i++) {
         struct conn *c = ev[i].data.ptr;
         if (c->state == C_LISTEN)
@@ -689,8 +855,84 @@ static int tcp_progress(struct sm_transport *handle, long timeout_us)
         else if (c->state != C_DEAD)
             on_event(t, c, ev[i].events);
     }
+}
+
+static int tcp_progress(struct sm_transport *handle, long timeout_us)
+{
+    struct sm_tcp *t = (struct sm_tcp *)handle;
+    pthread_mutex_lock(&t->lock);
+    atomic_store(&t->last_call_us, now_us());
+    int k = replay_deferred(t);
+    if (k)
+        timeout_us = 0; /* deliveries were waiting: do not block */
+    struct epoll_event ev[32];
+    int ms = timeout_us < 0 ? -1 : timeout_us == 0 ? 0 : (int)((timeout_us + 999) / 1000);
+    /* may block with the lock held: the watchdog then leaves the sockets to this thread */
+    int n = epoll_wait(t->epfd, ev, 32, ms);
+    if (n < 0) {
+        n = errno == EINTR ? 0 : -1;
+    } else {
+        handle_events(t, ev, n);
+        n += k;
+    }
     free_dead(t);
+    atomic_store(&t->last_call_us, now_us());
+    pthread_mutex_unlock(&t->lock);
     return n;
+}
+
+/* ---- strong progress: the watchdog thread ------------------------------------------------ */
+static void *watchdog_main(void *arg)
+{
+    struct sm_tcp *t = arg;
+    const uint64_t tick = (uint64_t)t->watchdog_us;
+    while (!atomic_load(&t->stop_watchdog)) {
+        struct timespec ts = {(time_t)(tick / 1000000), (long)(tick % 1000000) * 1000};
+        nanosleep(&ts, NULL);
+        if (now_us() - atomic_load(&t->last_call_us) < tick)
+            continue; /* the application is driving progress itself */
+        if (pthread_mutex_trylock(&t->lock) != 0)
+            continue;
+        /* past the cap the kernel's flow control holds the senders back until progress() */
+        if (!atomic_load(&t->stop_watchdog) && t->deferred_bytes <= t->deferred_max) {
+            t->in_watchdog = 1;
+            struct epoll_event ev[32];
+            for (int round = 0; round < 16; round++) {
+                int n = epoll_wait(t->epfd, ev, 32, 0);
+                if (n <= 0)
+                    break;
+                handle_events(t, ev, n);
+                if (n < 32)
+                    break;
+            }
+            t->in_watchdog = 0;
+            free_dead(t);
+            t->watchdog_runs++;
+        }
+        pthread_mutex_unlock(&t->lock);
+    }
+    return NULL;
+}
+
+static void stop_watchdog(struct sm_tcp *t)
+{
+    if (!t->watchdog_on)
+        return;
+    atomic_store(&t->stop_watchdog, 1);
+    pthread_join(t->watchdog, NULL);
+    t->watchdog_on = 0;
+}
+
+static void tcp_lock(struct sm_transport *handle)
+{
+    struct sm_tcp *t = (struct sm_tcp *)handle;
+    pthread_mutex_lock(&t->lock);
+}
+
+static void tcp_unlock(struct sm_transport *handle)
+{
+    struct sm_tcp *t = (struct sm_tcp *)handle;
+    pthread_mutex_unlock(&t->lock);
 }
 
 /* ---- set-up and the table ----------------------------------------------------------------- */
@@ -742,6 +984,13 @@ static int tcp_init(const struct sm_transport_args *a, struct sm_transport **out
     t->sockbuf = (int)sm_env_size("SCTPMPI_SOCKBUF", 0);
     t->mptcp = sm_env_bool("SCTPMPI_TCP_MPTCP", 0);
     t->notsent_lowat = (int)sm_env_size("SCTPMPI_TCP_NOTSENT_LOWAT", 1024 * 1024);
+    t->watchdog_us = (long)sm_env_int("SCTPMPI_TCP_WATCHDOG_US", 2000);
+    t->deferred_max = (size_t)sm_env_size("SCTPMPI_TCP_WATCHDOG_MAX", 64 << 20);
+    pthread_mutexattr_t ma; /* recursive: upcalls inside progress() and rma_frame send */
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&t->lock, &ma);
+    pthread_mutexattr_destroy(&ma);
     int stripe = sm_env_bool("SCTPMPI_TCP_STRIPE", 0);
     t->peers = sm_xcalloc((size_t)a->size, sizeof *t->peers);
     t->epfd = epoll_create1(EPOLL_CLOEXEC);
@@ -817,6 +1066,13 @@ static int tcp_set_peers(struct sm_transport *handle, const char *const *cards)
             return -1;
         }
     }
+    atomic_store(&t->last_call_us, now_us());
+    if (t->watchdog_us > 0 && t->size > 1) {
+        if (pthread_create(&t->watchdog, NULL, watchdog_main, t) == 0)
+            t->watchdog_on = 1;
+        else
+            SM_WARN("tcp: no watchdog thread: progress only inside MPI calls");
+    }
     return 0;
 }
 
@@ -827,9 +1083,8 @@ static int tcp_lanes(struct sm_transport *handle)
     return 1;
 }
 
-static int tcp_rails(struct sm_transport *handle, int peer, struct sm_rail_load *load, int max)
+static int rails_locked(struct sm_tcp *t, int peer, struct sm_rail_load *load, int max)
 {
-    struct sm_tcp *t = (struct sm_tcp *)handle;
     struct tpeer *p = &t->peers[peer];
     for (int r = 0; load && r < p->nrails && r < max; r++) {
         int outq = 0;
@@ -842,6 +1097,15 @@ static int tcp_rails(struct sm_transport *handle, int peer, struct sm_rail_load 
     return p->nrails;
 }
 
+static int tcp_rails(struct sm_transport *handle, int peer, struct sm_rail_load *load, int max)
+{
+    struct sm_tcp *t = (struct sm_tcp *)handle;
+    pthread_mutex_lock(&t->lock);
+    int n = rails_locked(t, peer, load, max);
+    pthread_mutex_unlock(&t->lock);
+    return n;
+}
+
 static size_t tcp_max_payload(struct sm_transport *handle)
 {
     struct sm_tcp *t = (struct sm_tcp *)handle;
@@ -852,13 +1116,15 @@ static size_t tcp_max_payload(struct sm_transport *handle)
 static int tcp_busy(struct sm_transport *handle)
 {
     struct sm_tcp *t = (struct sm_tcp *)handle;
+    pthread_mutex_lock(&t->lock);
     t->finalizing = 1; /* only MPI_Finalize asks: EOFs from now on are expected */
-    return t->queued > 0;
+    int busy = t->queued > 0 || t->dq_head;
+    pthread_mutex_unlock(&t->lock);
+    return busy;
 }
 
-static int tcp_peer_info(struct sm_transport *handle, int peer, char *buf, size_t len)
+static int peer_info_locked(struct sm_tcp *t, int peer, char *buf, size_t len)
 {
-    struct sm_tcp *t = (struct sm_tcp *)handle;
     struct tpeer *tp = &t->peers[peer];
     size_t o = 0;
     for (int r = 0; r < tp->nrails && o < len; r++) {
@@ -872,10 +1138,24 @@ static int tcp_peer_info(struct sm_transport *handle, int peer, char *buf, size_
     return (int)o;
 }
 
+static int tcp_peer_info(struct sm_transport *handle, int peer, char *buf, size_t len)
+{
+    struct sm_tcp *t = (struct sm_tcp *)handle;
+    pthread_mutex_lock(&t->lock);
+    int n = peer_info_locked(t, peer, buf, len);
+    pthread_mutex_unlock(&t->lock);
+    return n;
+}
+
 static void tcp_stats(struct sm_transport *handle, void *file)
 {
     struct sm_tcp *t = (struct sm_tcp *)handle;
     FILE *f = file;
+    pthread_mutex_lock(&t->lock);
+    if (t->watchdog_on)
+        fprintf(f, "sctpmpi[%d] tcp: watchdog runs %llu, RMA frames delivered by it %llu, "
+                   "deliveries it deferred %llu\n",
+                t->rank, t->watchdog_runs, t->rma_direct, t->deferred_total);
     for (int i = 0; i < t->size; i++) {
         struct tpeer *tp = &t->peers[i];
         for (int r = 0; r < tp->nrails; r++) {
@@ -891,12 +1171,20 @@ static void tcp_stats(struct sm_transport *handle, void *file)
                     t->mptcp ? " (mptcp)" : "");
         }
     }
+    pthread_mutex_unlock(&t->lock);
 }
 
 static int tcp_finalize(struct sm_transport *handle)
 {
     struct sm_tcp *t = (struct sm_tcp *)handle;
+    stop_watchdog(t);
     t->finalizing = 1;
+    while (t->dq_head) { /* nothing more is handed over */
+        struct tdef *d = t->dq_head;
+        t->dq_head = d->next;
+        free(d->own);
+        free(d);
+    }
     for (int i = 0; i < t->size; i++) {
         struct tpeer *tp = &t->peers[i];
         for (int r = 0; r < tp->nrails; r++) {
@@ -920,6 +1208,7 @@ static int tcp_finalize(struct sm_transport *handle)
         }
     close(t->epfd);
     free(t->peers);
+    pthread_mutex_destroy(&t->lock);
     free(t);
     return 0;
 }
@@ -937,4 +1226,6 @@ const struct sm_transport_ops sm_transport_tcp = {
     .stats = tcp_stats,
     .finalize = tcp_finalize,
     .rails = tcp_rails,
+    .lock = tcp_lock,
+    .unlock = tcp_unlock,
 };

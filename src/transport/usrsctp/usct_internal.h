@@ -208,6 +208,7 @@ struct usct_transport {
     char secret[USCT_SECRET_MAX];
     const struct sm_upcalls *up;
     int nlanes, nstreams;     /* lanes the engine sees; SCTP streams we open */
+    int p2p_lanes, rma_lanes; /* point-to-point lanes, then RMA lanes (nlanes = both) */
     size_t max_payload;
 
     /* UDP (usct_udp.c) */

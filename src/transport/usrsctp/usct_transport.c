@@ -70,8 +70,18 @@ static int usct_init(const struct sm_transport_args *a, struct sm_transport **ou
     if (t->tu.streams <= 1) {
         t->nstreams = 1; /* single-stream variant: every lane on stream 0 */
         t->nlanes = 1;
+        t->p2p_lanes = t->rma_lanes = 1;
     } else {
-        t->nstreams = t->tu.streams + 1; /* stream 0 = control lane, 1..N = data lanes */
+        /* stream 0 = control lane, 1..N = data lanes, then the RMA lanes (SM_F_RMA frames;
+         * delivered on the caller's thread only: no strong progress for them here) */
+        long long rma = sm_env_int("SCTPMPI_SCTP_RMA_STREAMS", 2);
+        if (rma < 1)
+            rma = 1;
+        if (t->tu.streams + 1 + rma > USCT_MAX_STREAMS)
+            rma = USCT_MAX_STREAMS - 1 - t->tu.streams;
+        t->p2p_lanes = t->tu.streams + 1;
+        t->rma_lanes = (int)rma;
+        t->nstreams = t->p2p_lanes + t->rma_lanes;
         t->nlanes = t->nstreams;
     }
     /* a frame is one SCTP message: it must fit the send buffer several times over, and stay
@@ -193,7 +203,13 @@ static int usct_set_peers(struct sm_transport *handle, const char *const *cards)
 static int usct_lanes(struct sm_transport *handle)
 {
     struct usct_transport *t = (struct usct_transport *)handle;
-    return t->nlanes;
+    return t->p2p_lanes;
+}
+
+static int usct_rma_lanes(struct sm_transport *handle)
+{
+    struct usct_transport *t = (struct usct_transport *)handle;
+    return t->rma_lanes;
 }
 
 static size_t usct_max_payload(struct sm_transport *handle)
@@ -234,4 +250,5 @@ const struct sm_transport_ops sm_transport_usrsctp = {
     .peer_info = usct_stats_peer_info,
     .stats = usct_stats,
     .finalize = usct_finalize,
+    .rma_lanes = usct_rma_lanes,
 };
