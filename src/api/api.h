@@ -94,6 +94,30 @@ int sm_check_recv_tag(MPI_Comm c, int tag, const char *fn); /* + ANY_TAG */
             return sm_rc_;                                                                       \
     } while (0)
 
+/* ---- requests (MPI_Request): the engine's request and what only the API layer needs ---- */
+struct sctpmpi_request {
+    struct sm_req base;       /* the engine's part (engine/engine.h); first member */
+    int persistent, active;   /* persistent requests: active between Start and completion */
+    void *owned_buf;          /* memory the request owns: a packed copy, a generalized
+                               * request's callbacks; freed with the request */
+    size_t bsend_charge;      /* attached-buffer space a buffered send holds until it completes */
+    /* persistent-request template (arguments of *_init) */
+    const void *p_buf;
+    int p_count;
+    MPI_Datatype p_dt;
+    /* what the completion hooks work on: the user's buffer or the owner object, count, type */
+    void *hook_buf;
+    int hook_count;
+    MPI_Datatype hook_dt;
+};
+static inline struct sctpmpi_request *sm_request_of(struct sm_req *e)
+{
+    return sm_container_of(e, struct sctpmpi_request, base);
+}
+/* the one allocator of API requests (requests.c); sm_request_done: already complete */
+struct sctpmpi_request *sm_request_alloc(int kind);
+struct sctpmpi_request *sm_request_done(int source);
+
 /* requests built from user arguments (p2p.c) */
 int sm_isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
              int mode, MPI_Request *req, const char *fn);
@@ -136,6 +160,8 @@ int sm_isend_dt(const void *buf, int count, MPI_Datatype dt, int dest, int tag, 
                 uint32_t ctx, int mode, MPI_Request *req);
 int sm_irecv_dt(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
                 uint32_t ctx, MPI_Request *req);
+/* bsend.c: attached-buffer space a completed buffered send held is free again */
+void sm_bsend_uncharge(size_t charge);
 /* a standard send of a private copy of the data (buffered sends), charging bsend_charge */
 int sm_isend_copy(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                   size_t bsend_charge, MPI_Request *req);
@@ -163,7 +189,6 @@ uint32_t sm_ctx_agree(MPI_Comm parent); /* collective over parent */
 /* freed communicators that pending requests still use are destroyed when the last one is
  * released (checked at every progress poll); at MPI_Finalize, whatever is left */
 void sm_comm_reap_all(void);
-int sm_req_any_for_comm(const struct sctpmpi_comm *c); /* engine/request.c */
 MPI_Comm sm_comm_new(int rank, int size, const int *world_of, uint32_t ctx);
 int sm_coll_tag(MPI_Comm c); /* next tag of a blocking collective on c */
 
@@ -203,8 +228,6 @@ int sm_topo_neighbors(MPI_Comm c, const char *fn, int *kind, int *indeg, int **i
                       int **out);
 
 /* ---- non-blocking collectives (src/coll/sched.c) ---- */
-extern int sm_nbc_active;
-void sm_nbc_progress(void);
 int sm_nbc_is_request(MPI_Request r); /* MPI_Cancel must refuse these */
 
 /* attr.c: a communicator attribute of a user keyval; misc.c: MPI_LASTUSEDCODE's value */

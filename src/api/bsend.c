@@ -156,10 +156,10 @@ int sm_bsend_start(const void *buf, int count, MPI_Datatype dt, int dest, int ta
     MPI_Request r;
     sm_isend_copy(buf, count, dt, dest, tag, comm,
                   charge | ((size_t)(b - slots) << SLOT_SHIFT), &r);
-    if (r->complete)
-        sm_req_release(r);
+    if (r->base.complete)
+        sm_req_release(&r->base);
     else
-        r->freed = 1;
+        r->base.freed = 1;
     return MPI_SUCCESS;
 }
 
@@ -201,19 +201,19 @@ static void if_done(struct sm_waiter *w)
 {
     MPI_Request r = ((struct iflush *)w)->r;
     free(w);
-    sm_req_complete(r);
+    sm_req_complete(&r->base);
 }
 
 static int iflush(struct budget *b, MPI_Comm comm, MPI_Request *request, const char *fn)
 {
     if (!request)
         return sm_error(comm, MPI_ERR_REQUEST, fn, "NULL request pointer");
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
-    r->comm = comm;
-    sm_status_empty(&r->status);
+    struct sctpmpi_request *r = sm_request_alloc(SM_REQ_DONE);
+    r->base.comm = comm;
+    sm_status_empty(&r->base.status);
     *request = r;
     if (!b || b->used == 0) {
-        r->complete = 1;
+        r->base.complete = 1;
         return MPI_SUCCESS;
     }
     struct iflush *x = sm_xcalloc(1, sizeof *x);

@@ -31,8 +31,8 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag
     if (!attribute_val || !flag)
         return sm_error(comm, MPI_ERR_ARG, "MPI_Comm_get_attr", "NULL output pointer");
     int *v = NULL;
-    io = sm_eng.rank;
-    universe = sm_eng.size;
+    io = sm_world_rank();
+    universe = sm_world_size();
     lastused = sm_last_used_code();
     switch (keyval) {
     case MPI_TAG_UB: v = &tag_ub; break;

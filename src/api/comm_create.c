@@ -296,7 +296,7 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
         if (sm_comm_rank_of_world(comm, group->world_of[i]) < 0)
             return sm_error(comm, MPI_ERR_GROUP, fn, "group is not a subset of the communicator");
     uint32_t ctx = sm_ctx_agree(comm);
-    int me = member_of(group, sm_eng.rank);
+    int me = member_of(group, sm_world_rank());
     if (me < 0) {
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;
@@ -331,7 +331,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
     SM_TRY(out_check(comm, newcomm, fn));
     if (!group || !group->valid)
         return sm_error(comm, MPI_ERR_GROUP, fn, "null or freed group");
-    int me = member_of(group, sm_eng.rank);
+    int me = member_of(group, sm_world_rank());
     if (me < 0) {
         *newcomm = MPI_COMM_NULL;
         return MPI_SUCCESS;

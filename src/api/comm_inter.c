@@ -206,7 +206,7 @@ int sm_inter_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm, const cha
         if (sm_comm_rank_of_world(l, w) < 0)
             return sm_error(comm, MPI_ERR_GROUP, fn,
                             "group is not a subset of the intercommunicator's local group");
-        if (w == sm_eng.rank)
+        if (w == sm_world_rank())
             me = i;
     }
     int rn = 0, err;

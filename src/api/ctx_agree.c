@@ -74,7 +74,7 @@ static void reserve(uint32_t base, int nids)
 static uint32_t retry_offer(int nids)
 {
     static uint32_t lcg = 12345u;
-    lcg = lcg * 1103515245u + 12345u + (uint32_t)sm_eng.rank;
+    lcg = lcg * 1103515245u + 12345u + (uint32_t)sm_world_rank();
     return next_ctx + 2u * (uint32_t)nids * ((lcg >> 16) % 32u);
 }
 
@@ -256,7 +256,7 @@ static int advance(struct nb_agree *a, int *moved)
         for (int i = 0; i < a->nrq; i++) {
             if (a->rq[i] == MPI_REQUEST_NULL)
                 continue;
-            if (!a->rq[i]->complete)
+            if (!a->rq[i]->base.complete)
                 return 0;
             sm_wait_one(&a->rq[i], MPI_STATUS_IGNORE); /* complete: releases it */
             ++*moved;
@@ -275,7 +275,7 @@ static void finish(struct nb_agree *a)
     free(a->in);
     free(a->rq);
     free(a);
-    sm_req_complete(u); /* releases it if MPI_Request_free was called */
+    sm_req_complete(&u->base); /* releases it if MPI_Request_free was called */
 }
 
 static int agree_hook(void)
@@ -315,10 +315,10 @@ void sm_ctx_agree_start(MPI_Comm parent, int nids, void (*done)(void *arg, uint3
     MPI_Comm g = group_of(a);
     a->in = sm_xcalloc(2 * (size_t)g->size, sizeof *a->in);
     a->rq = sm_xcalloc((size_t)g->size + 2, sizeof *a->rq);
-    struct sctpmpi_request *u = sm_req_alloc(SM_REQ_DONE);
-    u->comm = parent;
-    u->status.MPI_SOURCE = MPI_ANY_SOURCE;
-    u->status.MPI_TAG = MPI_ANY_TAG;
+    struct sctpmpi_request *u = sm_request_alloc(SM_REQ_DONE);
+    u->base.comm = parent;
+    u->base.status.MPI_SOURCE = MPI_ANY_SOURCE;
+    u->base.status.MPI_TAG = MPI_ANY_TAG;
     a->user = u;
     *req = u;
     forget_if_idle();

@@ -82,7 +82,7 @@ int PMPI_Group_rank(MPI_Group group, int *rank)
     SM_TRY(check_group(group, "MPI_Group_rank"));
     if (!rank)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Group_rank", "NULL pointer");
-    *rank = rank_in(group, sm_eng.rank);
+    *rank = rank_in(group, sm_world_rank());
     return MPI_SUCCESS;
 }
 

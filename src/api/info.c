@@ -326,7 +326,7 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
         PMPI_Info_set(*info, "argv", a);
         free(a);
     }
-    snprintf(buf, sizeof buf, "%d", sm_eng.size > 0 ? sm_eng.size : 1);
+    snprintf(buf, sizeof buf, "%d", sm_world_size() > 0 ? sm_world_size() : 1);
     PMPI_Info_set(*info, "maxprocs", buf);
     PMPI_Info_set(*info, "soft", buf);
     PMPI_Info_set(*info, "thread_level", "MPI_THREAD_SERIALIZED");

@@ -17,24 +17,14 @@ static int world_of_self;
 static void setup_comms(void)
 {
     struct sctpmpi_comm *w = &sctpmpi_comm_world, *s = &sctpmpi_comm_self;
-    w->rank = sm_eng.rank;
-    w->size = sm_eng.size;
+    w->rank = sm_world_rank();
+    w->size = sm_world_size();
     w->ctx = 0;
     s->rank = 0;
     s->size = 1;
     s->ctx = 2;
-    world_of_self = sm_eng.rank;
+    world_of_self = sm_world_rank();
     s->world_of = &world_of_self;
-}
-
-int sm_comm_rank_of_world(const struct sctpmpi_comm *c, int world)
-{
-    if (!c->world_of)
-        return world;
-    if (c->size == 1)
-        return c->world_of[0] == world ? 0 : -1;
-    uintptr_t v = (uintptr_t)sm_map_get(&c->rank_of, (uint64_t)world + 1);
-    return v ? (int)v - 1 : -1;
 }
 
 /* The World Model (MPI_Init .. MPI_Finalize) and the sessions (session.c) share one engine,

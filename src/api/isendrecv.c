@@ -15,7 +15,7 @@ struct isr {
 static int isr_poll(struct sm_waiter *w)
 {
     struct isr *x = (struct isr *)w;
-    return x->s->complete && x->r->complete;
+    return x->s->base.complete && x->r->base.complete;
 }
 
 static void isr_done(struct sm_waiter *w)
@@ -25,11 +25,11 @@ static void isr_done(struct sm_waiter *w)
     int es = sm_wait_one(&x->s, MPI_STATUS_IGNORE);
     int er = sm_wait_one(&x->r, &st);
     struct sctpmpi_request *o = x->outer;
-    o->status = st;
-    o->status.MPI_ERROR = er ? er : es;
+    o->base.status = st;
+    o->base.status.MPI_ERROR = er ? er : es;
     free(x->tmp);
     free(x);
-    sm_req_complete(o); /* releases it if MPI_Request_free was called */
+    sm_req_complete(&o->base); /* releases it if MPI_Request_free was called */
 }
 
 static int start(const void *sbuf, int scount, MPI_Datatype st, int dest, int stag, void *rbuf,
@@ -49,8 +49,8 @@ static int start(const void *sbuf, int scount, MPI_Datatype st, int dest, int st
     x->tmp = tmp;
     SM_TRY(sm_irecv(rbuf, rcount, rt, source, rtag, comm, &x->r, fn));
     SM_TRY(sm_isend(sbuf, scount, st, dest, stag, comm, SM_MODE_STANDARD, &x->s, fn));
-    struct sctpmpi_request *o = sm_req_alloc(SM_REQ_DONE);
-    o->comm = comm;
+    struct sctpmpi_request *o = sm_request_alloc(SM_REQ_DONE);
+    o->base.comm = comm;
     x->outer = o;
     x->w.poll = isr_poll;
     x->w.done = isr_done;

@@ -4,29 +4,13 @@
 
 #include "api/api.h"
 
-static struct sctpmpi_request *proc_null_request(void)
-{
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
-    r->status.MPI_SOURCE = MPI_PROC_NULL;
-    r->status.MPI_TAG = MPI_ANY_TAG;
-    r->complete = 1;
-    return r;
-}
-
 static struct sctpmpi_request *new_send(const void *buf, size_t bytes, int dest, int tag,
                                         MPI_Comm comm, uint32_t ctx, int mode)
 {
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_SEND);
-    r->buf = (void *)buf;
-    r->bytes = bytes;
-    r->peer = dest;
-    r->tag = tag;
-    r->comm = comm;
-    r->ctx = ctx;
-    r->mode = mode;
-    r->wpeer = sm_comm_world_rank(comm, dest);
-    r->status.MPI_SOURCE = dest;
-    r->status.MPI_TAG = tag;
+    struct sctpmpi_request *r = sm_request_alloc(SM_REQ_SEND);
+    sm_req_init(&r->base, comm, ctx, dest, tag, mode);
+    r->base.buf = (void *)buf;
+    r->base.bytes = bytes;
     return r;
 }
 
@@ -35,17 +19,13 @@ int sm_isend_ctx(const void *buf, size_t bytes, int dest, int tag, MPI_Comm comm
 {
     struct sctpmpi_request *r = new_send(buf, bytes, dest, tag, comm, ctx, SM_MODE_STANDARD);
     *req = r;
-    return sm_send_start(r);
+    return sm_send_start(&r->base);
 }
 
 static struct sctpmpi_request *new_recv(int source, int tag, MPI_Comm comm, uint32_t ctx)
 {
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_RECV);
-    r->peer = source;
-    r->tag = tag;
-    r->comm = comm;
-    r->ctx = ctx;
-    r->wpeer = source == MPI_ANY_SOURCE ? -1 : sm_comm_world_rank(comm, source);
+    struct sctpmpi_request *r = sm_request_alloc(SM_REQ_RECV);
+    sm_req_init(&r->base, comm, ctx, source, tag, SM_MODE_STANDARD);
     return r;
 }
 
@@ -53,58 +33,63 @@ int sm_irecv_ctx(void *buf, size_t bytes, int source, int tag, MPI_Comm comm, ui
                  MPI_Request *req)
 {
     struct sctpmpi_request *r = new_recv(source, tag, comm, ctx);
-    r->buf = buf;
-    r->bytes = bytes;
+    r->base.buf = buf;
+    r->base.bytes = bytes;
     *req = r;
-    return sm_recv_post(r);
+    return sm_recv_post(&r->base);
 }
 
 /* derived-type receive completed: unpack the bytes that arrived into the user's buffer */
-static void unpack_on_complete(struct sctpmpi_request *r)
+static void unpack_on_complete(struct sm_req *e)
 {
-    size_t n = r->status.sm_count < r->bytes ? r->status.sm_count : r->bytes;
-    sm_dt_unpack(r->buf, n, r->hook_buf, r->hook_count, r->hook_dt);
+    struct sctpmpi_request *r = sm_request_of(e);
+    size_t n = r->base.status.sm_count < r->base.bytes ? r->base.status.sm_count : r->base.bytes;
+    sm_dt_unpack(r->base.buf, n, r->hook_buf, r->hook_count, r->hook_dt);
     sm_dt_release(r->hook_dt);
     r->hook_dt = NULL;
-    r->on_complete = NULL;
+    r->base.on_complete = NULL;
 }
 
 /* ---- streamed non-contiguous buffers (docs/design.md, Protocols: Non-contiguous buffers) --
  * Above the eager limit a non-contiguous buffer is never packed whole: the rendezvous sender
  * packs each DATA segment into a small ring (engine/protocol.c) and the receiver unpacks each
  * segment at its offset as it arrives. */
-static void stream_pack(struct sctpmpi_request *r, size_t off, size_t n, void *out)
+static void stream_pack(struct sm_req *e, size_t off, size_t n, void *out)
 {
+    struct sctpmpi_request *r = sm_request_of(e);
     sm_dt_pack_range(r->hook_buf, r->hook_count, r->hook_dt, off, n, out);
 }
 
-static void stream_unpack(struct sctpmpi_request *r, size_t off, const void *in, size_t n)
+static void stream_unpack(struct sm_req *e, size_t off, const void *in, size_t n)
 {
+    struct sctpmpi_request *r = sm_request_of(e);
     sm_dt_unpack_range(in, off, n, r->hook_buf, r->hook_count, r->hook_dt);
 }
 
-static void stream_send_complete(struct sctpmpi_request *r)
+static void stream_send_complete(struct sm_req *e)
 {
+    struct sctpmpi_request *r = sm_request_of(e);
     sm_dt_release(r->hook_dt);
     r->hook_dt = NULL;
-    r->pack_seg = NULL;
-    r->on_complete = NULL;
+    r->base.pack_seg = NULL;
+    r->base.on_complete = NULL;
 }
 
 /* a streamed receive completed: an eager message (no DATA segments) landed in the small
  * buffer r->buf and is unpacked now; rendezvous segments were unpacked as they came */
-static void stream_recv_complete(struct sctpmpi_request *r)
+static void stream_recv_complete(struct sm_req *e)
 {
-    if (r->received == 0 && r->status.MPI_ERROR != MPI_ERR_PROC_FAILED) {
-        size_t n = r->status.sm_count < r->bytes ? r->status.sm_count : r->bytes;
-        if (n > sm_eng.eager_limit)
-            n = sm_eng.eager_limit; /* the size of r->buf (never more for eager data) */
-        sm_dt_unpack(r->buf, n, r->hook_buf, r->hook_count, r->hook_dt);
+    struct sctpmpi_request *r = sm_request_of(e);
+    if (r->base.received == 0 && r->base.status.MPI_ERROR != MPI_ERR_PROC_FAILED) {
+        size_t n = r->base.status.sm_count < r->base.bytes ? r->base.status.sm_count : r->base.bytes;
+        if (n > sm_eager_limit())
+            n = sm_eager_limit(); /* the size of r->buf (never more for eager data) */
+        sm_dt_unpack(r->base.buf, n, r->hook_buf, r->hook_count, r->hook_dt);
     }
     sm_dt_release(r->hook_dt);
     r->hook_dt = NULL;
-    r->unpack_seg = NULL;
-    r->on_complete = NULL;
+    r->base.unpack_seg = NULL;
+    r->base.on_complete = NULL;
 }
 
 /* point r (send) at the bytes of (buf, count, dt): the user's memory when contiguous, a packed
@@ -115,23 +100,23 @@ void sm_req_send_buffer(struct sctpmpi_request *r, const void *buf, int count, M
     size_t n = sm_dt_psize(dt) * (size_t)count;
     free(r->owned_buf);
     r->owned_buf = NULL;
-    r->pack_seg = NULL;
+    r->base.pack_seg = NULL;
     if (sm_dt_contig(dt, count, &off)) {
-        r->buf = (char *)buf + off;
-    } else if (n > sm_eng.eager_limit) { /* always rendezvous: stream it */
-        r->buf = NULL;
+        r->base.buf = (char *)buf + off;
+    } else if (n > sm_eager_limit()) { /* always rendezvous: stream it */
+        r->base.buf = NULL;
         r->hook_buf = (void *)buf;
         r->hook_count = count;
         r->hook_dt = dt;
         sm_dt_retain(dt);
-        r->pack_seg = stream_pack;
-        r->on_complete = stream_send_complete;
+        r->base.pack_seg = stream_pack;
+        r->base.on_complete = stream_send_complete;
     } else { /* non-contiguous and small: packed into a copy the request owns */
         r->owned_buf = sm_xmalloc(n ? n : 1);
         sm_dt_pack(buf, count, dt, r->owned_buf);
-        r->buf = r->owned_buf;
+        r->base.buf = r->owned_buf;
     }
-    r->bytes = n;
+    r->base.bytes = n;
 }
 
 /* point r (receive) at where (buf, count, dt) wants its bytes: the user's memory when
@@ -144,23 +129,23 @@ void sm_req_recv_buffer(struct sctpmpi_request *r, void *buf, int count, MPI_Dat
     size_t n = sm_dt_psize(dt) * (size_t)count;
     free(r->owned_buf);
     r->owned_buf = NULL;
-    r->unpack_seg = NULL;
-    r->received = 0;
-    r->bytes = n;
+    r->base.unpack_seg = NULL;
+    r->base.received = 0;
+    r->base.bytes = n;
     if (sm_dt_contig(dt, count, &off)) {
-        r->buf = (char *)buf + off;
+        r->base.buf = (char *)buf + off;
         return;
     }
-    int stream = n > sm_eng.eager_limit;
-    size_t cap = stream ? sm_eng.eager_limit : n;
-    r->buf = r->owned_buf = sm_xmalloc(cap ? cap : 1);
+    int stream = n > sm_eager_limit();
+    size_t cap = stream ? sm_eager_limit() : n;
+    r->base.buf = r->owned_buf = sm_xmalloc(cap ? cap : 1);
     r->hook_buf = buf;
     r->hook_count = count;
     r->hook_dt = dt;
     sm_dt_retain(dt);
-    r->on_complete = stream ? stream_recv_complete : unpack_on_complete;
+    r->base.on_complete = stream ? stream_recv_complete : unpack_on_complete;
     if (stream)
-        r->unpack_seg = stream_unpack;
+        r->base.unpack_seg = stream_unpack;
 }
 
 int sm_isend_dt(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
@@ -169,7 +154,16 @@ int sm_isend_dt(const void *buf, int count, MPI_Datatype dt, int dest, int tag, 
     struct sctpmpi_request *r = new_send(NULL, 0, dest, tag, comm, ctx, mode);
     sm_req_send_buffer(r, buf, count, dt);
     *req = r;
-    return sm_send_start(r);
+    return sm_send_start(&r->base);
+}
+
+/* a buffered send's copy went out: its attached-buffer space is free again */
+static void bsend_copy_done(struct sm_req *e)
+{
+    struct sctpmpi_request *r = sm_request_of(e);
+    sm_bsend_uncharge(r->bsend_charge);
+    r->bsend_charge = 0;
+    r->base.on_complete = NULL;
 }
 
 int sm_isend_copy(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
@@ -177,12 +171,13 @@ int sm_isend_copy(const void *buf, int count, MPI_Datatype dt, int dest, int tag
 {
     struct sctpmpi_request *r = new_send(NULL, 0, dest, tag, comm, comm->ctx, SM_MODE_STANDARD);
     /* the program may reuse its buffer as soon as we return: always a packed copy */
-    r->bytes = sm_dt_psize(dt) * (size_t)count;
-    r->buf = r->owned_buf = sm_xmalloc(r->bytes ? r->bytes : 1);
+    r->base.bytes = sm_dt_psize(dt) * (size_t)count;
+    r->base.buf = r->owned_buf = sm_xmalloc(r->base.bytes ? r->base.bytes : 1);
     sm_dt_pack(buf, count, dt, r->owned_buf);
     r->bsend_charge = bsend_charge;
+    r->base.on_complete = bsend_copy_done;
     *req = r;
-    return sm_send_start(r);
+    return sm_send_start(&r->base);
 }
 
 int sm_irecv_dt(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
@@ -191,7 +186,7 @@ int sm_irecv_dt(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_
     struct sctpmpi_request *r = new_recv(source, tag, comm, ctx);
     sm_req_recv_buffer(r, buf, count, dt);
     *req = r;
-    return sm_recv_post(r);
+    return sm_recv_post(&r->base);
 }
 
 static int check_send(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
@@ -211,14 +206,12 @@ int sm_isend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI
     if (!req)
         return sm_error(comm, MPI_ERR_REQUEST, fn, "NULL request pointer");
     if (dest == MPI_PROC_NULL) {
-        *req = proc_null_request();
+        *req = sm_request_done(MPI_PROC_NULL);
         return MPI_SUCCESS;
     }
     if (mode == SM_MODE_BUFFERED) {
         SM_TRY(sm_bsend_start(buf, count, dt, dest, tag, comm, fn));
-        struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
-        r->complete = 1;
-        *req = r;
+        *req = sm_request_done(MPI_ANY_SOURCE);
         return MPI_SUCCESS;
     }
     sm_isend_dt(buf, count, dt, dest, tag, comm, comm->ctx, mode, req);
@@ -236,7 +229,7 @@ int sm_irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Com
     if (!req)
         return sm_error(comm, MPI_ERR_REQUEST, fn, "NULL request pointer");
     if (source == MPI_PROC_NULL) {
-        *req = proc_null_request();
+        *req = sm_request_done(MPI_PROC_NULL);
         return MPI_SUCCESS;
     }
     return sm_irecv_dt(buf, count, dt, source, tag, comm, comm->ctx, req);
@@ -316,7 +309,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     int rc = sm_isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, SM_MODE_STANDARD,
                       &rq[1], "MPI_Sendrecv");
     if (rc) {
-        sm_cancel_recv(rq[0]);
+        sm_cancel_recv(&rq[0]->base);
         sm_wait_one(&rq[0], MPI_STATUS_IGNORE);
         return rc;
     }

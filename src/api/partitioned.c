@@ -65,7 +65,7 @@ static struct part *of_waiter(struct sm_waiter *w)
     return (struct part *)((char *)w - offsetof(struct part, w));
 }
 
-static int part_poll(struct sm_waiter *w) { return of_waiter(w)->inner->complete; }
+static int part_poll(struct sm_waiter *w) { return of_waiter(w)->inner->base.complete; }
 
 static void part_done(struct sm_waiter *w)
 {
@@ -74,11 +74,11 @@ static void part_done(struct sm_waiter *w)
     int err = sm_wait_one(&p->inner, &st);
     struct sctpmpi_request *r = p->self;
     if (!p->is_send) {
-        r->status = st;
-        r->status.MPI_TAG = p->tag;
+        r->base.status = st;
+        r->base.status.MPI_TAG = p->tag;
     }
-    r->status.MPI_ERROR = err;
-    r->complete = 1;
+    r->base.status.MPI_ERROR = err;
+    r->base.complete = 1;
 }
 
 static void post(struct part *p)
@@ -99,13 +99,13 @@ static int part_start(MPI_Request r)
 {
     struct part *p = r->hook_buf;
     r->active = 1;
-    r->complete = 0;
-    sm_status_empty(&r->status);
+    r->base.complete = 0;
+    sm_status_empty(&r->base.status);
     p->nready = 0;
     memset(p->ready, 0, (size_t)p->partitions);
     if (p->peer == MPI_PROC_NULL) {
-        r->status.MPI_SOURCE = MPI_PROC_NULL;
-        r->complete = 1;
+        r->base.status.MPI_SOURCE = MPI_PROC_NULL;
+        r->base.complete = 1;
         return MPI_SUCCESS;
     }
     if (!p->is_send)
@@ -117,12 +117,12 @@ static int part_free(MPI_Request r)
 {
     struct part *p = r->hook_buf;
     if (r->active) /* started and not yet completed by a Wait or Test */
-        return sm_error(r->comm, MPI_ERR_REQUEST, "MPI_Request_free",
+        return sm_error(r->base.comm, MPI_ERR_REQUEST, "MPI_Request_free",
                         "a partitioned request cannot be freed while active");
     sm_dt_release(p->dt);
     free(p->ready);
     free(p);
-    sm_req_release(r);
+    sm_req_release(&r->base);
     return MPI_SUCCESS;
 }
 
@@ -197,7 +197,7 @@ static int check_part(MPI_Request r, int is_send, struct part **out, const char 
         return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, fn, "not a partitioned request");
     struct part *p = r->hook_buf;
     if (p->is_send != is_send)
-        return sm_error(r->comm, MPI_ERR_REQUEST, fn, "not a partitioned %s request",
+        return sm_error(r->base.comm, MPI_ERR_REQUEST, fn, "not a partitioned %s request",
                         is_send ? "send" : "receive");
     *out = p;
     return MPI_SUCCESS;
@@ -208,7 +208,7 @@ static int ready_one(struct part *p, int k, const char *fn)
     if (k < 0 || k >= p->partitions)
         return sm_error(p->comm, MPI_ERR_ARG, fn, "partition %d out of range [0, %d)", k,
                         p->partitions);
-    if (!p->self->active || (p->self->complete && p->peer != MPI_PROC_NULL))
+    if (!p->self->active || (p->self->base.complete && p->peer != MPI_PROC_NULL))
         return sm_error(p->comm, MPI_ERR_REQUEST, fn, "the request is not active");
     if (p->ready[k])
         return sm_error(p->comm, MPI_ERR_ARG, fn, "partition %d is already ready", k);
@@ -265,11 +265,11 @@ int PMPI_Parrived(MPI_Request request, int partition, int *flag)
         return sm_error(p->comm, MPI_ERR_ARG, fn, "partition %d out of range [0, %d)",
                         partition, p->partitions);
     struct sctpmpi_request *r = p->self;
-    if (!r->active || r->complete) { /* inactive: every partition is there */
+    if (!r->active || r->base.complete) { /* inactive: every partition is there */
         *flag = 1;
         return MPI_SUCCESS;
     }
     sm_progress_poll();
-    *flag = r->complete;
+    *flag = r->base.complete;
     return MPI_SUCCESS;
 }

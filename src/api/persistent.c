@@ -17,17 +17,14 @@ static int make(const void *buf, int count, MPI_Datatype dt, int peer, int tag, 
     }
     if (!request)
         return sm_error(comm, MPI_ERR_REQUEST, fn, "NULL request pointer");
-    struct sctpmpi_request *r = sm_req_alloc(kind);
+    struct sctpmpi_request *r = sm_request_alloc(kind);
     r->persistent = 1;
     r->p_buf = buf;
     r->p_count = count;
     r->p_dt = dt;
     sm_dt_retain(dt); /* the type may be freed before the request: released by Request_free */
-    r->peer = peer;
-    r->tag = tag;
-    r->comm = comm;
-    r->mode = mode;
-    r->complete = 1;
+    sm_req_init(&r->base, comm, comm->ctx, peer, tag, mode);
+    r->base.complete = 1;
     *request = r;
     return MPI_SUCCESS;
 }
@@ -76,38 +73,32 @@ int PMPI_Start(MPI_Request *request)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Start", "not a persistent request");
     struct sctpmpi_request *r = *request;
     if (r->active)
-        return sm_error(r->comm, MPI_ERR_REQUEST, "MPI_Start", "request is already active");
+        return sm_error(r->base.comm, MPI_ERR_REQUEST, "MPI_Start", "request is already active");
     const struct sm_preq_ops *ops = sm_preq_ops_of(r); /* persistent collective, partitioned */
     if (ops)
         return ops->start(r);
     r->active = 1;
-    r->complete = 0;
-    r->io_pending = r->await_cts = r->await_sync = r->matched = r->cancel_pending = 0;
-    r->received = r->msg_size = 0;
-    sm_status_empty(&r->status);
-    if (r->peer == MPI_PROC_NULL) {
-        r->status.MPI_SOURCE = MPI_PROC_NULL;
-        r->complete = 1;
+    sm_req_restart(&r->base);
+    sm_status_empty(&r->base.status);
+    if (r->base.peer == MPI_PROC_NULL) {
+        r->base.status.MPI_SOURCE = MPI_PROC_NULL;
+        r->base.complete = 1;
         return MPI_SUCCESS;
     }
-    if (r->kind == SM_REQ_RECV) {
+    if (r->base.kind == SM_REQ_RECV) {
         sm_req_recv_buffer(r, (void *)r->p_buf, r->p_count, r->p_dt);
-        r->ctx = r->comm->ctx;
-        r->wpeer = r->peer == MPI_ANY_SOURCE ? -1 : sm_comm_world_rank(r->comm, r->peer);
-        return sm_recv_post(r);
+        sm_req_init(&r->base, r->base.comm, r->base.comm->ctx, r->base.peer, r->base.tag, r->base.mode);
+        return sm_recv_post(&r->base);
     }
-    if (r->mode == SM_MODE_BUFFERED) {
-        int rc = sm_bsend_start(r->p_buf, r->p_count, r->p_dt, r->peer, r->tag, r->comm,
+    if (r->base.mode == SM_MODE_BUFFERED) {
+        int rc = sm_bsend_start(r->p_buf, r->p_count, r->p_dt, r->base.peer, r->base.tag, r->base.comm,
                                 "MPI_Start");
-        r->complete = 1;
+        r->base.complete = 1;
         return rc;
     }
     sm_req_send_buffer(r, r->p_buf, r->p_count, r->p_dt);
-    r->ctx = r->comm->ctx;
-    r->wpeer = sm_comm_world_rank(r->comm, r->peer);
-    r->status.MPI_SOURCE = r->peer;
-    r->status.MPI_TAG = r->tag;
-    return sm_send_start(r);
+    sm_req_init(&r->base, r->base.comm, r->base.comm->ctx, r->base.peer, r->base.tag, r->base.mode);
+    return sm_send_start(&r->base);
 }
 
 #pragma weak MPI_Startall = PMPI_Startall

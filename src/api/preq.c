@@ -67,18 +67,18 @@ void sm_waiter_remove(struct sm_waiter *w)
 /* ---- persistent requests of kind SM_REQ_DONE ---------------------------------------------- */
 MPI_Request sm_preq_new(MPI_Comm comm, void *obj)
 {
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
+    struct sctpmpi_request *r = sm_request_alloc(SM_REQ_DONE);
     r->persistent = 1;
-    r->complete = 1;
-    r->comm = comm;
+    r->base.complete = 1;
+    r->base.comm = comm;
     r->hook_buf = obj;
-    sm_status_empty(&r->status);
+    sm_status_empty(&r->base.status);
     return r;
 }
 
 const struct sm_preq_ops *sm_preq_ops_of(MPI_Request r)
 {
-    if (!r || !r->persistent || r->kind != SM_REQ_DONE || !r->hook_buf)
+    if (!r || !r->persistent || r->base.kind != SM_REQ_DONE || !r->hook_buf)
         return NULL;
     return *(const struct sm_preq_ops *const *)r->hook_buf;
 }

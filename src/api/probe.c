@@ -23,35 +23,44 @@ static void proc_null_status(MPI_Status *s)
     s->MPI_ERROR = keep;
 }
 
-static void msg_status(MPI_Comm comm, const struct sm_msg *m, MPI_Status *s)
+static void msg_status(MPI_Comm comm, const struct sm_envelope *e, MPI_Status *s)
 {
     if (!s)
         return;
-    s->MPI_SOURCE = sm_comm_rank_of_world(comm, m->src);
-    s->MPI_TAG = m->tag;
+    s->MPI_SOURCE = sm_comm_rank_of_world(comm, e->src);
+    s->MPI_TAG = e->tag;
     s->sm_cancelled = 0;
-    s->sm_count = m->size;
+    s->sm_count = e->size;
 }
 
-struct probe_arg { int src; uint32_t ctx; int tag; int remove; struct sm_msg *found; };
+struct probe_arg {
+    int src; uint32_t ctx; int tag; int take;
+    struct sm_envelope env;
+    struct sm_msg *msg;
+};
 static int probe_found(void *a)
 {
     struct probe_arg *p = a;
-    p->found = sm_unexpected_find(p->src, p->ctx, p->tag, p->remove);
-    return p->found != NULL;
+    return sm_probe(p->src, p->ctx, p->tag, p->take, &p->env, &p->msg);
 }
 
-static struct sm_msg *probe(int source, int tag, MPI_Comm comm, int block, int remove)
+/* 1 if a message matches (its envelope in *env; with take, *msg is the message taken) */
+static int probe(int source, int tag, MPI_Comm comm, int block, int take,
+                 struct sm_envelope *env, struct sm_msg **msg)
 {
     struct probe_arg a = {source == MPI_ANY_SOURCE ? -1 : sm_comm_world_rank(comm, source),
-                          comm->ctx, tag, remove, NULL};
+                          comm->ctx, tag, take, {0, 0, 0}, NULL};
+    int found;
     if (block)
-        sm_progress_until(probe_found, &a);
-    else if (!probe_found(&a)) {
+        found = !sm_progress_until(probe_found, &a);
+    else if (!(found = probe_found(&a))) {
         sm_progress_poll();
-        probe_found(&a);
+        found = probe_found(&a);
     }
-    return a.found;
+    *env = a.env;
+    if (msg)
+        *msg = a.msg;
+    return found;
 }
 
 #pragma weak MPI_Iprobe = PMPI_Iprobe
@@ -65,10 +74,10 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
         proc_null_status(status);
         return MPI_SUCCESS;
     }
-    struct sm_msg *m = probe(source, tag, comm, 0, 0);
-    *flag = m != NULL;
-    if (m)
-        msg_status(comm, m, status);
+    struct sm_envelope e;
+    *flag = probe(source, tag, comm, 0, 0, &e, NULL);
+    if (*flag)
+        msg_status(comm, &e, status);
     return MPI_SUCCESS;
 }
 
@@ -80,7 +89,9 @@ int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         proc_null_status(status);
         return MPI_SUCCESS;
     }
-    msg_status(comm, probe(source, tag, comm, 1, 0), status);
+    struct sm_envelope e;
+    probe(source, tag, comm, 1, 0, &e, NULL);
+    msg_status(comm, &e, status);
     return MPI_SUCCESS;
 }
 
@@ -105,10 +116,11 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
         proc_null_status(status);
         return MPI_SUCCESS;
     }
-    struct sm_msg *m = probe(source, tag, comm, 0, 1);
-    *flag = m != NULL;
-    if (m) {
-        msg_status(comm, m, status);
+    struct sm_envelope e;
+    struct sm_msg *m;
+    *flag = probe(source, tag, comm, 0, 1, &e, &m);
+    if (*flag) {
+        msg_status(comm, &e, status);
         *message = wrap(comm, m);
     }
     return MPI_SUCCESS;
@@ -125,8 +137,10 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
         proc_null_status(status);
         return MPI_SUCCESS;
     }
-    struct sm_msg *m = probe(source, tag, comm, 1, 1);
-    msg_status(comm, m, status);
+    struct sm_envelope e;
+    struct sm_msg *m;
+    probe(source, tag, comm, 1, 1, &e, &m);
+    msg_status(comm, &e, status);
     *message = wrap(comm, m);
     return MPI_SUCCESS;
 }
@@ -140,23 +154,16 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Imrecv", "null message or request");
     struct sctpmpi_message *h = *message;
     if (h->is_no_proc) {
-        struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
-        r->status.MPI_SOURCE = MPI_PROC_NULL;
-        r->complete = 1;
-        *request = r;
+        *request = sm_request_done(MPI_PROC_NULL);
         *message = MPI_MESSAGE_NULL;
         return MPI_SUCCESS;
     }
     SM_TRY(sm_check_buffer(h->comm, buf, count, dt, "MPI_Imrecv"));
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_RECV);
+    struct sctpmpi_request *r = sm_request_alloc(SM_REQ_RECV);
     sm_req_recv_buffer(r, buf, count, dt);
-    r->comm = h->comm;
-    r->ctx = h->msg->ctx;
-    r->peer = sm_comm_rank_of_world(h->comm, h->msg->src);
-    r->wpeer = h->msg->src;
-    r->tag = h->msg->tag;
+    r->base.comm = h->comm;
     *request = r;
-    sm_recv_deliver(r, h->msg);
+    sm_recv_matched(&r->base, h->msg);
     free(h);
     *message = MPI_MESSAGE_NULL;
     return MPI_SUCCESS;
@@ -167,7 +174,7 @@ int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_
 {
     MPI_Request r;
     SM_TRY(PMPI_Imrecv(buf, count, dt, message, &r));
-    MPI_Comm c = r->comm ? r->comm : MPI_COMM_WORLD;
+    MPI_Comm c = r->base.comm ? r->base.comm : MPI_COMM_WORLD;
     int err = sm_wait_one(&r, status);
     return err ? sm_error(c, err, "MPI_Mrecv", NULL) : MPI_SUCCESS;
 }

@@ -5,7 +5,32 @@
 #include <sched.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "api/api.h"
+
+/* what a request owns goes with it (the engine calls this when it recycles the request) */
+static void release_owned(struct sm_req *e)
+{
+    struct sctpmpi_request *r = sm_request_of(e);
+    free(r->owned_buf);
+    r->owned_buf = NULL;
+}
+
+struct sctpmpi_request *sm_request_alloc(int kind)
+{
+    struct sctpmpi_request *r =
+        sm_request_of(sm_req_alloc(kind, sizeof(struct sctpmpi_request)));
+    r->base.on_release = release_owned;
+    return r;
+}
+
+struct sctpmpi_request *sm_request_done(int source)
+{
+    struct sctpmpi_request *r = sm_request_of(sm_req_done(source, sizeof *r));
+    r->base.on_release = release_owned;
+    return r;
+}
 
 /* ---- generalized requests ----
  * A request of kind SM_REQ_GREQ whose owned_buf holds the callbacks (released with it).
@@ -21,7 +46,7 @@ struct sm_greq {
 
 static struct sm_greq *greq_of(MPI_Request r)
 {
-    return r && r->kind == SM_REQ_GREQ ? r->owned_buf : NULL;
+    return r && r->base.kind == SM_REQ_GREQ ? r->owned_buf : NULL;
 }
 
 static int greq_query(MPI_Request r, MPI_Status *st)
@@ -36,7 +61,7 @@ static int greq_free(MPI_Request r)
 {
     struct sm_greq *g = greq_of(r);
     int err = g->free_fn ? g->free_fn(g->extra_state) : MPI_SUCCESS;
-    sm_req_release(r);
+    sm_req_release(&r->base);
     return err;
 }
 
@@ -49,7 +74,7 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
     SM_TRY(sm_check_init("MPI_Grequest_start"));
     if (!request)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Grequest_start", "NULL request");
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_GREQ);
+    struct sctpmpi_request *r = sm_request_alloc(SM_REQ_GREQ);
     struct sm_greq *g = sm_xcalloc(1, sizeof *g);
     g->query_fn = query_fn;
     g->free_fn = free_fn;
@@ -67,11 +92,11 @@ int PMPI_Grequest_complete(MPI_Request request)
     if (!greq_of(request))
         return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Grequest_complete",
                         "not a generalized request");
-    if (request->complete)
+    if (request->base.complete)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Grequest_complete",
                         "generalized request completed twice");
-    request->complete = 1;
-    if (request->freed) /* MPI_Request_free came first: nobody will wait for it */
+    request->base.complete = 1;
+    if (request->base.freed) /* MPI_Request_free came first: nobody will wait for it */
         return greq_free(request);
     return MPI_SUCCESS;
 }
@@ -90,13 +115,13 @@ void sm_status_empty(MPI_Status *s)
 static void wait_until(int (*done)(void *), void *arg, int n, MPI_Request *reqs);
 
 static int inactive(MPI_Request r) { return !r || (r->persistent && !r->active); }
-static int req_complete(void *a) { return ((struct sctpmpi_request *)a)->complete; }
+static int req_complete(void *a) { return ((struct sctpmpi_request *)a)->base.complete; }
 
 /* r is complete: report its status and retire it (persistent ones become inactive) */
 static int finish(MPI_Request *req, MPI_Status *status)
 {
     struct sctpmpi_request *r = *req;
-    if (r->kind == SM_REQ_GREQ) {
+    if (r->base.kind == SM_REQ_GREQ) {
         MPI_Status st;
         int err = greq_query(r, &st);
         int ferr = greq_free(r);
@@ -110,18 +135,18 @@ static int finish(MPI_Request *req, MPI_Status *status)
         }
         return err;
     }
-    int err = r->status.MPI_ERROR;
+    int err = r->base.status.MPI_ERROR;
     if (status) {
         int keep_err = status->MPI_ERROR;
-        *status = r->status;
-        if (r->kind == SM_REQ_SEND) /* DONE requests carry their own count (0 or a receive's) */
-            status->sm_count = r->bytes;
+        *status = r->base.status;
+        if (r->base.kind == SM_REQ_SEND) /* DONE requests carry their own count (0 or a receive's) */
+            status->sm_count = r->base.bytes;
         status->MPI_ERROR = err ? err : keep_err;
     }
     if (r->persistent) {
         r->active = 0;
     } else {
-        sm_req_release(r);
+        sm_req_release(&r->base);
         *req = MPI_REQUEST_NULL;
     }
     return err;
@@ -137,7 +162,7 @@ int sm_wait_one(MPI_Request *req, MPI_Status *status)
     return finish(req, status);
 }
 
-static MPI_Comm comm_of(MPI_Request r) { return r && r->comm ? r->comm : MPI_COMM_WORLD; }
+static MPI_Comm comm_of(MPI_Request r) { return r && r->base.comm ? r->base.comm : MPI_COMM_WORLD; }
 
 /* progress until done(arg); when an incomplete generalized request is among reqs, poll and
  * yield instead of blocking in the transport: its completion comes from the program (another
@@ -146,7 +171,7 @@ static void wait_until(int (*done)(void *), void *arg, int n, MPI_Request *reqs)
 {
     int greq = 0;
     for (int i = 0; i < n && !greq; i++)
-        greq = greq_of(reqs[i]) && !reqs[i]->complete;
+        greq = greq_of(reqs[i]) && !reqs[i]->base.complete;
     if (!greq) {
         sm_progress_until(done, arg);
         return;
@@ -180,9 +205,9 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         sm_status_empty(status);
         return MPI_SUCCESS;
     }
-    if (!(*request)->complete)
+    if (!(*request)->base.complete)
         sm_progress_poll();
-    *flag = (*request)->complete;
+    *flag = (*request)->base.complete;
     if (!*flag)
         return MPI_SUCCESS;
     MPI_Comm c = comm_of(*request);
@@ -195,7 +220,7 @@ static int all_complete(void *a)
 {
     struct all_arg *x = a;
     for (int i = 0; i < x->n; i++)
-        if (!inactive(x->r[i]) && !x->r[i]->complete)
+        if (!inactive(x->r[i]) && !x->r[i]->base.complete)
             return 0;
     return 1;
 }
@@ -207,7 +232,7 @@ static int any_complete(void *a)
         if (inactive(x->r[i]))
             continue;
         active = 1;
-        if (x->r[i]->complete)
+        if (x->r[i]->base.complete)
             return 1;
     }
     return !active;
@@ -274,7 +299,7 @@ static int take_any(int count, MPI_Request *requests, int *index, MPI_Status *st
                     const char *fn)
 {
     for (int i = 0; i < count; i++) {
-        if (inactive(requests[i]) || !requests[i]->complete)
+        if (inactive(requests[i]) || !requests[i]->base.complete)
             continue;
         *index = i;
         MPI_Comm c = comm_of(requests[i]);
@@ -319,7 +344,7 @@ static int take_some(int incount, MPI_Request *requests, int *outcount, int *ind
         if (inactive(requests[i]))
             continue;
         active = 1;
-        if (!requests[i]->complete)
+        if (!requests[i]->base.complete)
             continue;
         MPI_Status *st = statuses ? &statuses[n] : NULL;
         if (st)
@@ -366,15 +391,15 @@ int PMPI_Cancel(MPI_Request *request)
     if (sm_nbc_is_request(r))
         return sm_error(comm_of(r), MPI_ERR_REQUEST, "MPI_Cancel",
                         "non-blocking collectives cannot be cancelled");
-    if (r->kind == SM_REQ_GREQ) {
+    if (r->base.kind == SM_REQ_GREQ) {
         struct sm_greq *g = greq_of(r);
-        int err = g->cancel_fn ? g->cancel_fn(g->extra_state, r->complete) : MPI_SUCCESS;
+        int err = g->cancel_fn ? g->cancel_fn(g->extra_state, r->base.complete) : MPI_SUCCESS;
         return err ? sm_error(comm_of(r), err, "MPI_Cancel", "cancel_fn failed") : MPI_SUCCESS;
     }
-    if (r->kind == SM_REQ_RECV)
-        sm_cancel_recv(r);
-    else if (r->kind == SM_REQ_SEND)
-        sm_cancel_send(r);
+    if (r->base.kind == SM_REQ_RECV)
+        sm_cancel_recv(&r->base);
+    else if (r->base.kind == SM_REQ_SEND)
+        sm_cancel_send(&r->base);
     return MPI_SUCCESS;
 }
 
@@ -394,10 +419,10 @@ int PMPI_Request_free(MPI_Request *request)
     if (!request || !*request)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_REQUEST, "MPI_Request_free", "null request");
     struct sctpmpi_request *r = *request;
-    if (r->kind == SM_REQ_GREQ) {
+    if (r->base.kind == SM_REQ_GREQ) {
         *request = MPI_REQUEST_NULL;
-        if (!r->complete) {
-            r->freed = 1; /* free_fn runs at MPI_Grequest_complete */
+        if (!r->base.complete) {
+            r->base.freed = 1; /* free_fn runs at MPI_Grequest_complete */
             return MPI_SUCCESS;
         }
         int err = greq_free(r);
@@ -405,14 +430,14 @@ int PMPI_Request_free(MPI_Request *request)
                    : MPI_SUCCESS;
     }
     const struct sm_preq_ops *ops = sm_preq_ops_of(r); /* persistent collective, partitioned */
-    if (!ops && r->persistent && (r->kind == SM_REQ_SEND || r->kind == SM_REQ_RECV))
+    if (!ops && r->persistent && (r->base.kind == SM_REQ_SEND || r->base.kind == SM_REQ_RECV))
         sm_dt_release(r->p_dt); /* a started operation holds a reference of its own */
     if (ops) {
         SM_TRY(ops->free(r));
-    } else if (r->complete || (r->persistent && !r->active))
-        sm_req_release(r);
+    } else if (r->base.complete || (r->persistent && !r->active))
+        sm_req_release(&r->base);
     else
-        r->freed = 1; /* released by the engine when it completes */
+        r->base.freed = 1; /* released by the engine when it completes */
     *request = MPI_REQUEST_NULL;
     return MPI_SUCCESS;
 }
@@ -428,10 +453,10 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
         sm_status_empty(status);
         return MPI_SUCCESS;
     }
-    if (!request->complete)
+    if (!request->base.complete)
         sm_progress_poll();
-    *flag = request->complete;
-    if (*flag && request->kind == SM_REQ_GREQ) {
+    *flag = request->base.complete;
+    if (*flag && request->base.kind == SM_REQ_GREQ) {
         MPI_Status st;
         int err = greq_query(request, &st);
         if (status)
@@ -440,9 +465,9 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
                    : MPI_SUCCESS;
     }
     if (*flag && status) {
-        *status = request->status;
-        if (request->kind == SM_REQ_SEND)
-            status->sm_count = request->bytes;
+        *status = request->base.status;
+        if (request->base.kind == SM_REQ_SEND)
+            status->sm_count = request->base.bytes;
     }
     return MPI_SUCCESS;
 }

@@ -159,7 +159,7 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
         return session_error(session, MPI_ERR_ARG, fn, "NULL info pointer");
     SM_TRY(PMPI_Info_create(info));
     char v[32];
-    snprintf(v, sizeof v, "%d", i == 0 ? sm_eng.size : 1);
+    snprintf(v, sizeof v, "%d", i == 0 ? sm_world_size() : 1);
     PMPI_Info_set(*info, "mpi_size", v);
     return MPI_SUCCESS;
 }
@@ -186,8 +186,8 @@ int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
     int i = pset_index(pset_name);
     if (i < 0)
         return session_error(session, MPI_ERR_ARG, fn, "no such process set");
-    int me = sm_eng.rank;
-    *newgroup = i == 0 ? sm_group_new(sm_eng.size, NULL) : sm_group_new(1, &me);
+    int me = sm_world_rank();
+    *newgroup = i == 0 ? sm_group_new(sm_world_size(), NULL) : sm_group_new(1, &me);
     return MPI_SUCCESS;
 }
 
@@ -225,7 +225,7 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
         return sm_error(MPI_COMM_SELF, MPI_ERR_INFO, fn, "invalid info object");
     int me = -1;
     for (int i = 0; i < group->size; i++)
-        if (group->world_of[i] == sm_eng.rank)
+        if (group->world_of[i] == sm_world_rank())
             me = i;
     if (me < 0) { /* not a member (MPI_GROUP_EMPTY among others): no communicator */
         *newcomm = MPI_COMM_NULL;

@@ -23,7 +23,6 @@ struct step {
 struct sm_round { struct step *st; int n, cap; };
 
 static struct sm_sched *active_head;
-int sm_nbc_active;
 
 static void *grow(void *p, int *cap, int need, size_t elem)
 {
@@ -221,7 +220,7 @@ static int advance(struct sm_sched *s, int *moved)
             for (int i = 0; i < s->nrq; i++) {
                 if (s->rq[i] == MPI_REQUEST_NULL)
                     continue;
-                if (!s->rq[i]->complete)
+                if (!s->rq[i]->base.complete)
                     return 0;
                 /* complete: sm_wait_one returns at once, releasing the request */
                 int e = sm_wait_one(&s->rq[i], MPI_STATUS_IGNORE);
@@ -243,16 +242,14 @@ static void finish_sched(struct sm_sched *s)
 {
     struct sctpmpi_request *u = s->user;
     if (s->persist) { /* the persistent request completes; the schedule waits for a Start */
-        u->status.MPI_ERROR = s->err;
+        u->base.status.MPI_ERROR = s->err;
         s->user = NULL;
-        sm_nbc_active--;
-        u->complete = 1;
+        u->base.complete = 1;
         return;
     }
-    u->status.MPI_ERROR = s->err;
+    u->base.status.MPI_ERROR = s->err;
     s_free(s);
-    sm_nbc_active--;
-    sm_req_complete(u); /* releases it if MPI_Request_free was called */
+    sm_req_complete(&u->base); /* releases it if MPI_Request_free was called */
 }
 
 static int in_hook;
@@ -277,13 +274,11 @@ static int nbc_hook(void)
     return moved;
 }
 
-void sm_nbc_progress(void) { nbc_hook(); }
-
 /* a request is one of ours (for MPI_Cancel, which must refuse it) */
 static void nbc_marker(struct sctpmpi_request *r) { (void)r; }
 int sm_nbc_is_request(MPI_Request r)
 {
-    return r && r->kind == SM_REQ_DONE && r->hook_dt == NULL && r->hook_buf == (void *)nbc_marker;
+    return r && r->base.kind == SM_REQ_DONE && r->hook_dt == NULL && r->hook_buf == (void *)nbc_marker;
 }
 
 /* advance a schedule just started (s->user set) and queue it if it has to wait */
@@ -294,7 +289,6 @@ static void launch(struct sm_sched *s)
         sm_progress_hook_add(nbc_hook);
         hooked = 1;
     }
-    sm_nbc_active++;
     int moved = 0, was = in_hook;
     in_hook = 1; /* posting may poll progress: keep the hook out of a half-built list */
     int done = advance(s, &moved);
@@ -312,10 +306,10 @@ static void launch(struct sm_sched *s)
 /* start the schedule and hand its request to the user */
 int sm_sched_start(struct sm_sched *s, MPI_Request *req)
 {
-    struct sctpmpi_request *u = sm_req_alloc(SM_REQ_DONE);
-    u->comm = s->owner;
-    u->status.MPI_SOURCE = MPI_ANY_SOURCE;
-    u->status.MPI_TAG = MPI_ANY_TAG;
+    struct sctpmpi_request *u = sm_request_alloc(SM_REQ_DONE);
+    u->base.comm = s->owner;
+    u->base.status.MPI_SOURCE = MPI_ANY_SOURCE;
+    u->base.status.MPI_TAG = MPI_ANY_TAG;
     u->hook_buf = (void *)nbc_marker;
     s->user = u;
     *req = u;
@@ -338,8 +332,8 @@ static int persist_start(MPI_Request r)
     s->next = NULL;
     s->user = r;
     r->active = 1;
-    r->complete = 0;
-    sm_status_empty(&r->status);
+    r->base.complete = 0;
+    sm_status_empty(&r->base.status);
     launch(s);
     return MPI_SUCCESS;
 }
@@ -348,12 +342,12 @@ static int persist_free(MPI_Request r)
 {
     struct sm_sched *s = r->hook_buf;
     if (r->active) /* started and not yet completed by a Wait or Test */
-        return sm_error(r->comm, MPI_ERR_REQUEST, "MPI_Request_free",
+        return sm_error(r->base.comm, MPI_ERR_REQUEST, "MPI_Request_free",
                         "a persistent collective request cannot be freed while active");
     s->persist = 0;
     s->preq_ops = NULL;
     s_free(s);
-    sm_req_release(r);
+    sm_req_release(&r->base);
     return MPI_SUCCESS;
 }
 
@@ -375,7 +369,7 @@ static int round_done(void *arg)
 {
     struct sm_sched *s = arg;
     for (int i = 0; i < s->nrq; i++)
-        if (s->rq[i] != MPI_REQUEST_NULL && !s->rq[i]->complete)
+        if (s->rq[i] != MPI_REQUEST_NULL && !s->rq[i]->base.complete)
             return 0;
     return 1;
 }

@@ -3,7 +3,7 @@
  * rendezvous requests, which carry no data.  The receiver returns credit in CREDIT frames once
  * a quarter of the window has been consumed by matching.  So a flood of unexpected messages
  * costs the receiver at most the window in data per sender, plus a small header per message. */
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 
 int sm_credit_take(int peer, uint32_t bytes)
 {

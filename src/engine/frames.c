@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 
 struct self_frame {
     struct sm_list link;

@@ -4,21 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 
 #define SM_RULE_MAX_MISSING 64
 
-int sm_recv_matches(const struct sctpmpi_request *r, const struct sm_msg *m)
+int sm_recv_matches(const struct sm_req *r, const struct sm_msg *m)
 {
     return r->ctx == m->ctx && (r->wpeer < 0 || r->wpeer == m->src) &&
            (r->tag == MPI_ANY_TAG || r->tag == m->tag);
 }
 
-static struct sctpmpi_request *first_posted(const struct sm_msg *m)
+static struct sm_req *first_posted(const struct sm_msg *m)
 {
     struct sm_list *p;
     for (p = sm_eng.posted.next; p != &sm_eng.posted; p = p->next) {
-        struct sctpmpi_request *r = sm_container_of(p, struct sctpmpi_request, link);
+        struct sm_req *r = sm_container_of(p, struct sm_req, link);
         if (sm_recv_matches(r, m))
             return r;
     }
@@ -27,9 +27,9 @@ static struct sctpmpi_request *first_posted(const struct sm_msg *m)
 
 /* A message from m->src arrived in order: the receive it belongs to, if any (removed from the
  * posted queue), honouring reservations the early rule made. */
-struct sctpmpi_request *sm_match_in_order(struct sm_order *o, const struct sm_msg *m)
+struct sm_req *sm_match_in_order(struct sm_order *o, const struct sm_msg *m)
 {
-    struct sctpmpi_request *r = sm_order_take_reservation(o, m->seq);
+    struct sm_req *r = sm_order_take_reservation(o, m->seq);
     if (r)
         return r;
     r = first_posted(m);
@@ -49,9 +49,9 @@ struct sctpmpi_request *sm_match_in_order(struct sm_order *o, const struct sm_ms
  *    (exactly what in-order arrival would give them) and this message takes receive u+1; only
  *    when no earlier message of that sender and context arrived and still waits.
  * Returns the receive (removed from the posted queue) or NULL: the message waits. */
-struct sctpmpi_request *sm_match_early(struct sm_order *o, const struct sm_msg *m)
+struct sm_req *sm_match_early(struct sm_order *o, const struct sm_msg *m)
 {
-    struct sctpmpi_request *f = first_posted(m);
+    struct sm_req *f = first_posted(m);
     if (!f)
         return NULL;
     if (f->tag != MPI_ANY_TAG) {
@@ -69,11 +69,11 @@ struct sctpmpi_request *sm_match_early(struct sm_order *o, const struct sm_msg *
     uint32_t u = sm_order_missing(o, m->seq, missing, SM_RULE_MAX_MISSING);
     if (u >= SM_RULE_MAX_MISSING)
         return NULL;
-    struct sctpmpi_request *w[SM_RULE_MAX_MISSING + 1];
+    struct sm_req *w[SM_RULE_MAX_MISSING + 1];
     uint32_t n = 0;
     struct sm_list *p;
     for (p = sm_eng.posted.next; p != &sm_eng.posted && n <= u; p = p->next) {
-        struct sctpmpi_request *r = sm_container_of(p, struct sctpmpi_request, link);
+        struct sm_req *r = sm_container_of(p, struct sm_req, link);
         if (r->ctx != m->ctx || (r->wpeer >= 0 && r->wpeer != m->src))
             continue;
         if (r->tag != MPI_ANY_TAG)
@@ -103,6 +103,29 @@ struct sm_msg *sm_unexpected_find(int src_world, uint32_t ctx, int tag, int remo
         }
     }
     return NULL;
+}
+
+int sm_probe(int src_world, uint32_t ctx, int tag, int take, struct sm_envelope *env,
+             struct sm_msg **msg)
+{
+    struct sm_msg *m = sm_unexpected_find(src_world, ctx, tag, take);
+    if (!m)
+        return 0;
+    env->src = m->src;
+    env->tag = m->tag;
+    env->size = m->size;
+    if (msg)
+        *msg = take ? m : NULL;
+    return 1;
+}
+
+void sm_recv_matched(struct sm_req *r, struct sm_msg *m)
+{
+    r->ctx = m->ctx;
+    r->wpeer = m->src;
+    r->peer = sm_comm_rank_of_world(r->comm, m->src);
+    r->tag = m->tag;
+    sm_recv_deliver(r, m);
 }
 
 void sm_unexpected_add(struct sm_msg *m)
@@ -143,7 +166,7 @@ void sm_msg_free(struct sm_msg *m)
     free(m);
 }
 
-int sm_recv_post(struct sctpmpi_request *r)
+int sm_recv_post(struct sm_req *r)
 {
     struct sm_msg *m = sm_unexpected_find(r->wpeer, r->ctx, r->tag, 1);
     if (!m && r->tag != MPI_ANY_TAG) {
@@ -174,7 +197,7 @@ int sm_recv_post(struct sctpmpi_request *r)
 }
 
 /* fill the receive's status for message m (source as a rank of the receive's communicator) */
-void sm_recv_set_envelope(struct sctpmpi_request *r, int src_world, int tag, size_t size)
+void sm_recv_set_envelope(struct sm_req *r, int src_world, int tag, size_t size)
 {
     r->status.MPI_SOURCE = sm_comm_rank_of_world(r->comm, src_world);
     r->status.MPI_TAG = tag;
@@ -183,7 +206,7 @@ void sm_recv_set_envelope(struct sctpmpi_request *r, int src_world, int tag, siz
         r->status.MPI_ERROR = MPI_ERR_TRUNCATE;
 }
 
-void sm_recv_deliver(struct sctpmpi_request *r, struct sm_msg *m)
+void sm_recv_deliver(struct sm_req *r, struct sm_msg *m)
 {
     sm_recv_set_envelope(r, m->src, m->tag, m->size);
     if (m->is_rts) {
@@ -202,7 +225,7 @@ void sm_recv_deliver(struct sctpmpi_request *r, struct sm_msg *m)
     sm_msg_free(m);
 }
 
-int sm_cancel_recv(struct sctpmpi_request *r)
+int sm_cancel_recv(struct sm_req *r)
 {
     if (r->complete || r->reserved)
         return 0; /* matched already (or promised to a missing message): cannot cancel */
@@ -232,22 +255,4 @@ int sm_cancel_arrived(int src, uint32_t ctx, uint32_t seq)
         }
     }
     return 0;
-}
-
-/* fail every posted receive that names a rank that is gone, and every wildcard-source receive
- * on a communicator that contains it (the message it waits for may never come: failing it
- * beats a hang; ULFM reports these as MPI_ERR_PROC_FAILED_PENDING) */
-void sm_fail_receives_from(int world)
-{
-    struct sm_list *p, *t;
-    sm_list_for_each_safe(p, t, &sm_eng.posted)
-    {
-        struct sctpmpi_request *r = sm_container_of(p, struct sctpmpi_request, link);
-        if (r->wpeer == world ||
-            (r->wpeer < 0 && r->comm && sm_comm_rank_of_world(r->comm, world) >= 0)) {
-            sm_list_remove(&r->link);
-            r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;
-            sm_req_complete(r);
-        }
-    }
 }

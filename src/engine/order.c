@@ -4,7 +4,7 @@
  * the rule reserved for messages still missing. */
 #include <stdlib.h>
 
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 
 struct sm_early {
     struct sm_list link;
@@ -45,7 +45,6 @@ struct sm_order *sm_order_get(int src, uint32_t ctx)
 }
 
 uint32_t sm_order_next(const struct sm_order *o) { return o->next; }
-int sm_order_is_next(const struct sm_order *o, uint32_t seq) { return seq == o->next; }
 
 /* The missing numbers in [next, seq) are those neither in the early list nor reserved.  Both
  * lists are sorted, so one merged walk counts them and lists the first max, in
@@ -56,7 +55,7 @@ uint32_t sm_order_missing(const struct sm_order *o, uint32_t seq, uint32_t *out,
     uint32_t known = 0, n = 0, s = o->next;
     for (;;) {
         uint32_t es = e != &o->early ? sm_container_of(e, struct sm_early, link)->seq : seq;
-        uint32_t rs = r != &o->resv ? sm_container_of(r, struct sctpmpi_request, link)->seq : seq;
+        uint32_t rs = r != &o->resv ? sm_container_of(r, struct sm_req, link)->seq : seq;
         uint32_t k = seq_lt(es, rs) ? es : rs; /* next known (arrived or reserved) number */
         if (!seq_lt(k, seq))
             k = seq;
@@ -87,21 +86,21 @@ int sm_order_waiting_before(const struct sm_order *o, uint32_t seq, int tag)
     return 0;
 }
 
-void sm_order_reserve(struct sm_order *o, uint32_t seq, struct sctpmpi_request *r)
+void sm_order_reserve(struct sm_order *o, uint32_t seq, struct sm_req *r)
 {
     r->reserved = 1;
     r->seq = seq;
     struct sm_list *p;
     for (p = o->resv.next; p != &o->resv; p = p->next)
-        if (seq_lt(seq, sm_container_of(p, struct sctpmpi_request, link)->seq))
+        if (seq_lt(seq, sm_container_of(p, struct sm_req, link)->seq))
             break;
     sm_list_insert_before(p, &r->link);
 }
 
-struct sctpmpi_request *sm_order_take_reservation(struct sm_order *o, uint32_t seq)
+struct sm_req *sm_order_take_reservation(struct sm_order *o, uint32_t seq)
 {
     for (struct sm_list *p = o->resv.next; p != &o->resv; p = p->next) {
-        struct sctpmpi_request *r = sm_container_of(p, struct sctpmpi_request, link);
+        struct sm_req *r = sm_container_of(p, struct sm_req, link);
         if (r->seq == seq) {
             sm_list_remove(&r->link);
             r->reserved = 0;

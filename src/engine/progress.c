@@ -1,5 +1,5 @@
-/* progress.c — engine start-up (PMI exchange of business cards, transport choice), the progress
- * loop, and shutdown.
+/* progress.c — engine start-up (its tunables; the job itself is booted by src/boot/), the
+ * progress loop, and shutdown.
  *
  * Waiting policy: a rank waiting for a request polls the transport for SCTPMPI_SPIN_US (default
  * 50 µs, or 0 when the host runs more ranks than it has cores), then blocks in the transport's
@@ -12,63 +12,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "boot/pmi.h"
-#include "engine/engine.h"
+#include "boot/boot.h"
+#include "engine/engine_internal.h"
 #include "engine/rma_frames.h"
 
 struct sm_engine sm_eng;
 
-static void random_hex(char *out, size_t nbytes)
-{
-    unsigned char b[32];
-    if (nbytes > sizeof b)
-        nbytes = sizeof b;
-    FILE *f = fopen("/dev/urandom", "rb");
-    if (!f || fread(b, 1, nbytes, f) != nbytes)
-        sm_die("cannot read /dev/urandom for the job secret");
-    fclose(f);
-    for (size_t i = 0; i < nbytes; i++)
-        sprintf(out + 2 * i, "%02x", b[i]);
-}
-
-static void job_secret(char *secret, size_t len)
-{
-    const char *e = getenv("SCTPMPI_JOB_SECRET");
-    if (e && *e) {
-        snprintf(secret, len, "%s", e);
-        return;
-    }
-    if (sm_pmi_get("sctpmpi-secret", secret, len) == 0)
-        return;
-    /* launcher without our secret (hydra, srun): rank 0 makes one */
-    if (sm_eng.rank == 0) {
-        random_hex(secret, 16);
-        if (sm_pmi_put("sctpmpi-secret", secret))
-            sm_die("PMI put of the job secret failed");
-    }
-    if (sm_pmi_barrier())
-        sm_die("PMI barrier failed");
-    if (sm_eng.rank != 0 && sm_pmi_get("sctpmpi-secret", secret, len))
-        sm_die("cannot get the job secret from PMI");
-}
-
-static int parse_addrs(char *list, const char **out, int max)
-{
-    int n = 0;
-    for (char *save = NULL, *a = strtok_r(list, ", ", &save); a && n < max;
-         a = strtok_r(NULL, ", ", &save))
-        out[n++] = a;
-    return n;
-}
-
 int sm_engine_start(void)
 {
     memset(&sm_eng, 0, sizeof sm_eng);
-    sm_verbose = (int)sm_env_int("SCTPMPI_VERBOSE", 0);
     sm_timing_init();
-    if (sm_pmi_init(&sm_eng.rank, &sm_eng.size))
-        sm_die("cannot start: PMI initialisation failed");
-    sm_log_rank = sm_eng.rank;
+    sm_boot_start(&sm_eng.rank, &sm_eng.size);
     sm_list_init(&sm_eng.posted);
     sm_list_init(&sm_eng.unexpected);
     sm_list_init(&sm_eng.self_q);
@@ -77,7 +31,7 @@ int sm_engine_start(void)
     sm_eng.segment = (size_t)sm_env_size("SCTPMPI_RNDV_SEGMENT", 512 * 1024);
     sm_eng.credit_window = sm_env_size("SCTPMPI_EAGER_CREDIT", 8 * 1024 * 1024);
     sm_eng.unexpected_max = (size_t)sm_env_size("SCTPMPI_UNEXPECTED_MAX", 1ll << 30);
-    long local = (long)sm_env_int("SCTPMPI_LOCAL_RANKS", 1);
+    long local = sm_boot_local_ranks();
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     long spin_dflt = (ncpu > 0 && local > ncpu) ? 0 : 50;
     sm_eng.spin_ns = (long)sm_env_int("SCTPMPI_SPIN_US", spin_dflt) * 1000;
@@ -94,69 +48,12 @@ int sm_engine_start(void)
     if (sm_eng.size == 1)
         return 0; /* a singleton talks only to itself */
 
-#ifdef SCTPMPI_HAVE_SCTP
-    const char *tname = sm_env_str("SCTPMPI_TRANSPORT", "sctp"); /* SCTP is the default */
-#else
-    const char *tname = sm_env_str("SCTPMPI_TRANSPORT", "tcp");
-#endif
-    sm_eng.tp_ops = sm_transport_find(tname);
-    if (!sm_eng.tp_ops)
-        sm_die("unknown or unavailable transport '%s' (SCTPMPI_TRANSPORT / mpiexec --transport): "
-               "this build has tcp%s", tname,
-#ifdef SCTPMPI_HAVE_SCTP
-               ", sctp"
-#else
-               ""
-#endif
-        );
-    char secret[80];
-    job_secret(secret, sizeof secret);
-
     static struct sm_upcalls up = {.frame_begin = sm_up_frame_begin,
                                    .frame_end = sm_up_frame_end,
                                    .send_done = sm_up_send_done,
                                    .peer_failed = sm_up_peer_failed,
                                    .rma_frame = sm_up_rma_frame};
-    char *addrlist = strdup(sm_env_str("SCTPMPI_ADDRS", ""));
-    const char *addrs[16];
-    struct sm_transport_args a = {
-        .rank = sm_eng.rank,
-        .size = sm_eng.size,
-        .secret = secret,
-        .addrs = addrs,
-        .naddrs = parse_addrs(addrlist, addrs, 16),
-        .local_ranks = (int)local,
-        .up = &up,
-    };
-    char card[1024], key[64];
-    if (sm_eng.tp_ops->init(&a, &sm_eng.tp, card, sizeof card))
-        sm_die("the %s transport failed to start", tname);
-    free(addrlist);
-    snprintf(key, sizeof key, "card-%d", sm_eng.rank);
-    if (sm_pmi_put(key, card) || sm_pmi_barrier())
-        sm_die("PMI exchange of business cards failed");
-    char **cards = sm_xcalloc((size_t)sm_eng.size, sizeof *cards);
-    for (int i = 0; i < sm_eng.size; i++) {
-        cards[i] = sm_xmalloc(1024);
-        snprintf(key, sizeof key, "card-%d", i);
-        if (sm_pmi_get(key, cards[i], 1024))
-            sm_die("no business card for rank %d in PMI", i);
-    }
-    const char *dir = getenv("SCTPMPI_CARD_DIR");
-    if (dir && *dir) { /* test hook: lets a test find a rank's ports */
-        char path[4096];
-        snprintf(path, sizeof path, "%s/card.%d", dir, sm_eng.rank);
-        FILE *f = fopen(path, "w");
-        if (f) {
-            fprintf(f, "%s\n", card);
-            fclose(f);
-        }
-    }
-    if (sm_eng.tp_ops->set_peers(sm_eng.tp, (const char *const *)cards))
-        sm_die("the %s transport rejected the business cards", tname);
-    for (int i = 0; i < sm_eng.size; i++)
-        free(cards[i]);
-    free(cards);
+    sm_boot_transport(sm_eng.rank, sm_eng.size, &up, &sm_eng.tp_ops, &sm_eng.tp);
     sm_eng.lanes = sm_eng.tp_ops->lanes(sm_eng.tp);
     size_t maxp = sm_eng.tp_ops->max_payload(sm_eng.tp);
     if (sm_eng.eager_limit > maxp)
@@ -294,12 +191,12 @@ int sm_engine_stop(void)
     if (sm_env_bool("SCTPMPI_STATS", 0))
         print_stats_lines();
     int rc = 0;
-    if (sm_eng.size > 1 && sm_pmi_barrier())
+    if (sm_eng.size > 1 && sm_boot_barrier())
         rc = -1;
     if (sm_eng.tp)
         sm_eng.tp_ops->finalize(sm_eng.tp);
     sm_eng.tp = NULL;
-    sm_pmi_finalize();
+    sm_boot_finish();
     sm_engine_free_state();
     return rc;
 }

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 #include "engine/rma_frames.h"
 
 /* ---- sender side ------------------------------------------------------------------------- */
@@ -38,7 +38,7 @@ static uint32_t next_send_seq(int wpeer, uint32_t ctx)
     return seq;
 }
 
-static void send_maybe_complete(struct sctpmpi_request *r)
+void sm_send_maybe_complete(struct sm_req *r)
 {
     if (r->io_pending || r->await_sync || r->await_cts || r->cancel_pending || r->complete)
         return;
@@ -47,27 +47,27 @@ static void send_maybe_complete(struct sctpmpi_request *r)
     sm_req_complete(r);
 }
 
-static void send_fail(struct sctpmpi_request *r, int err)
+void sm_send_fail(struct sm_req *r, int err)
 {
     r->status.MPI_ERROR = err;
     r->await_sync = r->await_cts = r->cancel_pending = 0;
-    send_maybe_complete(r);
+    sm_send_maybe_complete(r);
 }
 
-static void track(int rc, struct sctpmpi_request *r)
+void sm_send_track(int rc, struct sm_req *r)
 {
     if (rc == 1)
         r->io_pending++;
     else if (rc < 0)
-        send_fail(r, -rc);
+        sm_send_fail(r, -rc);
 }
 
-int sm_send_start(struct sctpmpi_request *r)
+int sm_send_start(struct sm_req *r)
 {
     struct sm_peer *p = &sm_eng.peers[r->wpeer];
     sm_list_init(&r->waiting);
     if (p->failed) {
-        send_fail(r, MPI_ERR_PROC_FAILED);
+        sm_send_fail(r, MPI_ERR_PROC_FAILED);
         return 0;
     }
     r->seq = next_send_seq(r->wpeer, r->ctx);
@@ -93,204 +93,21 @@ int sm_send_start(struct sctpmpi_request *r)
             sm_list_push_back(&sm_eng.waiting_sends, &r->waiting);
         }
         sm_eng.stats_eager++;
-        track(sm_frame_send(r->wpeer, lane, &h, r->buf, r->bytes, r), r);
+        sm_send_track(sm_frame_send(r->wpeer, lane, &h, r->buf, r->bytes, r), r);
     } else {
         r->await_cts = 1;
         sm_list_push_back(&sm_eng.waiting_sends, &r->waiting);
         sm_eng.stats_rndv++;
         sm_timing_rts_sent(r);
-        track(sm_frame_send(r->wpeer, lane, &h, NULL, 0, r), r);
+        sm_send_track(sm_frame_send(r->wpeer, lane, &h, NULL, 0, r), r);
     }
-    send_maybe_complete(r);
-    return 0;
-}
-
-/* ---- rendezvous DATA segments ------------------------------------------------------------
- * One rail: every segment is handed to the transport at once, on the message's lane.
- * Several rails (transport.h) and a message of at least SCTPMPI_STRIPE_MIN bytes: segments
- * are paced; each goes to the rail with the fewest unsent bytes, and only while that rail
- * holds less than one segment, so a slower rail drains slower and receives fewer segments.
- * The rest waits in a stripe job, resumed by a progress hook as rails drain.
- * A streamed send (r->pack_seg: a non-contiguous buffer, no packed copy) always goes through a
- * job: each segment is packed into one of SM_PACK_RING segment buffers just before it is sent,
- * and a buffer is packed again only after the transport's send_done for the frame that used
- * it (the frame's cookie is the buffer's slot), so at most SM_PACK_RING x segment bytes of
- * packed data exist per send. */
-#define SM_PACK_RING 4
-struct pack_slot {
-    char *mem;
-    int busy;                 /* handed to the transport, send_done not yet seen */
-};
-struct stripe_job {
-    struct sm_list link;
-    uint64_t sreq, rreq;
-    int peer, lane;
-    int striped;              /* pick a rail per segment (else every segment on lane) */
-    int over;                 /* every segment handed over (or the send ended) */
-    size_t off, seg;
-    char *ring;               /* streamed send: SM_PACK_RING x seg bytes, else NULL */
-    struct pack_slot slots[SM_PACK_RING];
-};
-
-static struct sm_list stripe_jobs = {&stripe_jobs, &stripe_jobs};
-static size_t stripe_min = (size_t)-1; /* SCTPMPI_STRIPE_MIN, read on first use */
-
-static void send_segment(struct sctpmpi_request *r, int peer, int lane, uint64_t rreq,
-                         size_t off, size_t n)
-{
-    struct sm_frame_hdr d;
-    sm_frame_init(&d, SM_F_DATA);
-    d.rreq = rreq;
-    d.size = off;
-    track(sm_frame_send(peer, lane, &d, (char *)r->buf + off, n, r), r);
-}
-
-static struct pack_slot *free_slot(struct stripe_job *j)
-{
-    for (int i = 0; i < SM_PACK_RING; i++)
-        if (!j->slots[i].busy)
-            return &j->slots[i];
-    return NULL;
-}
-
-static int slots_busy(const struct stripe_job *j)
-{
-    int n = 0;
-    for (int i = 0; i < SM_PACK_RING; i++)
-        n += j->slots[i].busy;
-    return n;
-}
-
-/* pack the segment [off, off + n) into a free ring buffer and send it with the slot as cookie */
-static void send_packed_segment(struct sctpmpi_request *r, struct pack_slot *s, int peer,
-                                int lane, uint64_t rreq, size_t off, size_t n)
-{
-    struct sm_frame_hdr d;
-    sm_frame_init(&d, SM_F_DATA);
-    d.rreq = rreq;
-    d.size = off;
-    r->pack_seg(r, off, n, s->mem);
-    int rc = sm_frame_send(peer, lane, &d, s->mem, n, s);
-    if (rc == 1) {
-        s->busy = 1;
-        r->io_pending++;
-    } else if (rc < 0) {
-        send_fail(r, -rc);
-    }
-}
-
-/* push what the rails (and, streamed, the ring) take now; returns 1 when the job is over
- * (all sent, or the send ended) */
-static int stripe_pump(struct stripe_job *j)
-{
-    struct sctpmpi_request *r = sm_req_by_id(j->sreq);
-    if (!r || r->kind != SM_REQ_SEND || r->complete)
-        return 1; /* failed (peer lost) and completed meanwhile */
-    while (j->off < r->bytes) {
-        int lane = j->striped ? sm_stripe_lane(j->peer, j->lane, j->seg) : j->lane;
-        if (lane < 0)
-            return 0;
-        size_t n = r->bytes - j->off < j->seg ? r->bytes - j->off : j->seg;
-        if (j->ring) {
-            struct pack_slot *s = free_slot(j);
-            if (!s)
-                return 0; /* every buffer is still with the transport */
-            send_packed_segment(r, s, j->peer, lane, j->rreq, j->off, n);
-        } else {
-            send_segment(r, j->peer, lane, j->rreq, j->off, n);
-        }
-        j->off += n;
-        if (r->complete)
-            return 1; /* the transport failed the send */
-    }
-    r->io_pending--; /* the job's own hold */
-    send_maybe_complete(r);
-    return 1;
-}
-
-static void job_free(struct stripe_job *j)
-{
-    free(j->ring);
-    free(j);
-}
-
-/* a job is freed once it is over and the transport holds none of its ring buffers (a ring
- * whose peer was lost keeps its busy buffers: the transport may still reference them) */
-static int stripe_progress(void)
-{
-    int n = 0;
-    struct sm_list *l, *tmp;
-    sm_list_for_each_safe(l, tmp, &stripe_jobs)
-    {
-        struct stripe_job *j = sm_container_of(l, struct stripe_job, link);
-        size_t before = j->off;
-        if (!j->over && stripe_pump(j)) {
-            j->over = 1;
-            n++;
-        } else if (j->off != before)
-            n++;
-        if (j->over && !slots_busy(j)) {
-            sm_list_remove(&j->link);
-            job_free(j);
-        }
-    }
-    return n;
-}
-
-/* start a job for send r (its own io_pending hold is released when the last segment is
- * handed over); kept for the progress hook unless it finished at once */
-static void job_start(struct sctpmpi_request *r, uint64_t rreq, int peer, int lane, size_t seg,
-                      int striped)
-{
-    struct stripe_job *j = sm_xcalloc(1, sizeof *j);
-    j->sreq = r->id;
-    j->rreq = rreq;
-    j->peer = peer;
-    j->lane = lane;
-    j->seg = seg;
-    j->striped = striped;
-    if (r->pack_seg) {
-        j->ring = sm_xmalloc(SM_PACK_RING * seg);
-        for (int i = 0; i < SM_PACK_RING; i++)
-            j->slots[i].mem = j->ring + (size_t)i * seg;
-    }
-    r->io_pending++; /* held by the job until its last segment is handed over */
-    j->over = stripe_pump(j);
-    if (j->over && !slots_busy(j)) {
-        job_free(j);
-    } else {
-        sm_list_push_back(&stripe_jobs, &j->link);
-        sm_progress_hook_add(stripe_progress);
-    }
-}
-
-/* send_done for a ring buffer of a streamed send: the buffer may be packed again; returns 0 if
- * cookie is not a ring buffer */
-static int ring_send_done(void *cookie)
-{
-    struct sm_list *l;
-    for (l = stripe_jobs.next; l != &stripe_jobs; l = l->next) {
-        struct stripe_job *j = sm_container_of(l, struct stripe_job, link);
-        if (!j->ring || (char *)cookie < (char *)j->slots ||
-            (char *)cookie >= (char *)(j->slots + SM_PACK_RING))
-            continue;
-        struct pack_slot *s = cookie;
-        if (!s->busy)
-            return 1;
-        s->busy = 0;
-        struct sctpmpi_request *r = sm_req_by_id(j->sreq);
-        if (r && r->kind == SM_REQ_SEND && r->io_pending > 0) {
-            r->io_pending--;
-            send_maybe_complete(r);
-        }
-        return 1;
-    }
+    sm_send_maybe_complete(r);
     return 0;
 }
 
 static void on_cts(int peer, const struct sm_frame_hdr *h)
 {
-    struct sctpmpi_request *r = sm_req_by_id(h->sreq);
+    struct sm_req *r = sm_req_by_id(h->sreq);
     if (!r || r->kind != SM_REQ_SEND || !r->await_cts || r->wpeer != peer) {
         SM_WARN("dropping CTS from rank %d for unknown send %#llx", peer,
                 (unsigned long long)h->sreq);
@@ -299,55 +116,33 @@ static void on_cts(int peer, const struct sm_frame_hdr *h)
     r->await_cts = 0;
     r->matched = 1;
     sm_timing_cts_in(r);
-    int lane = sm_lane_for(peer, r->ctx, r->tag);
-    size_t seg = sm_eng.segment;
-    if (stripe_min == (size_t)-1)
-        stripe_min = (size_t)sm_env_size("SCTPMPI_STRIPE_MIN", 256 * 1024);
-    int rails = sm_rails(peer, NULL, 0);
-    if (rails > 1 && r->bytes >= stripe_min) {
-        /* segments of at most a quarter of the message per rail (so every rail gets some and
-         * a slow one can get fewer), at least 64k, at most SCTPMPI_RNDV_SEGMENT */
-        size_t s = (r->bytes / (4 * (size_t)rails) + 4095) & ~(size_t)4095;
-        if (s < 64 * 1024)
-            s = 64 * 1024;
-        job_start(r, h->rreq, peer, lane, s < seg ? s : seg, 1);
-        return;
-    }
-    if (r->pack_seg) { /* streamed: paced by the ring, one lane */
-        job_start(r, h->rreq, peer, lane, seg, 0);
-        return;
-    }
-    for (size_t off = 0; off < r->bytes; off += seg) {
-        size_t n = r->bytes - off < seg ? r->bytes - off : seg;
-        send_segment(r, peer, lane, h->rreq, off, n);
-    }
-    send_maybe_complete(r);
+    sm_rndv_send_data(r, peer, h->rreq);
 }
 
 static void on_sync_ack(int peer, const struct sm_frame_hdr *h)
 {
-    struct sctpmpi_request *r = sm_req_by_id(h->sreq);
+    struct sm_req *r = sm_req_by_id(h->sreq);
     if (!r || r->kind != SM_REQ_SEND || !r->await_sync || r->wpeer != peer) {
         SM_WARN("dropping SYNC_ACK from rank %d for unknown send", peer);
         return;
     }
     r->await_sync = 0;
     r->matched = 1;
-    send_maybe_complete(r);
+    sm_send_maybe_complete(r);
 }
 
 void sm_up_send_done(void *ctx, void *cookie)
 {
     (void)ctx;
-    struct sctpmpi_request *r = cookie;
-    if (!r || ring_send_done(cookie))
+    struct sm_req *r = cookie;
+    if (!r || sm_rndv_ring_send_done(cookie))
         return;
     if (r->io_pending > 0)
         r->io_pending--;
-    send_maybe_complete(r);
+    sm_send_maybe_complete(r);
 }
 
-int sm_cancel_send(struct sctpmpi_request *r)
+int sm_cancel_send(struct sm_req *r)
 {
     if (r->complete || r->matched || r->cancel_pending || (!r->await_cts && !r->await_sync))
         return 0;
@@ -365,7 +160,7 @@ int sm_cancel_send(struct sctpmpi_request *r)
 
 static void on_cancel_ack(int peer, const struct sm_frame_hdr *h)
 {
-    struct sctpmpi_request *r = sm_req_by_id(h->sreq);
+    struct sm_req *r = sm_req_by_id(h->sreq);
     if (!r || r->kind != SM_REQ_SEND || !r->cancel_pending || r->wpeer != peer)
         return;
     r->cancel_pending = 0;
@@ -373,11 +168,11 @@ static void on_cancel_ack(int peer, const struct sm_frame_hdr *h)
         r->status.sm_cancelled = 1;
         r->await_cts = r->await_sync = 0;
     }
-    send_maybe_complete(r);
+    sm_send_maybe_complete(r);
 }
 
 /* ---- receiver side ------------------------------------------------------------------------ */
-void sm_send_cts(struct sctpmpi_request *r, struct sm_msg *m)
+void sm_send_cts(struct sm_req *r, struct sm_msg *m)
 {
     struct sm_frame_hdr h;
     sm_frame_init(&h, SM_F_CTS);
@@ -424,13 +219,13 @@ static void hold_unexpected(struct sm_msg *m)
 }
 
 /* a receive r was found for message m at header time */
-static void deliver_matched(struct sctpmpi_request *r, struct sm_msg *m)
+static void deliver_matched(struct sm_req *r, struct sm_msg *m)
 {
     sm_recv_deliver(r, m); /* copies eager data from m->data, or sends CTS */
 }
 
 /* handle a message whose turn has come (seq == next); loops over early arrivals it unblocks */
-static void arrived_in_order(struct sm_order *o, struct sm_msg *m, struct sctpmpi_request *r)
+static void arrived_in_order(struct sm_order *o, struct sm_msg *m, struct sm_req *r)
 {
     for (;;) {
         if (!r)
@@ -449,12 +244,28 @@ static void arrived_in_order(struct sm_order *o, struct sm_msg *m, struct sctpmp
 }
 
 /* the receive an arriving message goes to now, if any: in order, or early by the rule */
-static struct sctpmpi_request *match_arrival(struct sm_order *o, const struct sm_msg *m)
+static struct sm_req *match_arrival(struct sm_order *o, const struct sm_msg *m)
 {
     if (m->seq == sm_order_next(o) || m->relaxed)
         return sm_match_in_order(o, m);
-    struct sctpmpi_request *r = sm_order_take_reservation(o, m->seq);
+    struct sm_req *r = sm_order_take_reservation(o, m->seq);
     return r ? r : sm_match_early(o, m);
+}
+
+/* Frames are checked here, not in the transports (transport.h): a frame of another wire
+ * version, of no known type or longer than any frame may be is dropped, and the peer that
+ * sent it is failed (it does not speak this protocol: nothing more from it can be trusted). */
+static int frame_ok(int peer, const struct sm_frame_hdr *h, int at_begin)
+{
+    if (h->version == SM_WIRE_VERSION && h->type >= 1 && h->type <= SM_F_TYPE_MAX &&
+        h->payload_len <= SM_WIRE_MAX_PAYLOAD)
+        return 1;
+    if (at_begin) {
+        SM_ERR("malformed frame from rank %d (version %u, type %u, length %u)", peer, h->version,
+               h->type, h->payload_len);
+        sm_up_peer_failed(NULL, peer, "malformed frame");
+    }
+    return 0;
 }
 
 static int valid_envelope(int peer, const struct sm_frame_hdr *h)
@@ -473,9 +284,9 @@ static int valid_envelope(int peer, const struct sm_frame_hdr *h)
 
 /* the receive a DATA frame fills, or NULL.  Looked up from the header at both frame_begin and
  * frame_end: a transport with several rails may interleave DATA frames of one peer. */
-static struct sctpmpi_request *data_target(int peer, const struct sm_frame_hdr *h)
+static struct sm_req *data_target(int peer, const struct sm_frame_hdr *h)
 {
-    struct sctpmpi_request *r = sm_req_by_id(h->rreq);
+    struct sm_req *r = sm_req_by_id(h->rreq);
     if (!r || r->kind != SM_REQ_RECV || r->complete ||
         sm_comm_world_rank(r->comm, r->status.MPI_SOURCE) != peer)
         return NULL;
@@ -488,12 +299,14 @@ void *sm_up_frame_begin(void *ctx, int peer, const struct sm_frame_hdr *h)
     struct sm_peer *p = &sm_eng.peers[peer];
     p->cur_msg = NULL;
     p->cur_req = NULL;
+    if (!frame_ok(peer, h, 1))
+        return NULL;
     if (h->type == SM_F_EAGER) {
         if (!valid_envelope(peer, h))
             return NULL;
         struct sm_msg *m = msg_from_header(peer, h);
         struct sm_order *o = sm_order_get(peer, h->context);
-        struct sctpmpi_request *r = match_arrival(o, m);
+        struct sm_req *r = match_arrival(o, m);
         p->cur_msg = m;
         p->cur_req = r;
         if (r) {
@@ -506,7 +319,7 @@ void *sm_up_frame_begin(void *ctx, int peer, const struct sm_frame_hdr *h)
         return m->data;
     }
     if (h->type == SM_F_DATA) {
-        struct sctpmpi_request *r = data_target(peer, h);
+        struct sm_req *r = data_target(peer, h);
         if (!r) {
             SM_WARN("dropping DATA from rank %d for unknown receive", peer);
             return NULL;
@@ -520,7 +333,7 @@ void *sm_up_frame_begin(void *ctx, int peer, const struct sm_frame_hdr *h)
 }
 
 /* the eager payload went straight into r's buffer: complete r and retire m */
-static void complete_in_place(int peer, struct sctpmpi_request *r, struct sm_msg *m)
+static void complete_in_place(int peer, struct sm_req *r, struct sm_msg *m)
 {
     r->status.sm_count = m->size;
     if (m->credit)
@@ -532,51 +345,58 @@ static void complete_in_place(int peer, struct sctpmpi_request *r, struct sm_msg
     sm_msg_free(m);
 }
 
-static void on_eager_end(int peer, struct sm_peer *p, void *payload)
+/* An EAGER message (at frame end) or an RTS, with r the receive it matched when it arrived
+ * (NULL: none yet).  For an EAGER frame that frame_begin put straight into r's buffer (no data
+ * of its own) the receive just completes; otherwise the message goes by the ordering rule:
+ * relaxed contexts match as messages come, the next in sequence is handled with the early
+ * arrivals it unblocks, and an early one either took r or waits. */
+static void dispatch_arrival(int peer, struct sm_msg *m, struct sm_req *r)
 {
-    struct sm_msg *m = p->cur_msg;
-    struct sctpmpi_request *r = p->cur_req;
-    p->cur_msg = NULL;
-    p->cur_req = NULL;
-    if (!m)
-        return; /* invalid frame, dropped in frame_begin */
-    (void)payload;
     struct sm_order *o = sm_order_get(peer, m->ctx);
+    int in_place = r && !m->is_rts && !m->data;
+    uint32_t seq = m->seq;
     if (m->relaxed) { /* no ordering on this communicator */
-        if (r && !m->data)
+        if (in_place)
             complete_in_place(peer, r, m);
-        else if (r) {
+        else if (r)
             deliver_matched(r, m);
-        } else
+        else
             hold_unexpected(m);
         return;
     }
-    int in_order = m->seq == sm_order_next(o);
-    if (r && !m->data) {
-        /* frame_begin gave the user's buffer: the data is in place, no copy */
-        uint32_t seq = m->seq;
-        complete_in_place(peer, r, m);
-        if (in_order) {
-            sm_order_advance(o);
-            int found;
-            struct sm_msg *nm = sm_order_pop_ready(o, &found);
-            if (nm)
-                arrived_in_order(o, nm, NULL);
-        } else {
-            sm_order_add_early(o, seq, NULL);
+    if (seq != sm_order_next(o)) { /* early */
+        if (r)
             sm_eng.stats_early_matched++;
+        if (in_place) {
+            complete_in_place(peer, r, m);
+            sm_order_add_early(o, seq, NULL);
+        } else {
+            sm_order_add_early(o, seq, r ? NULL : m);
+            if (r)
+                deliver_matched(r, m);
         }
         return;
     }
-    if (in_order) {
+    if (!in_place) {
         arrived_in_order(o, m, r);
-    } else if (r) {
-        sm_order_add_early(o, m->seq, NULL);
-        sm_eng.stats_early_matched++;
-        deliver_matched(r, m);
-    } else {
-        sm_order_add_early(o, m->seq, m);
+        return;
     }
+    complete_in_place(peer, r, m);
+    sm_order_advance(o);
+    int found;
+    struct sm_msg *nm = sm_order_pop_ready(o, &found);
+    if (nm)
+        arrived_in_order(o, nm, NULL);
+}
+
+static void on_eager_end(struct sm_peer *p, int peer)
+{
+    struct sm_msg *m = p->cur_msg;
+    struct sm_req *r = p->cur_req;
+    p->cur_msg = NULL;
+    p->cur_req = NULL;
+    if (m) /* else an invalid frame, dropped in frame_begin */
+        dispatch_arrival(peer, m, r);
 }
 
 static void on_rts(int peer, const struct sm_frame_hdr *h)
@@ -585,32 +405,12 @@ static void on_rts(int peer, const struct sm_frame_hdr *h)
         return;
     struct sm_msg *m = msg_from_header(peer, h);
     sm_unexpected_charge(sizeof *m);
-    struct sm_order *o = sm_order_get(peer, h->context);
-    if (m->relaxed) {
-        struct sctpmpi_request *r = match_arrival(o, m);
-        if (r)
-            deliver_matched(r, m);
-        else
-            hold_unexpected(m);
-        return;
-    }
-    if (h->seq == sm_order_next(o)) {
-        arrived_in_order(o, m, NULL);
-        return;
-    }
-    struct sctpmpi_request *r = match_arrival(o, m);
-    if (r) {
-        sm_order_add_early(o, m->seq, NULL);
-        sm_eng.stats_early_matched++;
-        deliver_matched(r, m);
-    } else {
-        sm_order_add_early(o, m->seq, m);
-    }
+    dispatch_arrival(peer, m, match_arrival(sm_order_get(peer, m->ctx), m));
 }
 
 static void on_data_end(int peer, struct sm_peer *p, const struct sm_frame_hdr *h, void *payload)
 {
-    struct sctpmpi_request *r = data_target(peer, h);
+    struct sm_req *r = data_target(peer, h);
     p->cur_req = NULL;
     if (!r)
         return;
@@ -643,8 +443,10 @@ void sm_up_frame_end(void *ctx, int peer, const struct sm_frame_hdr *h, void *pa
 {
     (void)ctx;
     struct sm_peer *p = &sm_eng.peers[peer];
+    if (!frame_ok(peer, h, 0))
+        return;
     switch (h->type) {
-    case SM_F_EAGER: on_eager_end(peer, p, payload); break;
+    case SM_F_EAGER: on_eager_end(p, peer); break;
     case SM_F_RTS: on_rts(peer, h); break;
     case SM_F_CTS: on_cts(peer, h); break;
     case SM_F_DATA: on_data_end(peer, p, h, payload); break;
@@ -665,14 +467,13 @@ void sm_up_peer_failed(void *ctx, int peer, const char *why)
     sm_eng.peers[peer].failed = 1;
     SM_ERR("lost the connection to rank %d: %s", peer, why);
     sm_fail_receives_from(peer);
-    sm_req_fail_recvs_from(peer);
     struct sm_list *l, *t;
     sm_list_for_each_safe(l, t, &sm_eng.waiting_sends)
     {
-        struct sctpmpi_request *r = sm_container_of(l, struct sctpmpi_request, waiting);
+        struct sm_req *r = sm_container_of(l, struct sm_req, waiting);
         if (r->wpeer == peer) {
             r->io_pending = 0;
-            send_fail(r, MPI_ERR_PROC_FAILED);
+            sm_send_fail(r, MPI_ERR_PROC_FAILED);
         }
     }
     sm_rma_peer_failed(peer, why);

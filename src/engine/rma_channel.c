@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 #include "engine/rma_channel.h"
 #include "engine/rma_frames.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 #include "engine/timing.h"
 
 int sm_timing_mode = 1;
@@ -95,23 +95,23 @@ void sm_timing_unexpected_out(struct sm_msg *m)
         m->seq);
 }
 
-void sm_timing_rts_sent(struct sctpmpi_request *r)
+void sm_timing_rts_sent(struct sm_req *r)
 {
     r->t_us = sm_timing_mode ? now_us() : 0;
 }
 
-void sm_timing_cts_in(struct sctpmpi_request *r)
+void sm_timing_cts_in(struct sm_req *r)
 {
     if (sm_timing_mode && r->t_us)
         add(K_RTS, &S.rts_n, &S.rts_us, &S.rts_max_us, since(r->t_us), r->wpeer, r->tag, r->seq);
 }
 
-void sm_timing_cts_sent(struct sctpmpi_request *r)
+void sm_timing_cts_sent(struct sm_req *r)
 {
     r->t_us = sm_timing_mode ? now_us() : 0;
 }
 
-void sm_timing_rndv_done(struct sctpmpi_request *r)
+void sm_timing_rndv_done(struct sm_req *r)
 {
     if (sm_timing_mode && r->t_us)
         add(K_RDATA, &S.rdata_n, &S.rdata_us, &S.rdata_max_us, since(r->t_us), r->wpeer,

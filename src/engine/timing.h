@@ -11,7 +11,7 @@
 #include <stdio.h>
 
 struct sm_msg;
-struct sctpmpi_request;
+struct sm_req;
 
 extern int sm_timing_mode; /* 0 off, else on (read by sm_timing_init) */
 
@@ -24,10 +24,10 @@ void sm_timing_early_released(struct sm_msg *m);
 void sm_timing_early_taken(struct sm_msg *m);
 void sm_timing_unexpected_in(struct sm_msg *m);
 void sm_timing_unexpected_out(struct sm_msg *m);
-void sm_timing_rts_sent(struct sctpmpi_request *r);   /* sender */
-void sm_timing_cts_in(struct sctpmpi_request *r);     /* sender: handshake done */
-void sm_timing_cts_sent(struct sctpmpi_request *r);   /* receiver */
-void sm_timing_rndv_done(struct sctpmpi_request *r);  /* receiver: every segment placed */
+void sm_timing_rts_sent(struct sm_req *r);   /* sender */
+void sm_timing_cts_in(struct sm_req *r);     /* sender: handshake done */
+void sm_timing_cts_sent(struct sm_req *r);   /* receiver */
+void sm_timing_rndv_done(struct sm_req *r);  /* receiver: every segment placed */
 /* the "where the time went" lines of SCTPMPI_STATS */
 void sm_timing_print(FILE *f, int rank);
 

@@ -139,19 +139,19 @@ static void rreq_done(struct sm_waiter *w)
         op_finish(op);
     }
     struct sctpmpi_request *r = op->req;
-    r->status.MPI_ERROR = op->failed ? MPI_ERR_PROC_FAILED : MPI_SUCCESS;
+    r->base.status.MPI_ERROR = op->failed ? MPI_ERR_PROC_FAILED : MPI_SUCCESS;
     free(op);
     sm_rma_chan_unlock();
     free(x);
-    sm_req_complete(r); /* releases it if MPI_Request_free was called */
+    sm_req_complete(&r->base); /* releases it if MPI_Request_free was called */
 }
 
 /* a request completed by progress once op's answers are in */
 static void rreq_start(struct sctpmpi_win *w, struct osc_op *op, MPI_Request *req)
 {
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
-    sm_status_empty(&r->status);
-    r->comm = w->comm;
+    struct sctpmpi_request *r = sm_request_alloc(SM_REQ_DONE);
+    sm_status_empty(&r->base.status);
+    r->base.comm = w->comm;
     struct osc_rreq *x = sm_xcalloc(1, sizeof *x);
     x->win = w;
     x->op = op;
@@ -317,9 +317,9 @@ static void done_request(MPI_Request *req)
 {
     if (!req)
         return;
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_DONE);
-    sm_status_empty(&r->status);
-    r->complete = 1;
+    struct sctpmpi_request *r = sm_request_alloc(SM_REQ_DONE);
+    sm_status_empty(&r->base.status);
+    r->base.complete = 1;
     *req = r;
 }
 

@@ -373,7 +373,7 @@ static void return_credits(int p, int force)
     wr.sgl = &sge;
     wr.nsge = 1;
     wr.remote_stag = pp->rcredit_stag;
-    wr.remote_to = (uint64_t)sm_eng.rank * 8;
+    wr.remote_to = (uint64_t)sm_world_rank() * 8;
     wr.add_or_swap = pp->owed;
     int rc = sm_rdma_post_send(pp->qp, &wr);
     if (rc != 0)
@@ -443,7 +443,7 @@ int sm_osc_init(void)
 {
     if (opened)
         return MPI_SUCCESS;
-    npeers = sm_eng.size;
+    npeers = sm_world_size();
     sm_osc_pd = sm_rdma_pd_new(1u << 16);
     cq = sm_rdma_cq_new(1u << 16);
     peers = sm_xcalloc((size_t)npeers, sizeof *peers);

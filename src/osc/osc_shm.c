@@ -33,7 +33,7 @@ int sm_osc_shm_alloc(MPI_Comm comm, MPI_Aint size, void **base, void **shm_base,
     int fd = -1, ok = 1;
     if (me == 0) {
         static int seq;
-        snprintf(name, sizeof name, "/sctpmpi-win-%d-%d-%d", (int)getpid(), sm_eng.rank, seq++);
+        snprintf(name, sizeof name, "/sctpmpi-win-%d-%d-%d", (int)getpid(), sm_world_rank(), seq++);
         fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
         if (fd < 0 || ftruncate(fd, (off_t)len) != 0)
             ok = 0;

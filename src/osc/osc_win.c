@@ -106,7 +106,7 @@ int sm_osc_win_setup(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, MP
     me.base = (uint64_t)(uintptr_t)base;
     me.disp_unit = disp_unit;
     me.id = w->id;
-    me.world = sm_eng.rank;
+    me.world = sm_world_rank();
     rc = PMPI_Allgather(&me, (int)sizeof me, MPI_BYTE, w->peers, (int)sizeof me, MPI_BYTE,
                         w->comm);
     int ok = w->id != 0 && (size == 0 || flavor == MPI_WIN_FLAVOR_DYNAMIC || w->have_stag);

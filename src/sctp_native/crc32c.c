@@ -1,7 +1,7 @@
 /* crc32c.c — CRC32c (Castagnoli) of SCTP packets (RFC 9260 appendix B): the SSE4.2 crc32
  * instruction where the CPU has it (chosen once at run time; three interleaved chains on long
  * inputs), a slicing-by-8 table otherwise.
- * The algorithm of the hardware path follows src/transport/sctp/sctp_crc32c.c. */
+ * The algorithm of the hardware path follows src/transport/usrsctp/sctp_crc32c.c. */
 #include <stdint.h>
 #include <string.h>
 

@@ -8,7 +8,7 @@
 extern const struct sm_transport_ops sm_transport_sctpn; /* native engine: transport/sctpn/ */
 
 /* SCTPMPI_SCTP_BACKEND=native|usrsctp picks the SCTP implementation behind "sctp": our own
- * engine (transport/sctpn/, the default) or usrsctp (transport/sctp/, when built with it) */
+ * engine (transport/sctpn/, the default) or usrsctp (transport/usrsctp/, when built with it) */
 static const struct sm_transport_ops *sctp_backend(void)
 {
     const char *b = getenv("SCTPMPI_SCTP_BACKEND");
@@ -16,7 +16,7 @@ static const struct sm_transport_ops *sctp_backend(void)
         return &sm_transport_sctpn;
     if (!strcmp(b, "usrsctp")) {
 #ifdef SCTPMPI_HAVE_SCTP
-        return &sm_transport_sctp;
+        return &sm_transport_usrsctp;
 #else
         SM_ERR("SCTPMPI_SCTP_BACKEND=usrsctp: this build has no usrsctp (libusrsctp-dev)");
         return NULL;

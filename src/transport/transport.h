@@ -5,7 +5,10 @@
  * nothing of MPI tags, matching or protocols: those live in the engine (src/engine/).
  *
  * Frames are the engine's wire frames (src/engine/wire.h): a fixed header followed by
- * hdr.payload_len bytes.  A transport reads the header only to learn the frame length.
+ * hdr.payload_len bytes.  A transport reads the header only to learn the frame length (and may
+ * refuse a length above SM_WIRE_MAX_PAYLOAD or its own max_payload: it cannot delimit or hold
+ * such a frame) and, for the one exception below, whether the frame is DATA.  Every other check
+ * of a frame (version, type, fields) is the engine's: a transport hands every frame up.
  *
  * Receive path: for every complete frame header the transport calls up->frame_begin(); the
  * engine returns where the payload should be placed (e.g. straight into the user's receive
@@ -85,6 +88,8 @@ struct sm_transport_args {
     const struct sm_upcalls *up;
 };
 
+/* The engine's handle on a transport's endpoint: never defined; each transport converts it to
+ * its own object (struct sm_tcp, struct nt_transport, struct usct_transport) on entry. */
 struct sm_transport;
 
 struct sm_transport_ops {
@@ -121,7 +126,7 @@ struct sm_transport_ops {
 };
 
 extern const struct sm_transport_ops sm_transport_tcp;
-extern const struct sm_transport_ops sm_transport_sctp;
+extern const struct sm_transport_ops sm_transport_usrsctp;
 
 /* look a transport up by name ("tcp", "sctp"); NULL when unknown or not built */
 const struct sm_transport_ops *sm_transport_find(const char *name);

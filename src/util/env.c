@@ -65,3 +65,43 @@ int sm_env_bool(const char *name, int dflt)
     SM_WARN("ignoring %s=%s: expected on/off; using %s", name, v, dflt ? "on" : "off");
     return dflt;
 }
+
+long long sm_env_range(const char *name, long long dflt, long long lo, long long hi)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return dflt;
+    long long x = parse_num(name, v, dflt, 1);
+    if (x < lo || x > hi) {
+        SM_WARN("ignoring %s=%s (expected %lld..%lld); using %lld", name, v, lo, hi, dflt);
+        return dflt;
+    }
+    return x;
+}
+
+int sm_env_choice(const char *name, const char *const *names, int n, int dflt)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return dflt;
+    for (int i = 0; i < n; i++)
+        if (!strcasecmp(v, names[i]))
+            return i;
+    SM_WARN("ignoring %s=%s: not one of the accepted values", name, v);
+    return dflt;
+}
+
+void sm_tunables_load(void *obj, const struct sm_tunable *tab, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct sm_tunable *t = &tab[i];
+        char *field = (char *)obj + t->offset;
+        switch (t->kind) {
+        case SM_TU_INT: *(int *)field = (int)sm_env_range(t->name, t->dflt, t->lo, t->hi); break;
+        case SM_TU_SIZE:
+            *(size_t *)field = (size_t)sm_env_range(t->name, t->dflt, t->lo, t->hi);
+            break;
+        case SM_TU_BOOL: *(int *)field = sm_env_bool(t->name, (int)t->dflt); break;
+        }
+    }
+}

@@ -23,6 +23,24 @@ long long sm_env_size(const char *name, long long dflt);
 long long sm_env_int(const char *name, long long dflt);
 int sm_env_bool(const char *name, int dflt); /* 1/0, on/off, yes/no, true/false */
 const char *sm_env_str(const char *name, const char *dflt);
+/* sm_env_size's number, kept only within [lo, hi]; else warn and return dflt */
+long long sm_env_range(const char *name, long long dflt, long long lo, long long hi);
+/* the index of the value among names[0..n) (any case); unset: dflt; anything else: warn, dflt */
+int sm_env_choice(const char *name, const char *const *names, int n, int dflt);
+
+/* A table of tunables parsed into the fields of one struct (a transport's settings): each row
+ * names its variable, the field (SM_TU_INT and SM_TU_BOOL: int, SM_TU_SIZE: size_t), the
+ * default and, for numbers, the accepted range. */
+enum sm_tunable_kind { SM_TU_INT, SM_TU_SIZE, SM_TU_BOOL };
+struct sm_tunable {
+    const char *name;
+    enum sm_tunable_kind kind;
+    size_t offset;
+    long long dflt, lo, hi;
+};
+#define SM_TUNABLE(kind, name, type, field, dflt, lo, hi)                                        \
+    { name, kind, offsetof(type, field), dflt, lo, hi }
+void sm_tunables_load(void *obj, const struct sm_tunable *tab, size_t n);
 
 /* ---- job secret: comparisons whose time does not depend on where the inputs differ ----- */
 int sm_bytes_equal(const void *a, const void *b, size_t n);

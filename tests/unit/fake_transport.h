@@ -1,7 +1,7 @@
 /* fake_transport.h — a transport that records the frames the engine sends, for unit tests. */
 #ifndef FAKE_TRANSPORT_H
 #define FAKE_TRANSPORT_H
-#include "engine/engine.h"
+#include "engine/engine_internal.h"
 
 struct sent_frame { int peer, lane; struct sm_frame_hdr h; size_t len; };
 extern struct sent_frame fake_sent[4096];

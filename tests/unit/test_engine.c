@@ -60,8 +60,8 @@ static void post(struct rx *x, int src, int tag)
     int rc = MPI_Irecv(&x->v, 1, MPI_INT, src, tag, MPI_COMM_WORLD, &x->r);
     CHECK(rc == MPI_SUCCESS, "Irecv rc %d", rc);
 }
-static int done(struct rx *x) { return x->r == MPI_REQUEST_NULL || x->r->complete; }
-static int tag_of(struct rx *x) { return x->r->status.MPI_TAG; }
+static int done(struct rx *x) { return x->r == MPI_REQUEST_NULL || x->r->base.complete; }
+static int tag_of(struct rx *x) { return x->r->base.status.MPI_TAG; }
 static void finish(struct rx *x) { MPI_Wait(&x->r, MPI_STATUS_IGNORE); }
 
 static void test_in_order_basic(void)
@@ -193,9 +193,9 @@ static void test_any_source_reservation(void)
     eager(2, 5, 0);
     CHECK(!done(&r1), "R1, reserved for rank 1 seq 0, was given to rank 2");
     eager(1, 4, 0);
-    CHECK(done(&r1) && r1.v == 0 && r1.r->status.MPI_SOURCE == 1, "R1 wrong");
+    CHECK(done(&r1) && r1.v == 0 && r1.r->base.status.MPI_SOURCE == 1, "R1 wrong");
     post(&r3, MPI_ANY_SOURCE, MPI_ANY_TAG);
-    CHECK(done(&r3) && r3.r->status.MPI_SOURCE == 2, "rank 2's message lost");
+    CHECK(done(&r3) && r3.r->base.status.MPI_SOURCE == 2, "rank 2's message lost");
     finish(&r1);
     finish(&r2);
     finish(&r3);
@@ -215,9 +215,9 @@ static void test_rendezvous_and_sync(void)
     char seg[4096];
     memset(seg, 'x', sizeof seg);
     feed(1, SM_F_DATA, 0, 0, seg, 4096, 0, 0, 0, rid);
-    CHECK(!r->complete, "receive complete after part of the data");
+    CHECK(!r->base.complete, "receive complete after part of the data");
     feed(1, SM_F_DATA, 0, 0, seg, sizeof big - 4096, 0, 4096, 0, rid);
-    CHECK(r->complete && big[4999] == 'x', "rendezvous receive incomplete");
+    CHECK(r->base.complete && big[4999] == 'x', "rendezvous receive incomplete");
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     /* DATA for a stale receive id is dropped, not written anywhere */
     feed(1, SM_F_DATA, 0, 0, seg, 16, 0, 0, 0, rid);
@@ -352,8 +352,8 @@ static void test_missing_numbers(void)
     struct sm_order *o = sm_order_get(1, 0);
     sm_order_add_early(o, 5, NULL);
     sm_order_add_early(o, 2, NULL);
-    struct sctpmpi_request *r = sm_req_alloc(SM_REQ_RECV);
-    sm_order_reserve(o, 3, r);
+    struct sctpmpi_request *r = sm_request_alloc(SM_REQ_RECV);
+    sm_order_reserve(o, 3, &r->base);
     uint32_t out[8];
     uint32_t n = sm_order_missing(o, 8, out, 8);
     CHECK(n == 5 && out[0] == 0 && out[1] == 1 && out[2] == 4 && out[3] == 6 && out[4] == 7,
@@ -363,7 +363,7 @@ static void test_missing_numbers(void)
     n = sm_order_missing(o, 3, out, 8);
     CHECK(n == 2 && out[0] == 0 && out[1] == 1, "below 3: n=%u", n);
     sm_order_take_reservation(o, 3);
-    sm_req_release(r);
+    sm_req_release(&r->base);
     fake_engine_stop();
 }
 
@@ -440,8 +440,8 @@ static void test_peer_failure(void)
     post(&any, MPI_ANY_SOURCE, MPI_ANY_TAG);
     post(&other, 3, 1);
     sm_up_peer_failed(NULL, 2, "test");
-    CHECK(done(&named) && named.r->status.MPI_ERROR == MPI_ERR_PROC_FAILED, "named not failed");
-    CHECK(done(&any) && any.r->status.MPI_ERROR == MPI_ERR_PROC_FAILED, "wildcard not failed");
+    CHECK(done(&named) && named.r->base.status.MPI_ERROR == MPI_ERR_PROC_FAILED, "named not failed");
+    CHECK(done(&any) && any.r->base.status.MPI_ERROR == MPI_ERR_PROC_FAILED, "wildcard not failed");
     CHECK(!done(&other), "a receive from a live rank failed");
     int rc = MPI_Send(&rc, 1, MPI_INT, 2, 0, MPI_COMM_WORLD);
     CHECK(rc == MPI_ERR_PROC_FAILED, "send to a lost rank returned %d", rc);
@@ -449,6 +449,32 @@ static void test_peer_failure(void)
     MPI_Wait(&any.r, MPI_STATUS_IGNORE);
     MPI_Cancel(&other.r);
     MPI_Wait(&other.r, MPI_STATUS_IGNORE);
+    fake_engine_stop();
+}
+
+static void test_malformed_frame(void)
+{
+    /* the engine checks frames (transports do not): another wire version fails its sender's
+     * receives and gets no buffer; other ranks' traffic goes on */
+    fake_engine(4, 65536, 1 << 20);
+    struct rx from1, from2;
+    post(&from1, 1, 7);
+    post(&from2, 2, 7);
+    struct sm_frame_hdr h;
+    memset(&h, 0, sizeof h);
+    h.version = SM_WIRE_VERSION + 1;
+    h.type = SM_F_EAGER;
+    h.src = 1;
+    h.tag = 7;
+    CHECK(sm_up_frame_begin(NULL, 1, &h) == NULL, "a malformed frame got a buffer");
+    sm_up_frame_end(NULL, 1, &h, NULL);
+    CHECK(done(&from1) && from1.r->base.status.MPI_ERROR == MPI_ERR_PROC_FAILED,
+          "the receive from the sender of a malformed frame was not failed");
+    CHECK(!done(&from2), "a receive from another rank failed");
+    eager(2, 7, 0);
+    CHECK(done(&from2) && from2.v == 0, "rank 2's message was not delivered");
+    MPI_Wait(&from1.r, MPI_STATUS_IGNORE);
+    MPI_Wait(&from2.r, MPI_STATUS_IGNORE);
     fake_engine_stop();
 }
 
@@ -567,6 +593,7 @@ int main(void)
     test_missing_numbers();
     test_waiting_predecessors();
     test_peer_failure();
+    test_malformed_frame();
     if (failures) {
         printf("%d failures\n", failures);
         return 1;

@@ -30,7 +30,7 @@ uint64_t nt_now_us(void)
     return sm_now_ns() / 1000;
 }
 
-int nt_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
+int nt_udp_open(struct nt_transport *t, const char *const *addrs, int naddrs)
 {
     if (sm_udp_open_all(addrs, naddrs, NT_MAX_ADDRS, t->tu.port, t->tu.udpbuf, t->udp, &t->nudp,
                         "sctpn") < 0)
@@ -67,7 +67,7 @@ int nt_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
     return 0;
 }
 
-void nt_udp_close(struct sm_transport *t)
+void nt_udp_close(struct nt_transport *t)
 {
     for (int i = 0; i < t->nudp; i++)
         if (t->udp[i].fd >= 0)
@@ -90,7 +90,7 @@ void nt_udp_close(struct sm_transport *t)
 }
 
 /* ---- loss exercise: drop a share of outgoing packets (tests only) ---- */
-static int test_drop(struct sm_transport *t)
+static int test_drop(struct nt_transport *t)
 {
     if (t->tu_test_drop <= 0)
         return 0;
@@ -106,7 +106,7 @@ static void on_unreachable(void *arg, const struct sockaddr_in *dst, const char 
 }
 
 /* hand one received datagram to the engine: a coalesced (GRO) one packet by packet */
-static void input_datagram(struct sm_transport *t, struct msghdr *mh, size_t len,
+static void input_datagram(struct nt_transport *t, struct msghdr *mh, size_t len,
                            const struct sctpn_addr *from, const struct sctpn_addr *to,
                            uint64_t now)
 {
@@ -131,7 +131,7 @@ static void input_datagram(struct sm_transport *t, struct msghdr *mh, size_t len
 }
 
 /* read every datagram waiting on every socket; returns how many */
-static int input(struct sm_transport *t)
+static int input(struct nt_transport *t)
 {
     int total = 0;
     for (int s = 0; s < t->nudp; s++) {
@@ -169,7 +169,7 @@ static int input(struct sm_transport *t)
     return total;
 }
 
-static int socket_of(struct sm_transport *t, const struct sctpn_addr *from)
+static int socket_of(struct nt_transport *t, const struct sctpn_addr *from)
 {
     for (int s = 0; s < t->nudp; s++)
         if (t->udp[s].addr.sin_addr.s_addr == from->ipv4)
@@ -178,7 +178,7 @@ static int socket_of(struct sm_transport *t, const struct sctpn_addr *from)
 }
 
 /* a route or device refused a super-datagram: send its packets one by one */
-static void send_split(struct sm_transport *t, int s, int m)
+static void send_split(struct nt_transport *t, int s, int m)
 {
     const uint8_t *p = t->mmiov[m].iov_base;
     size_t len = t->mmiov[m].iov_len, seg = t->mmseg[m];
@@ -196,7 +196,7 @@ static void send_split(struct sm_transport *t, int s, int m)
     }
 }
 
-static void gso_refused(struct sm_transport *t, int s, int err)
+static void gso_refused(struct nt_transport *t, int s, int err)
 {
     if (!t->udp[s].gso)
         return;
@@ -213,7 +213,7 @@ static void gso_refused(struct sm_transport *t, int s, int err)
 
 /* send messages 0..n-1 of the batch on socket s (a message with mmcount > 1 is a GSO
  * super-datagram of mmcount packets of mmseg bytes, the last one maybe shorter) */
-static void send_batch(struct sm_transport *t, int s, int n)
+static void send_batch(struct nt_transport *t, int s, int n)
 {
     for (int i = 0; i < n; i++) {
         struct msghdr *mh = &t->mm[i].msg_hdr;
@@ -255,7 +255,7 @@ static void send_batch(struct sm_transport *t, int s, int n)
 
 /* can the packet of len bytes just written behind message m join it as one more segment?
  * Segments are all of one size but the last, which may be shorter */
-static int gso_joins(struct sm_transport *t, int m, const uint8_t *buf, size_t len,
+static int gso_joins(struct nt_transport *t, int m, const uint8_t *buf, size_t len,
                      const struct sctpn_addr *to)
 {
     size_t have = t->mmiov[m].iov_len, seg = t->mmcount[m] > 1 ? t->mmseg[m] : have;
@@ -268,7 +268,7 @@ static int gso_joins(struct sm_transport *t, int m, const uint8_t *buf, size_t l
 /* send everything the engine has to send now.  The packets are written one after the other
  * into t->mmbuf; with GSO on the socket, a packet that can join the previous message
  * (gso_joins) extends it instead of starting a new one */
-int nt_flush_output(struct sm_transport *t)
+int nt_flush_output(struct nt_transport *t)
 {
     int sent = 0, n = 0, cur = -1;
     size_t used = 0, cap = (size_t)(t->mtu > 65000 ? 65000 : t->mtu); /* the engine's MTU */
@@ -335,7 +335,7 @@ static const char *offload_state(enum sm_offload_mode mode, int unsupported, int
     return on == n ? "on" : on ? "partly refused" : "refused";
 }
 
-void nt_io_stats(struct sm_transport *t, FILE *f)
+void nt_io_stats(struct nt_transport *t, FILE *f)
 {
     int gso = 0, gro = 0;
     for (int s = 0; s < t->nudp; s++) {
@@ -352,16 +352,16 @@ void nt_io_stats(struct sm_transport *t, FILE *f)
             (unsigned long long)t->rx_truncated);
 }
 
-static void run_timers(struct sm_transport *t)
+static void run_timers(struct nt_transport *t)
 {
     uint64_t now = nt_now_us();
     if (sctpn_next_deadline(t->ep) <= now)
         sctpn_handle_timeout(t->ep, now);
 }
 
-static int drive(struct sm_transport *t, long timeout_us);
+static int drive(struct nt_transport *t, long timeout_us);
 
-int nt_drive(struct sm_transport *t, long timeout_us)
+int nt_drive(struct nt_transport *t, long timeout_us)
 {
     t->in_drive++;
     int n = drive(t, timeout_us);
@@ -369,7 +369,7 @@ int nt_drive(struct sm_transport *t, long timeout_us)
     return n;
 }
 
-static int drive(struct sm_transport *t, long timeout_us)
+static int drive(struct nt_transport *t, long timeout_us)
 {
     int n = input(t);
     run_timers(t);

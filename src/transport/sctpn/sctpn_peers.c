@@ -15,13 +15,7 @@
 #include "transport/sctp_card.h"
 #include "transport/sctpn/sctpn_tp.h"
 
-struct nt_hello {
-    uint32_t magic; /* NT_PPID_HELLO */
-    int32_t rank, size;
-    char secret[NT_SECRET_MAX];
-};
-
-int nt_parse_card(struct sm_transport *t, int rank, const char *card)
+int nt_parse_card(struct nt_transport *t, int rank, const char *card)
 {
     struct nt_peer *p = &t->peers[rank];
     struct sm_sctp_card c;
@@ -40,7 +34,7 @@ int nt_parse_card(struct sm_transport *t, int rank, const char *card)
 }
 
 /* ---- associations ---- */
-struct nt_assoc *nt_assoc_find(struct sm_transport *t, sctpn_assoc_id id)
+struct nt_assoc *nt_assoc_find(struct nt_transport *t, sctpn_assoc_id id)
 {
     for (int i = 0; i < t->nassocs; i++)
         if (t->assocs[i].id == id)
@@ -57,7 +51,7 @@ int nt_is_tx(const struct nt_peer *p, sctpn_assoc_id id)
 }
 
 /* the rail of an association: the index of the local address its (single) path uses */
-static int rail_of(struct sm_transport *t, sctpn_assoc_id id)
+static int rail_of(struct nt_transport *t, sctpn_assoc_id id)
 {
     struct sctpn_assoc_stats st;
     if (t->nrails <= 1 || sctpn_get_stats(t->ep, id, &st) != 0 || st.npaths < 1)
@@ -69,7 +63,7 @@ static int rail_of(struct sm_transport *t, sctpn_assoc_id id)
 }
 
 /* rail: the association's rail, or -1 to learn it from its path */
-static struct nt_assoc *assoc_add(struct sm_transport *t, sctpn_assoc_id id, int rank, int rail)
+static struct nt_assoc *assoc_add(struct nt_transport *t, sctpn_assoc_id id, int rank, int rail)
 {
     struct nt_assoc *a = nt_assoc_find(t, id);
     if (a)
@@ -111,7 +105,7 @@ static void assoc_release_rx(struct nt_assoc *a)
         rx_reset(&a->rx[s]);
 }
 
-void nt_peers_free(struct sm_transport *t)
+void nt_peers_free(struct nt_transport *t)
 {
     for (int i = 0; i < t->nassocs; i++) {
         assoc_release_rx(&t->assocs[i]);
@@ -138,7 +132,7 @@ void nt_peers_free(struct sm_transport *t)
 }
 
 /* ---- engine upcalls: direct inside progress(), deferred otherwise ---- */
-static void report_done(struct sm_transport *t, void *cookie)
+static void report_done(struct nt_transport *t, void *cookie)
 {
     if (!cookie)
         return;
@@ -157,7 +151,7 @@ static void report_done(struct sm_transport *t, void *cookie)
     t->done_cookies[t->ndone++] = cookie;
 }
 
-static void report_failed(struct sm_transport *t, int rank, const char *why)
+static void report_failed(struct nt_transport *t, int rank, const char *why)
 {
     struct nt_peer *p = &t->peers[rank];
     if (p->state == NT_FAILED)
@@ -180,7 +174,7 @@ static void report_failed(struct sm_transport *t, int rank, const char *why)
     t->failed_ranks[t->nfailed++] = rank;
 }
 
-void nt_hand_over_deferred(struct sm_transport *t)
+void nt_hand_over_deferred(struct nt_transport *t)
 {
     while (t->ndone) {
         size_t n = t->ndone;
@@ -195,7 +189,7 @@ void nt_hand_over_deferred(struct sm_transport *t)
 }
 
 /* abort every live association with rank (its peer is lost) */
-static void abort_all(struct sm_transport *t, int rank)
+static void abort_all(struct nt_transport *t, int rank)
 {
     for (int k = 0; k < t->nassocs; k++)
         if (t->assocs[k].rank == rank && !t->assocs[k].down) {
@@ -205,7 +199,7 @@ static void abort_all(struct sm_transport *t, int rank)
         }
 }
 
-void nt_peer_unreachable(struct sm_transport *t, const struct sctpn_addr *addr, const char *why)
+void nt_peer_unreachable(struct nt_transport *t, const struct sctpn_addr *addr, const char *why)
 {
     if (t->finalizing || !t->peers)
         return;
@@ -229,7 +223,7 @@ void nt_peer_unreachable(struct sm_transport *t, const struct sctpn_addr *addr, 
 }
 
 /* ---- sending ---- */
-static int stream_of(struct sm_transport *t, int lane)
+static int stream_of(struct nt_transport *t, int lane)
 {
     lane = SM_LANE_INDEX(lane);
     if (t->nstreams == 1 || lane < 0 || lane >= t->nstreams)
@@ -237,7 +231,7 @@ static int stream_of(struct sm_transport *t, int lane)
     return lane;
 }
 
-static int ensure_assoc(struct sm_transport *t, struct nt_peer *p, int rail)
+static int ensure_assoc(struct nt_transport *t, struct nt_peer *p, int rail)
 {
     if (p->tx[rail])
         return 0;
@@ -276,17 +270,13 @@ static int ensure_assoc(struct sm_transport *t, struct nt_peer *p, int rail)
     return 0;
 }
 
-static int send_hello(struct sm_transport *t, struct nt_peer *p, int rail, int stream)
+static int send_hello(struct nt_transport *t, struct nt_peer *p, int rail, int stream)
 {
     unsigned char *sent = &p->hello_sent[rail * t->nstreams + stream];
     if (*sent)
         return 0;
-    struct nt_hello h;
-    memset(&h, 0, sizeof h);
-    h.magic = NT_PPID_HELLO;
-    h.rank = t->rank;
-    h.size = t->size;
-    snprintf(h.secret, sizeof h.secret, "%s", t->secret);
+    struct sm_hello h;
+    sm_hello_make(&h, NT_PPID_HELLO, t->rank, t->size, 0, t->secret);
     struct iovec v = {&h, sizeof h};
     int rc = sctpn_send(t->ep, p->tx[rail], (uint16_t)stream, NT_PPID_HELLO, SCTPN_SEND_COPY, &v,
                         1, NULL);
@@ -305,7 +295,7 @@ static size_t iov_len(const struct iovec *iov, int n)
 
 /* hand one frame to the engine: 0 sent (memory free again), 1 sent zero-copy (SEND_DONE later),
  * SCTPN_EAGAIN no room, other negative: error */
-static int try_send(struct sm_transport *t, struct nt_peer *p, int rail, int stream,
+static int try_send(struct nt_transport *t, struct nt_peer *p, int rail, int stream,
                     const struct iovec *iov, int iovcnt, void *cookie)
 {
     int rc = send_hello(t, p, rail, stream);
@@ -362,7 +352,7 @@ static void enqueue(struct nt_peer *p, int lane, int rail, const struct iovec *i
     p->eagain++;
 }
 
-int nt_send_frame(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
+int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec *iov,
                   int iovcnt, void *cookie)
 {
     if (peer < 0 || peer >= t->size)
@@ -395,7 +385,7 @@ int nt_send_frame(struct sm_transport *t, int peer, int lane, const struct iovec
 }
 
 /* frames that waited for room: send in order per lane while the engine takes them */
-void nt_retry_queued(struct sm_transport *t)
+void nt_retry_queued(struct nt_transport *t)
 {
     for (int r = 0; r < t->size; r++) {
         struct nt_peer *p = &t->peers[r];
@@ -434,7 +424,7 @@ void nt_retry_queued(struct sm_transport *t)
 }
 
 /* ---- receiving ---- */
-static void reject(struct sm_transport *t, struct nt_assoc *a, const char *why)
+static void reject(struct nt_transport *t, struct nt_assoc *a, const char *why)
 {
     t->rejected++;
     SM_WARN("sctpn: rejecting association %u (rank %d): %s", a->id, a->rank, why);
@@ -443,7 +433,7 @@ static void reject(struct sm_transport *t, struct nt_assoc *a, const char *why)
     sctpn_abort(t->ep, a->id, nt_now_us());
 }
 
-static void on_hello(struct sm_transport *t, struct nt_assoc *a, struct nt_rx *rx,
+static void on_hello(struct nt_transport *t, struct nt_assoc *a, struct nt_rx *rx,
                      const struct sctpn_data *d)
 {
     if (d->ppid != NT_PPID_HELLO) {
@@ -453,8 +443,8 @@ static void on_hello(struct sm_transport *t, struct nt_assoc *a, struct nt_rx *r
     if (d->first)
         rx->got = 0;
     if (!rx->buf)
-        rx->buf = sm_xcalloc(1, sizeof(struct nt_hello));
-    if (rx->got + d->len > sizeof(struct nt_hello)) {
+        rx->buf = sm_xcalloc(1, sizeof(struct sm_hello));
+    if (rx->got + d->len > sizeof(struct sm_hello)) {
         reject(t, a, "oversized hello");
         return;
     }
@@ -462,19 +452,12 @@ static void on_hello(struct sm_transport *t, struct nt_assoc *a, struct nt_rx *r
     rx->got += d->len;
     if (!d->last)
         return;
-    struct nt_hello h;
-    memcpy(&h, rx->buf, sizeof h);
-    size_t got = rx->got;
+    struct sm_hello h;
+    const char *bad = sm_hello_check(rx->buf, rx->got, NT_PPID_HELLO, t->rank, t->size, a->rank,
+                                     t->secret, &h);
     rx_reset(rx);
-    h.secret[NT_SECRET_MAX - 1] = '\0';
-    if (got != sizeof h || h.magic != NT_PPID_HELLO)
-        reject(t, a, "malformed hello");
-    else if (!sm_secret_equal(h.secret, t->secret, NT_SECRET_MAX))
-        reject(t, a, "wrong job secret");
-    else if (h.size != t->size || h.rank < 0 || h.rank >= t->size || h.rank == t->rank)
-        reject(t, a, "hello names a rank outside this job");
-    else if (a->rank >= 0 && a->rank != h.rank)
-        reject(t, a, "hello names another rank than the association's");
+    if (bad)
+        reject(t, a, bad);
     else {
         a->rank = h.rank;
         rx->authed = 1;
@@ -482,7 +465,7 @@ static void on_hello(struct sm_transport *t, struct nt_assoc *a, struct nt_rx *r
 }
 
 /* the whole frame is in place: hand it to the engine */
-static void frame_done(struct sm_transport *t, struct nt_assoc *a, struct nt_rx *rx,
+static void frame_done(struct nt_transport *t, struct nt_assoc *a, struct nt_rx *rx,
                        const void *inline_payload)
 {
     const struct sm_frame_hdr *h = (const struct sm_frame_hdr *)rx->hdr;
@@ -509,7 +492,7 @@ static void frame_done(struct sm_transport *t, struct nt_assoc *a, struct nt_rx 
 
 static void process_data(void *user, const struct sctpn_data *d)
 {
-    struct sm_transport *t = user;
+    struct nt_transport *t = user;
     struct nt_assoc *a = nt_assoc_find(t, d->assoc);
     if (!a)
         a = assoc_add(t, d->assoc, -1, -1);
@@ -586,7 +569,7 @@ static void process_data(void *user, const struct sctpn_data *d)
 
 static void process_event(void *user, const struct sctpn_event *ev)
 {
-    struct sm_transport *t = user;
+    struct nt_transport *t = user;
     struct nt_assoc *a;
     switch (ev->type) {
     case SCTPN_EV_ASSOC_UP:
@@ -671,12 +654,12 @@ struct nt_deferred {
 
 /* the RMA streams (transport.h "One-sided traffic"): SCTPMPI_SCTP_RMA_STREAMS after the
  * point-to-point ones; the peer runs the same configuration */
-static int is_rma_stream(const struct sm_transport *t, unsigned stream)
+static int is_rma_stream(const struct nt_transport *t, unsigned stream)
 {
     return t->nstreams > 1 && stream >= (unsigned)t->p2p_lanes && stream < (unsigned)t->nstreams;
 }
 
-static void defer(struct sm_transport *t, const struct sctpn_data *d, const struct sctpn_event *ev)
+static void defer(struct nt_transport *t, const struct sctpn_data *d, const struct sctpn_event *ev)
 {
     size_t n = d ? d->len : 0;
     struct nt_deferred *q = sm_xmalloc(sizeof *q + n);
@@ -710,7 +693,7 @@ static void defer(struct sm_transport *t, const struct sctpn_data *d, const stru
     t->deferred_total++;
 }
 
-void nt_replay_deferred(struct sm_transport *t)
+void nt_replay_deferred(struct nt_transport *t)
 {
     while (t->dq_head) {
         struct nt_deferred *q = t->dq_head;
@@ -734,7 +717,7 @@ void nt_replay_deferred(struct sm_transport *t)
  * piece on an RMA stream is processed at once (whole RMA frames go to rma_frame) unless earlier
  * pieces of the same stream still wait in the queue: order per stream holds.  Pieces of other
  * streams keep waiting for progress() in arrival order. */
-static int rma_direct(struct sm_transport *t, const struct sctpn_data *d)
+static int rma_direct(struct nt_transport *t, const struct sctpn_data *d)
 {
     if (!t->in_drive || !t->up->rma_frame || !is_rma_stream(t, d->stream))
         return 0;
@@ -746,7 +729,7 @@ static int rma_direct(struct sm_transport *t, const struct sctpn_data *d)
 
 void nt_on_data(void *user, const struct sctpn_data *d)
 {
-    struct sm_transport *t = user;
+    struct nt_transport *t = user;
     if (t->in_progress && !t->dq_head)
         process_data(user, d);
     else if (!t->in_progress && rma_direct(t, d))
@@ -757,7 +740,7 @@ void nt_on_data(void *user, const struct sctpn_data *d)
 
 void nt_on_event(void *user, const struct sctpn_event *ev)
 {
-    struct sm_transport *t = user;
+    struct nt_transport *t = user;
     if (t->in_progress && !t->dq_head)
         process_event(user, ev);
     else
@@ -767,7 +750,7 @@ void nt_on_event(void *user, const struct sctpn_event *ev)
 /* ---- rails (transport.h): per rail, the bytes not yet on the wire (our queues plus what the
  * engine holds unsent) and the bytes in flight; a rail whose paths are slower keeps more unsent
  * and so gets fewer striped segments ---- */
-int nt_rails(struct sm_transport *t, int peer, struct sm_rail_load *load, int max)
+int nt_rails(struct nt_transport *t, int peer, struct sm_rail_load *load, int max)
 {
     if (peer < 0 || peer >= t->size || !t->peers)
         return 1;

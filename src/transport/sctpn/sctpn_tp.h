@@ -35,6 +35,7 @@
 
 #include "engine/wire.h"
 #include "sctpn.h"
+#include "transport/hello.h"
 #include "transport/transport.h"
 #include "transport/udp_offload.h"
 #include "transport/udp_socket.h"
@@ -45,7 +46,7 @@
 #define NT_SCTP_PORT 5001         /* SCTP port inside the UDP encapsulation (all ranks) */
 #define NT_MAX_ADDRS SCTPN_MAX_PATHS
 #define NT_MAX_STREAMS 256
-#define NT_SECRET_MAX 128
+#define NT_SECRET_MAX SM_HELLO_SECRET_MAX
 #define NT_BATCH 32
 #define NT_MAX_RAILS NT_MAX_ADDRS
 
@@ -124,7 +125,7 @@ struct nt_peer {
     char fail_why[128];                 /* why it failed (handed over with a deferred failure) */
 };
 
-struct sm_transport {
+struct nt_transport {
     int rank, size;
     const struct sm_upcalls *up;
     char secret[NT_SECRET_MAX];
@@ -178,27 +179,27 @@ uint64_t nt_now_us(void);
 void nt_tunables_load(struct nt_tunables *tu, int local_ranks);
 
 /* sctpn_io.c: UDP sockets and the drive loop */
-int nt_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs);
-void nt_udp_close(struct sm_transport *t);
-int nt_drive(struct sm_transport *t, long timeout_us); /* one round: input, timers, output */
-int nt_flush_output(struct sm_transport *t);
-void nt_io_stats(struct sm_transport *t, FILE *f); /* the GSO/GRO line of SCTPMPI_STATS */
+int nt_udp_open(struct nt_transport *t, const char *const *addrs, int naddrs);
+void nt_udp_close(struct nt_transport *t);
+int nt_drive(struct nt_transport *t, long timeout_us); /* one round: input, timers, output */
+int nt_flush_output(struct nt_transport *t);
+void nt_io_stats(struct nt_transport *t, FILE *f); /* the GSO/GRO line of SCTPMPI_STATS */
 
 /* sctpn_peers.c: cards, associations, hellos, frames in and out */
-int nt_parse_card(struct sm_transport *t, int rank, const char *card);
+int nt_parse_card(struct nt_transport *t, int rank, const char *card);
 void nt_on_data(void *user, const struct sctpn_data *d);
 void nt_on_event(void *user, const struct sctpn_event *ev);
-int nt_send_frame(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
+int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec *iov,
                   int iovcnt, void *cookie);
-void nt_retry_queued(struct sm_transport *t);
-void nt_hand_over_deferred(struct sm_transport *t);
-void nt_replay_deferred(struct sm_transport *t); /* deliveries queued outside progress() */
+void nt_retry_queued(struct nt_transport *t);
+void nt_hand_over_deferred(struct nt_transport *t);
+void nt_replay_deferred(struct nt_transport *t); /* deliveries queued outside progress() */
 struct nt_deferred;
-struct nt_assoc *nt_assoc_find(struct sm_transport *t, sctpn_assoc_id id);
+struct nt_assoc *nt_assoc_find(struct nt_transport *t, sctpn_assoc_id id);
 int nt_is_tx(const struct nt_peer *p, sctpn_assoc_id id); /* one of p's rail associations */
-int nt_rails(struct sm_transport *t, int peer, struct sm_rail_load *load, int max);
-void nt_peers_free(struct sm_transport *t);
+int nt_rails(struct nt_transport *t, int peer, struct sm_rail_load *load, int max);
+void nt_peers_free(struct nt_transport *t);
 /* an ICMP error says the peer at addr is gone: fail it (unless it shut down gracefully) */
-void nt_peer_unreachable(struct sm_transport *t, const struct sctpn_addr *addr, const char *why);
+void nt_peer_unreachable(struct nt_transport *t, const struct sctpn_addr *addr, const char *why);
 
 #endif

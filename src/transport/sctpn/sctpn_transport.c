@@ -107,13 +107,13 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
         snprintf(tu->cc_bad, sizeof tu->cc_bad, "%s", cc);
 }
 
-static struct sm_transport *the_transport;
+static struct nt_transport *the_transport;
 
 /* strong progress: drive the endpoint when the caller's thread has not for a tick (it is
  * computing); deliveries wait in the deferred queue for the caller's next progress() */
 static void *watchdog_main(void *arg)
 {
-    struct sm_transport *t = arg;
+    struct nt_transport *t = arg;
     const uint64_t tick = (uint64_t)t->tu.watchdog_us;
     while (!atomic_load(&t->stop_watchdog)) {
         struct timespec ts = {(time_t)(tick / 1000000), (long)(tick % 1000000) * 1000};
@@ -131,7 +131,7 @@ static void *watchdog_main(void *arg)
     return NULL;
 }
 
-static void stop_watchdog(struct sm_transport *t)
+static void stop_watchdog(struct nt_transport *t)
 {
     if (!t->watchdog_on)
         return;
@@ -140,19 +140,19 @@ static void stop_watchdog(struct sm_transport *t)
     t->watchdog_on = 0;
 }
 
-static void enter(struct sm_transport *t)
+static void enter(struct nt_transport *t)
 {
     pthread_mutex_lock(&t->lock);
     if (!t->in_drive) /* a send from an upcall inside the watchdog's drive is not the caller's */
         atomic_store(&t->last_call_us, nt_now_us());
 }
 
-static void leave(struct sm_transport *t)
+static void leave(struct nt_transport *t)
 {
     pthread_mutex_unlock(&t->lock);
 }
 
-static void destroy(struct sm_transport *t)
+static void destroy(struct nt_transport *t)
 {
     if (!t)
         return;
@@ -175,7 +175,7 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
         SM_ERR("sctpn: only one SCTP endpoint per process");
         return -1;
     }
-    struct sm_transport *t = calloc(1, sizeof *t);
+    struct nt_transport *t = calloc(1, sizeof *t);
     if (!t)
         return -1;
     the_transport = t;
@@ -335,12 +335,13 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
         destroy(t);
         return -1;
     }
-    *out = t;
+    *out = (struct sm_transport *)t;
     return 0;
 }
 
-static int nt_set_peers(struct sm_transport *t, const char *const *cards)
+static int nt_set_peers(struct sm_transport *handle, const char *const *cards)
 {
+    struct nt_transport *t = (struct nt_transport *)handle;
     t->peers = calloc((size_t)t->size, sizeof *t->peers);
     if (!t->peers)
         return -1;
@@ -377,35 +378,41 @@ static int nt_set_peers(struct sm_transport *t, const char *const *cards)
     return 0;
 }
 
-static int nt_lanes(struct sm_transport *t)
+static int nt_lanes(struct sm_transport *handle)
 {
+    struct nt_transport *t = (struct nt_transport *)handle;
     return t->p2p_lanes;
 }
 
 /* ---- one-sided traffic (transport.h "One-sided traffic") ---- */
-static int nt_rma_lanes(struct sm_transport *t)
+static int nt_rma_lanes(struct sm_transport *handle)
 {
+    struct nt_transport *t = (struct nt_transport *)handle;
     return t->nstreams == 1 ? 1 : t->tu.rma_streams; /* single stream: all on stream 0 */
 }
 
-static void nt_lock(struct sm_transport *t)
+static void nt_lock(struct sm_transport *handle)
 {
+    struct nt_transport *t = (struct nt_transport *)handle;
     pthread_mutex_lock(&t->lock);
 }
 
-static void nt_unlock(struct sm_transport *t)
+static void nt_unlock(struct sm_transport *handle)
 {
+    struct nt_transport *t = (struct nt_transport *)handle;
     pthread_mutex_unlock(&t->lock);
 }
 
-static size_t nt_max_payload(struct sm_transport *t)
+static size_t nt_max_payload(struct sm_transport *handle)
 {
+    struct nt_transport *t = (struct nt_transport *)handle;
     return t->max_payload;
 }
 
-static int nt_send(struct sm_transport *t, int peer, int lane, const struct iovec *iov, int iovcnt,
+static int nt_send(struct sm_transport *handle, int peer, int lane, const struct iovec *iov, int iovcnt,
                    void *cookie)
 {
+    struct nt_transport *t = (struct nt_transport *)handle;
     enter(t);
     int rc = nt_send_frame(t, peer, lane, iov, iovcnt, cookie);
     /* get the packets on the wire now (latency); inside a drive (a reply from the watchdog's
@@ -416,8 +423,9 @@ static int nt_send(struct sm_transport *t, int peer, int lane, const struct iove
     return rc;
 }
 
-static int nt_progress(struct sm_transport *t, long timeout_us)
+static int nt_progress(struct sm_transport *handle, long timeout_us)
 {
+    struct nt_transport *t = (struct nt_transport *)handle;
     enter(t);
     t->in_progress = 1;
     int n = t->dq_head != NULL;
@@ -436,8 +444,9 @@ static int nt_progress(struct sm_transport *t, long timeout_us)
     return n;
 }
 
-static int nt_busy(struct sm_transport *t)
+static int nt_busy(struct sm_transport *handle)
 {
+    struct nt_transport *t = (struct nt_transport *)handle;
     int busy = 0;
     enter(t);
     for (int r = 0; r < t->size && !busy; r++) {
@@ -456,8 +465,9 @@ static int nt_busy(struct sm_transport *t)
     return busy;
 }
 
-static int nt_peer_info(struct sm_transport *t, int peer, char *buf, size_t len)
+static int nt_peer_info(struct sm_transport *handle, int peer, char *buf, size_t len)
 {
+    struct nt_transport *t = (struct nt_transport *)handle;
     if (peer < 0 || peer >= t->size || !t->peers)
         return -1;
     struct nt_peer *p = &t->peers[peer];
@@ -478,7 +488,7 @@ static double ms(uint64_t us) { return (double)us / 1000.0; }
 
 /* where the time went in the SCTP engine (sctpn.h struct sctpn_timing), one line per
  * association; bench/run-experiment parses it */
-static void print_timing(struct sm_transport *t, FILE *f, int peer, sctpn_assoc_id id,
+static void print_timing(struct nt_transport *t, FILE *f, int peer, sctpn_assoc_id id,
                          const struct sctpn_timing *x)
 {
     if (!x->msgs_sent && !x->msgs_delivered)
@@ -509,7 +519,7 @@ static void print_timing(struct sm_transport *t, FILE *f, int peer, sctpn_assoc_
             ms(x->sndbuf_full_us));
 }
 
-static void print_timing_samples(struct sm_transport *t, FILE *f)
+static void print_timing_samples(struct nt_transport *t, FILE *f)
 {
     struct sctpn_timing_sample s[64];
     int n = sctpn_timing_samples(t->ep, s, 64);
@@ -528,7 +538,7 @@ static void print_timing_samples(struct sm_transport *t, FILE *f)
     }
 }
 
-static void print_stats(struct sm_transport *t, FILE *f)
+static void print_stats(struct nt_transport *t, FILE *f)
 {
     fprintf(f, "[rank %d] sctpn: datagrams in %llu out %llu, bad in %llu, lost out %llu, test-dropped %llu, rejected associations %llu, mtu %d, watchdog runs %llu, deferred deliveries %llu\n",
             t->rank, (unsigned long long)t->rx_datagrams, (unsigned long long)t->tx_datagrams,
@@ -581,14 +591,15 @@ static void print_stats(struct sm_transport *t, FILE *f)
     print_timing_samples(t, f);
 }
 
-static void nt_stats(struct sm_transport *t, void *file)
+static void nt_stats(struct sm_transport *handle, void *file)
 {
+    struct nt_transport *t = (struct nt_transport *)handle;
     enter(t);
     print_stats(t, file);
     leave(t);
 }
 
-static int all_down(struct sm_transport *t)
+static int all_down(struct nt_transport *t)
 {
     for (int i = 0; i < t->nassocs; i++) {
         int s = sctpn_assoc_state(t->ep, t->assocs[i].id);
@@ -598,8 +609,9 @@ static int all_down(struct sm_transport *t)
     return 1;
 }
 
-static int nt_finalize(struct sm_transport *t)
+static int nt_finalize(struct sm_transport *handle)
 {
+    struct nt_transport *t = (struct nt_transport *)handle;
     stop_watchdog(t);
     t->finalizing = 1;
     uint64_t now = nt_now_us();
@@ -611,13 +623,14 @@ static int nt_finalize(struct sm_transport *t)
     }
     uint64_t end = now + (uint64_t)t->tu.linger_ms * 1000;
     while (!all_down(t) && nt_now_us() < end)
-        nt_progress(t, 10000);
+        nt_progress((struct sm_transport *)t, 10000);
     destroy(t);
     return 0;
 }
 
-static int nt_rails_op(struct sm_transport *t, int peer, struct sm_rail_load *load, int max)
+static int nt_rails_op(struct sm_transport *handle, int peer, struct sm_rail_load *load, int max)
 {
+    struct nt_transport *t = (struct nt_transport *)handle;
     if (t->nrails <= 1)
         return 1;
     enter(t);

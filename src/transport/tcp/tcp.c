@@ -41,6 +41,7 @@
 
 #include "engine/wire.h"
 #include "mpi.h"
+#include "transport/hello.h"
 #include "transport/transport.h"
 #include "util/util.h"
 
@@ -99,7 +100,7 @@ struct tpeer {
     struct rail rail[MAX_RAILS];
 };
 
-struct sm_transport {
+struct sm_tcp {
     int rank, size;
     char secret[SECRET_LEN];
     const struct sm_upcalls *up;
@@ -135,7 +136,7 @@ static ssize_t send_iov(int fd, const struct iovec *iov, int n)
     return sendmsg(fd, &m, MSG_NOSIGNAL);
 }
 
-static void tune(struct sm_transport *t, int fd)
+static void tune(struct sm_tcp *t, int fd)
 {
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -150,7 +151,7 @@ static void tune(struct sm_transport *t, int fd)
                    sizeof t->notsent_lowat);
 }
 
-static int new_socket(struct sm_transport *t)
+static int new_socket(struct sm_tcp *t)
 {
     int fd = -1;
     if (t->mptcp) {
@@ -166,13 +167,13 @@ static int new_socket(struct sm_transport *t)
     return fd;
 }
 
-static void ep_set(struct sm_transport *t, struct conn *c, int op, uint32_t ev)
+static void ep_set(struct sm_tcp *t, struct conn *c, int op, uint32_t ev)
 {
     struct epoll_event e = {.events = ev, .data.ptr = c};
     epoll_ctl(t->epfd, op, c->fd, &e);
 }
 
-static struct conn *conn_new(struct sm_transport *t, int fd, int state, int peer, int rail,
+static struct conn *conn_new(struct sm_tcp *t, int fd, int state, int peer, int rail,
                              int outgoing)
 {
     struct conn *c = sm_xcalloc(1, sizeof *c);
@@ -187,7 +188,7 @@ static struct conn *conn_new(struct sm_transport *t, int fd, int state, int peer
     return c;
 }
 
-static void conn_close(struct sm_transport *t, struct conn *c)
+static void conn_close(struct sm_tcp *t, struct conn *c)
 {
     if (c->state == C_DEAD)
         return;
@@ -205,7 +206,7 @@ static void conn_close(struct sm_transport *t, struct conn *c)
     t->dead = c;
 }
 
-static void free_dead(struct sm_transport *t)
+static void free_dead(struct sm_tcp *t)
 {
     while (t->dead) {
         struct conn *c = t->dead;
@@ -234,7 +235,7 @@ static uint64_t now_us(void)
     return sm_now_ns() / 1000;
 }
 
-static void defer(struct sm_transport *t, struct tdef *d)
+static void defer(struct sm_tcp *t, struct tdef *d)
 {
     d->next = NULL;
     if (d->kind == D_WHOLE || d->kind == D_END)
@@ -247,7 +248,7 @@ static void defer(struct sm_transport *t, struct tdef *d)
     t->deferred_total++;
 }
 
-static void up_done(struct sm_transport *t, void *cookie)
+static void up_done(struct sm_tcp *t, void *cookie)
 {
     if (!t->in_watchdog) {
         t->up->send_done(t->up->ctx, cookie);
@@ -259,7 +260,7 @@ static void up_done(struct sm_transport *t, void *cookie)
     defer(t, d);
 }
 
-static void up_failed(struct sm_transport *t, int peer, const char *why)
+static void up_failed(struct sm_tcp *t, int peer, const char *why)
 {
     if (!t->in_watchdog) {
         t->up->peer_failed(t->up->ctx, peer, why);
@@ -272,12 +273,12 @@ static void up_failed(struct sm_transport *t, int peer, const char *why)
     defer(t, d);
 }
 
-static int is_rma(struct sm_transport *t, const struct sm_frame_hdr *h)
+static int is_rma(struct sm_tcp *t, const struct sm_frame_hdr *h)
 {
     return h->type == SM_F_RMA && t->up->rma_frame;
 }
 
-static void count_rx(struct sm_transport *t, struct conn *c)
+static void count_rx(struct sm_tcp *t, struct conn *c)
 {
     struct rail *p = &t->peers[c->peer].rail[c->rail];
     p->rx_frames++;
@@ -286,7 +287,7 @@ static void count_rx(struct sm_transport *t, struct conn *c)
 
 /* a whole frame (header c->hdr, payload at src) that no frame_begin has seen yet; own (may be
  * NULL or src) is ours and is freed, or kept by the queue */
-static void up_whole(struct sm_transport *t, struct conn *c, void *src, void *own)
+static void up_whole(struct sm_tcp *t, struct conn *c, void *src, void *own)
 {
     count_rx(t, c);
     size_t len = c->hdr.payload_len;
@@ -320,7 +321,7 @@ static void up_whole(struct sm_transport *t, struct conn *c, void *src, void *ow
 }
 
 /* the payload of a frame whose frame_begin was called is at payload: frame_end */
-static void up_end(struct sm_transport *t, struct conn *c, void *payload, void *own)
+static void up_end(struct sm_tcp *t, struct conn *c, void *payload, void *own)
 {
     count_rx(t, c);
     if (t->in_watchdog) {
@@ -338,7 +339,7 @@ static void up_end(struct sm_transport *t, struct conn *c, void *payload, void *
 }
 
 /* the application's thread: hand over what the watchdog queued, in order */
-static int replay_deferred(struct sm_transport *t)
+static int replay_deferred(struct sm_tcp *t)
 {
     int n = 0;
     while (t->dq_head) {
@@ -366,7 +367,7 @@ static int replay_deferred(struct sm_transport *t)
     return n;
 }
 
-static void peer_lost(struct sm_transport *t, struct conn *c, const char *why)
+static void peer_lost(struct sm_tcp *t, struct conn *c, const char *why)
 {
     int peer = c->peer;
     struct rail *rl = peer >= 0 ? &t->peers[peer].rail[c->rail] : NULL;
@@ -400,7 +401,7 @@ static size_t iov_total(const struct iovec *iov, int n)
 }
 
 /* write queued frames of one rail to a peer; returns -1 if the connection broke */
-static int flush(struct sm_transport *t, struct rail *p)
+static int flush(struct sm_tcp *t, struct rail *p)
 {
     struct conn *c = p->data;
     while (p->q_head) {
@@ -440,7 +441,7 @@ static int flush(struct sm_transport *t, struct rail *p)
     return 0;
 }
 
-static void enqueue(struct sm_transport *t, struct rail *p, const struct iovec *iov, int iovcnt,
+static void enqueue(struct sm_tcp *t, struct rail *p, const struct iovec *iov, int iovcnt,
                     size_t skip, void *cookie, int copy_all)
 {
     size_t total = iov_total(iov, iovcnt);
@@ -484,7 +485,7 @@ static void enqueue(struct sm_transport *t, struct rail *p, const struct iovec *
     t->queued++;
 }
 
-static int start_connect(struct sm_transport *t, int peer, int rail)
+static int start_connect(struct sm_tcp *t, int peer, int rail)
 {
     struct rail *p = &t->peers[peer].rail[rail];
     int fd = new_socket(t);
@@ -506,7 +507,7 @@ static int start_connect(struct sm_transport *t, int peer, int rail)
     return 0;
 }
 
-static int send_locked(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
+static int send_locked(struct sm_tcp *t, int peer, int lane, const struct iovec *iov,
                        int iovcnt, void *cookie)
 {
     if (peer < 0 || peer >= t->size || peer == t->rank)
@@ -547,9 +548,10 @@ static int send_locked(struct sm_transport *t, int peer, int lane, const struct 
     return copy_all ? 0 : 1;
 }
 
-static int tcp_send(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
+static int tcp_send(struct sm_transport *handle, int peer, int lane, const struct iovec *iov,
                     int iovcnt, void *cookie)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     pthread_mutex_lock(&t->lock);
     int rc = send_locked(t, peer, lane, iov, iovcnt, cookie);
     pthread_mutex_unlock(&t->lock);
@@ -557,7 +559,7 @@ static int tcp_send(struct sm_transport *t, int peer, int lane, const struct iov
 }
 
 /* ---- handshake ---------------------------------------------------------------------------- */
-static void make_hello(struct sm_transport *t, unsigned char *h)
+static void make_hello(struct sm_tcp *t, unsigned char *h)
 {
     memset(h, 0, HELLO_LEN);
     memcpy(h, "SMPITCP1", 8);
@@ -567,7 +569,7 @@ static void make_hello(struct sm_transport *t, unsigned char *h)
     memcpy(h + 16, t->secret, SECRET_LEN);
 }
 
-static void establish(struct sm_transport *t, struct conn *c)
+static void establish(struct sm_tcp *t, struct conn *c)
 {
     struct rail *p = &t->peers[c->peer].rail[c->rail];
     c->state = C_ESTABLISHED;
@@ -581,7 +583,7 @@ static void establish(struct sm_transport *t, struct conn *c)
         ep_set(t, c, EPOLL_CTL_MOD, p->q_head ? EPOLLIN | EPOLLOUT : EPOLLIN);
 }
 
-static void on_connected(struct sm_transport *t, struct conn *c)
+static void on_connected(struct sm_tcp *t, struct conn *c)
 {
     int err = 0;
     socklen_t len = sizeof err;
@@ -603,7 +605,7 @@ static void on_connected(struct sm_transport *t, struct conn *c)
 }
 
 /* connector: read the 8-byte answer */
-static void on_answer(struct sm_transport *t, struct conn *c)
+static void on_answer(struct sm_tcp *t, struct conn *c)
 {
     ssize_t n = read(c->fd, c->hello + c->hello_have, 8 - c->hello_have);
     if (n <= 0) {
@@ -628,7 +630,7 @@ static void on_answer(struct sm_transport *t, struct conn *c)
     }
 }
 
-static void reject_at(struct sm_transport *t, struct conn *c, int level, const char *why)
+static void reject_at(struct sm_tcp *t, struct conn *c, int level, const char *why)
 {
     struct sockaddr_in a;
     socklen_t al = sizeof a;
@@ -640,13 +642,13 @@ static void reject_at(struct sm_transport *t, struct conn *c, int level, const c
     conn_close(t, c);
 }
 
-static void reject(struct sm_transport *t, struct conn *c, const char *why)
+static void reject(struct sm_tcp *t, struct conn *c, const char *why)
 {
     reject_at(t, c, 0, why);
 }
 
 /* acceptor: read the 64-byte hello and decide */
-static void on_hello(struct sm_transport *t, struct conn *c)
+static void on_hello(struct sm_tcp *t, struct conn *c)
 {
     ssize_t n = read(c->fd, c->hello + c->hello_have, HELLO_LEN - c->hello_have);
     if (n <= 0) {
@@ -669,12 +671,12 @@ static void on_hello(struct sm_transport *t, struct conn *c)
         reject(t, c, "not an sctpmpi hello");
         return;
     }
-    if (s != t->size || r < 0 || r >= t->size || r == t->rank) {
-        reject(t, c, "hello names a rank that is not a peer");
-        return;
-    }
-    if (!sm_bytes_equal(c->hello + 16, t->secret, SECRET_LEN)) {
-        reject(t, c, "wrong job secret");
+    char secret[SECRET_LEN + 1];
+    memcpy(secret, c->hello + 16, SECRET_LEN);
+    secret[SECRET_LEN] = '\0';
+    const char *bad = sm_hello_admit(r, s, secret, sizeof secret, t->rank, t->size, -1, t->secret);
+    if (bad) {
+        reject(t, c, bad);
         return;
     }
     if (c->rail >= t->peers[r].nrails) {
@@ -703,7 +705,7 @@ static void on_hello(struct sm_transport *t, struct conn *c)
     establish(t, c);
 }
 
-static void on_accept(struct sm_transport *t, struct conn *l)
+static void on_accept(struct sm_tcp *t, struct conn *l)
 {
     for (;;) {
         int fd = accept4(l->fd, NULL, NULL, SOCK_CLOEXEC);
@@ -714,14 +716,15 @@ static void on_accept(struct sm_transport *t, struct conn *l)
 }
 
 /* ---- receiving ---------------------------------------------------------------------------- */
+/* a length no frame may have: the stream cannot be delimited any more (the engine checks the
+ * rest of the header) */
 static int bad_frame(const struct sm_frame_hdr *h)
 {
-    return h->version != SM_WIRE_VERSION || h->type < 1 || h->type > SM_F_TYPE_MAX ||
-           h->payload_len > SM_WIRE_MAX_PAYLOAD;
+    return h->payload_len > SM_WIRE_MAX_PAYLOAD;
 }
 
 /* returns -1 when the connection is gone */
-static int on_readable(struct sm_transport *t, struct conn *c)
+static int on_readable(struct sm_tcp *t, struct conn *c)
 {
     for (int rounds = 0; rounds < 64; rounds++) {
         if (c->in_payload) {
@@ -822,7 +825,7 @@ rd_err:
     return -1;
 }
 
-static void on_event(struct sm_transport *t, struct conn *c, uint32_t ev)
+static void on_event(struct sm_tcp *t, struct conn *c, uint32_t ev)
 {
     switch (c->state) {
     case C_CONNECTING:
@@ -843,7 +846,7 @@ static void on_event(struct sm_transport *t, struct conn *c, uint32_t ev)
     }
 }
 
-static void handle_events(struct sm_transport *t, const struct epoll_event *ev, int n)
+static void handle_events(struct sm_tcp *t, const struct epoll_event *ev, int n)
 {
     for (int i = 0; i < n; i++) {
         struct conn *c = ev[i].data.ptr;
@@ -854,8 +857,9 @@ static void handle_events(struct sm_transport *t, const struct epoll_event *ev, 
     }
 }
 
-static int tcp_progress(struct sm_transport *t, long timeout_us)
+static int tcp_progress(struct sm_transport *handle, long timeout_us)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     pthread_mutex_lock(&t->lock);
     atomic_store(&t->last_call_us, now_us());
     int k = replay_deferred(t);
@@ -880,7 +884,7 @@ static int tcp_progress(struct sm_transport *t, long timeout_us)
 /* ---- strong progress: the watchdog thread ------------------------------------------------ */
 static void *watchdog_main(void *arg)
 {
-    struct sm_transport *t = arg;
+    struct sm_tcp *t = arg;
     const uint64_t tick = (uint64_t)t->watchdog_us;
     while (!atomic_load(&t->stop_watchdog)) {
         struct timespec ts = {(time_t)(tick / 1000000), (long)(tick % 1000000) * 1000};
@@ -910,7 +914,7 @@ static void *watchdog_main(void *arg)
     return NULL;
 }
 
-static void stop_watchdog(struct sm_transport *t)
+static void stop_watchdog(struct sm_tcp *t)
 {
     if (!t->watchdog_on)
         return;
@@ -919,18 +923,20 @@ static void stop_watchdog(struct sm_transport *t)
     t->watchdog_on = 0;
 }
 
-static void tcp_lock(struct sm_transport *t)
+static void tcp_lock(struct sm_transport *handle)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     pthread_mutex_lock(&t->lock);
 }
 
-static void tcp_unlock(struct sm_transport *t)
+static void tcp_unlock(struct sm_transport *handle)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     pthread_mutex_unlock(&t->lock);
 }
 
 /* ---- set-up and the table ----------------------------------------------------------------- */
-static int listen_on(struct sm_transport *t, int rail, const char *ip)
+static int listen_on(struct sm_tcp *t, int rail, const char *ip)
 {
     struct sockaddr_in *a = &t->self[rail];
     a->sin_family = AF_INET;
@@ -970,7 +976,7 @@ static int listen_on(struct sm_transport *t, int rail, const char *ip)
 static int tcp_init(const struct sm_transport_args *a, struct sm_transport **out, char *card,
                     size_t cardlen)
 {
-    struct sm_transport *t = sm_xcalloc(1, sizeof *t);
+    struct sm_tcp *t = sm_xcalloc(1, sizeof *t);
     t->rank = a->rank;
     t->size = a->size;
     t->up = a->up;
@@ -1019,13 +1025,14 @@ static int tcp_init(const struct sm_transport_args *a, struct sm_transport **out
         SM_ERR("business card too long for %d rails", t->nrails);
         return -1;
     }
-    *out = t;
+    *out = (struct sm_transport *)t;
     return 0;
 }
 
 /* card: "tcp:IP:PORT" or, with rails, "tcp:IP0:PORT0;IP1:PORT1;..." */
-static int tcp_set_peers(struct sm_transport *t, const char *const *cards)
+static int tcp_set_peers(struct sm_transport *handle, const char *const *cards)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     for (int i = 0; i < t->size; i++) {
         if (strncmp(cards[i], "tcp:", 4)) {
             SM_ERR("rank %d's business card '%s' is not a tcp card", i, cards[i]);
@@ -1069,13 +1076,14 @@ static int tcp_set_peers(struct sm_transport *t, const char *const *cards)
     return 0;
 }
 
-static int tcp_lanes(struct sm_transport *t)
+static int tcp_lanes(struct sm_transport *handle)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     (void)t;
     return 1;
 }
 
-static int rails_locked(struct sm_transport *t, int peer, struct sm_rail_load *load, int max)
+static int rails_locked(struct sm_tcp *t, int peer, struct sm_rail_load *load, int max)
 {
     struct tpeer *p = &t->peers[peer];
     for (int r = 0; load && r < p->nrails && r < max; r++) {
@@ -1089,22 +1097,25 @@ static int rails_locked(struct sm_transport *t, int peer, struct sm_rail_load *l
     return p->nrails;
 }
 
-static int tcp_rails(struct sm_transport *t, int peer, struct sm_rail_load *load, int max)
+static int tcp_rails(struct sm_transport *handle, int peer, struct sm_rail_load *load, int max)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     pthread_mutex_lock(&t->lock);
     int n = rails_locked(t, peer, load, max);
     pthread_mutex_unlock(&t->lock);
     return n;
 }
 
-static size_t tcp_max_payload(struct sm_transport *t)
+static size_t tcp_max_payload(struct sm_transport *handle)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     (void)t;
     return SM_WIRE_MAX_PAYLOAD;
 }
 
-static int tcp_busy(struct sm_transport *t)
+static int tcp_busy(struct sm_transport *handle)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     pthread_mutex_lock(&t->lock);
     t->finalizing = 1; /* only MPI_Finalize asks: EOFs from now on are expected */
     int busy = t->queued > 0 || t->dq_head;
@@ -1112,7 +1123,7 @@ static int tcp_busy(struct sm_transport *t)
     return busy;
 }
 
-static int peer_info_locked(struct sm_transport *t, int peer, char *buf, size_t len)
+static int peer_info_locked(struct sm_tcp *t, int peer, char *buf, size_t len)
 {
     struct tpeer *tp = &t->peers[peer];
     size_t o = 0;
@@ -1127,16 +1138,18 @@ static int peer_info_locked(struct sm_transport *t, int peer, char *buf, size_t 
     return (int)o;
 }
 
-static int tcp_peer_info(struct sm_transport *t, int peer, char *buf, size_t len)
+static int tcp_peer_info(struct sm_transport *handle, int peer, char *buf, size_t len)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     pthread_mutex_lock(&t->lock);
     int n = peer_info_locked(t, peer, buf, len);
     pthread_mutex_unlock(&t->lock);
     return n;
 }
 
-static void tcp_stats(struct sm_transport *t, void *file)
+static void tcp_stats(struct sm_transport *handle, void *file)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     FILE *f = file;
     pthread_mutex_lock(&t->lock);
     if (t->watchdog_on)
@@ -1161,8 +1174,9 @@ static void tcp_stats(struct sm_transport *t, void *file)
     pthread_mutex_unlock(&t->lock);
 }
 
-static int tcp_finalize(struct sm_transport *t)
+static int tcp_finalize(struct sm_transport *handle)
 {
+    struct sm_tcp *t = (struct sm_tcp *)handle;
     stop_watchdog(t);
     t->finalizing = 1;
     while (t->dq_head) { /* nothing more is handed over */

@@ -1,4 +1,4 @@
-/* sctp_assoc.c — peers and their associations: business cards ("sctp:ADDR[,ADDR...]:PORT"
+/* usct_assoc.c — peers and their associations: business cards ("sctp:ADDR[,ADDR...]:PORT"
  * plus ":nocrc" when a rank skips CRC32c, ":mh" in the multihomed mode), the AF_CONN address of each peer, the hello that opens
  * every stream (sender's rank + job secret; a failed check aborts the association and the job
  * goes on), usrsctp notifications (association up, lost, shut down) and peer failure reports. */
@@ -7,21 +7,14 @@
 #include <string.h>
 
 #include "util/util.h"
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/usct_internal.h"
 #include "transport/sctp_card.h"
 
-struct sctp_hello {
-    uint32_t magic;           /* SCTP_SM_PPID_HELLO */
-    int32_t rank, size;
-    uint32_t streams;
-    char secret[SCTP_SM_SECRET_MAX];
-};
-
-int sctp_assoc_parse_card(struct sm_transport *t, int rank, const char *card)
+int usct_assoc_parse_card(struct usct_transport *t, int rank, const char *card)
 {
-    struct sctp_peer *p = &t->peers[rank];
+    struct usct_peer *p = &t->peers[rank];
     struct sm_sctp_card c;
-    if (sm_sctp_card_parse(card, "sctp:", SCTP_SM_MAX_ADDRS, &c))
+    if (sm_sctp_card_parse(card, "sctp:", USCT_MAX_ADDRS, &c))
         return -1;
     p->crc32c = strstr(c.flags, "nocrc") == NULL;
     p->inet = strstr(c.flags, "mh") != NULL;
@@ -36,24 +29,24 @@ int sctp_assoc_parse_card(struct sm_transport *t, int rank, const char *card)
     return 0;
 }
 
-void sctp_assoc_fill_sconn(struct sctp_peer *p, struct sockaddr_conn *sc)
+void usct_assoc_fill_sconn(struct usct_peer *p, struct sockaddr_conn *sc)
 {
     memset(sc, 0, sizeof *sc);
     sc->sconn_family = AF_CONN;
-    sc->sconn_port = htons(SCTP_SM_SCTP_PORT);
+    sc->sconn_port = htons(USCT_SCTP_PORT);
     sc->sconn_addr = p;
 }
 
-void sctp_assoc_fill_dest(struct sctp_peer *p, union sctp_sockstore *d)
+void usct_assoc_fill_dest(struct usct_peer *p, union sctp_sockstore *d)
 {
     memset(d, 0, sizeof *d);
     if (p->t->inet)
         d->sin = p->addrs[0];
     else
-        sctp_assoc_fill_sconn(p, &d->sconn);
+        usct_assoc_fill_sconn(p, &d->sconn);
 }
 
-struct sctp_peer *sctp_assoc_peer_of_addr(struct sm_transport *t, void *conn_addr)
+struct usct_peer *usct_assoc_peer_of_addr(struct usct_transport *t, void *conn_addr)
 {
     if (!t->peers || !conn_addr)
         return NULL;
@@ -61,10 +54,10 @@ struct sctp_peer *sctp_assoc_peer_of_addr(struct sm_transport *t, void *conn_add
     if (a < b || a >= b + (uintptr_t)t->size * sizeof *t->peers ||
         (a - b) % sizeof *t->peers != 0)
         return NULL;
-    return (struct sctp_peer *)conn_addr;
+    return (struct usct_peer *)conn_addr;
 }
 
-struct sctp_peer *sctp_assoc_peer_of_id(struct sm_transport *t, sctp_assoc_t id)
+struct usct_peer *usct_assoc_peer_of_id(struct usct_transport *t, sctp_assoc_t id)
 {
     if (!id)
         return NULL;
@@ -74,22 +67,22 @@ struct sctp_peer *sctp_assoc_peer_of_id(struct sm_transport *t, sctp_assoc_t id)
     /* not seen yet (e.g. an association the peer set up): ask usrsctp for its address */
     struct sockaddr *addrs = NULL;
     int n = usrsctp_getpaddrs(t->sock, id, &addrs);
-    struct sctp_peer *p = NULL;
+    struct usct_peer *p = NULL;
     if (n > 0 && addrs && addrs->sa_family == AF_CONN)
-        p = sctp_assoc_peer_of_addr(t, ((struct sockaddr_conn *)addrs)->sconn_addr);
+        p = usct_assoc_peer_of_addr(t, ((struct sockaddr_conn *)addrs)->sconn_addr);
     else if (n > 0 && addrs && addrs->sa_family == AF_INET)
-        p = sctp_udp_peer_of(t, (struct sockaddr_in *)addrs);
+        p = usct_udp_peer_of(t, (struct sockaddr_in *)addrs);
     if (addrs)
         usrsctp_freepaddrs(addrs);
     return p;
 }
 
 /* forget the association: the next send to the peer sets up a new one */
-void sctp_assoc_reset(struct sm_transport *t, struct sctp_peer *p)
+void usct_assoc_reset(struct usct_transport *t, struct usct_peer *p)
 {
     p->assoc_id = 0;
     memset(p->hello_sent, 0, (size_t)t->nstreams);
-    for (int s = 0; s < SCTP_SM_MAX_STREAMS; s++) {
+    for (int s = 0; s < USCT_MAX_STREAMS; s++) {
         p->rx[s].authed = 0;
         free(p->rx[s].part);
         p->rx[s].part = NULL;
@@ -98,47 +91,47 @@ void sctp_assoc_reset(struct sm_transport *t, struct sctp_peer *p)
     p->tsn_valid = 0;
 }
 
-void sctp_assoc_queue_failure(struct sm_transport *t, struct sctp_peer *p, const char *why)
+void usct_assoc_queue_failure(struct usct_transport *t, struct usct_peer *p, const char *why)
 {
-    struct sctp_arrival *a = calloc(1, sizeof *a);
+    struct usct_arrival *a = calloc(1, sizeof *a);
     if (!a)
         return;
     a->kind = SCTP_ARR_PEER_FAILED;
     a->peer = p->rank;
     snprintf(a->why, sizeof a->why, "%s", why);
-    sctp_recv_queue(t, a);
+    usct_recv_queue(t, a);
 }
 
 /* called from the receive callback: log now, abort after usrsctp_conninput() returned */
-void sctp_assoc_abort(struct sm_transport *t, struct sctp_peer *p, const char *why)
+void usct_assoc_abort(struct usct_transport *t, struct usct_peer *p, const char *why)
 {
-    sctp_log("rank %d: aborting the association from rank %d's address: %s", t->rank, p->rank,
+    usct_log("rank %d: aborting the association from rank %d's address: %s", t->rank, p->rank,
              why);
     p->rejected_id = p->assoc_id;
     p->abort_pending = p->assoc_id != 0;
     t->aborts_pending |= p->abort_pending;
-    sctp_assoc_reset(t, p);
+    usct_assoc_reset(t, p);
     p->state = SCTP_PEER_IDLE;
 }
 
 /* the peer is gone for good (seen outside SCTP): drop the association, tell the engine */
-void sctp_assoc_fail(struct sm_transport *t, struct sctp_peer *p, const char *why)
+void usct_assoc_fail(struct usct_transport *t, struct usct_peer *p, const char *why)
 {
     p->rejected_id = p->assoc_id;
     p->abort_pending = p->assoc_id != 0;
     t->aborts_pending |= p->abort_pending;
-    sctp_assoc_reset(t, p);
+    usct_assoc_reset(t, p);
     p->state = SCTP_PEER_FAILED;
-    sctp_assoc_queue_failure(t, p, why);
+    usct_assoc_queue_failure(t, p, why);
 }
 
-void sctp_assoc_run_aborts(struct sm_transport *t)
+void usct_assoc_run_aborts(struct usct_transport *t)
 {
     if (!t->aborts_pending)
         return;
     t->aborts_pending = 0;
     for (int r = 0; r < t->size; r++) {
-        struct sctp_peer *p = &t->peers[r];
+        struct usct_peer *p = &t->peers[r];
         if (!p->abort_pending)
             continue;
         p->abort_pending = 0;
@@ -151,24 +144,19 @@ void sctp_assoc_run_aborts(struct sm_transport *t)
     }
 }
 
-int sctp_assoc_send_hello(struct sm_transport *t, struct sctp_peer *p, int sid)
+int usct_assoc_send_hello(struct usct_transport *t, struct usct_peer *p, int sid)
 {
-    struct sctp_hello h;
-    memset(&h, 0, sizeof h);
-    h.magic = SCTP_SM_PPID_HELLO;
-    h.rank = t->rank;
-    h.size = t->size;
-    h.streams = (uint32_t)t->nstreams;
-    snprintf(h.secret, sizeof h.secret, "%s", t->secret);
+    struct sm_hello h;
+    sm_hello_make(&h, USCT_PPID_HELLO, t->rank, t->size, (uint32_t)t->nstreams, t->secret);
     struct sctp_sndinfo si;
     memset(&si, 0, sizeof si);
     si.snd_sid = (uint16_t)sid;
-    si.snd_ppid = htonl(SCTP_SM_PPID_HELLO);
-    if (t->inet && !p->assoc_id && sctp_inet_connect(t, p) < 0)
+    si.snd_ppid = htonl(USCT_PPID_HELLO);
+    if (t->inet && !p->assoc_id && usct_inet_connect(t, p) < 0)
         return -1;
     si.snd_assoc_id = p->assoc_id;
     union sctp_sockstore dest;
-    sctp_assoc_fill_dest(p, &dest);
+    usct_assoc_fill_dest(p, &dest);
     if (usrsctp_sendv(t->sock, &h, sizeof h, &dest.sa, 1, &si, sizeof si,
                       SCTP_SENDV_SNDINFO, 0) < 0)
         return -1;
@@ -181,24 +169,14 @@ int sctp_assoc_send_hello(struct sm_transport *t, struct sctp_peer *p, int sid)
     return 0;
 }
 
-int sctp_assoc_check_hello(struct sm_transport *t, struct sctp_peer *p, int sid, const char *data,
+int usct_assoc_check_hello(struct usct_transport *t, struct usct_peer *p, int sid, const char *data,
                            size_t len)
 {
-    struct sctp_hello h;
-    if (len != sizeof h) {
-        sctp_assoc_abort(t, p, "malformed hello");
-        return -1;
-    }
-    memcpy(&h, data, sizeof h);
-    h.secret[SCTP_SM_SECRET_MAX - 1] = '\0';
-    if (h.magic != SCTP_SM_PPID_HELLO || h.rank != p->rank || h.size != t->size) {
-        char why[96];
-        snprintf(why, sizeof why, "hello claims rank %d of %d", h.rank, h.size);
-        sctp_assoc_abort(t, p, why);
-        return -1;
-    }
-    if (!sm_secret_equal(h.secret, t->secret, SCTP_SM_SECRET_MAX)) {
-        sctp_assoc_abort(t, p, "wrong job secret");
+    struct sm_hello h;
+    const char *bad = sm_hello_check(data, len, USCT_PPID_HELLO, t->rank, t->size, p->rank,
+                                     t->secret, &h);
+    if (bad) {
+        usct_assoc_abort(t, p, bad);
         return -1;
     }
     p->rx[sid].authed = 1;
@@ -206,11 +184,11 @@ int sctp_assoc_check_hello(struct sm_transport *t, struct sctp_peer *p, int sid,
     return 0;
 }
 
-static void on_assoc_change(struct sm_transport *t, const struct sctp_assoc_change *ac)
+static void on_assoc_change(struct usct_transport *t, const struct sctp_assoc_change *ac)
 {
-    struct sctp_peer *p = sctp_assoc_peer_of_id(t, ac->sac_assoc_id);
+    struct usct_peer *p = usct_assoc_peer_of_id(t, ac->sac_assoc_id);
     if (t->tu.debug)
-        sctp_log("rank %d: association %u (rank %d) state change %u error %u", t->rank,
+        usct_log("rank %d: association %u (rank %d) state change %u error %u", t->rank,
                  ac->sac_assoc_id, p ? p->rank : -1, ac->sac_state, ac->sac_error);
     if (!p)
         return;
@@ -218,14 +196,14 @@ static void on_assoc_change(struct sm_transport *t, const struct sctp_assoc_chan
     case SCTP_COMM_UP:
     case SCTP_RESTART:
         if (ac->sac_state == SCTP_RESTART || (p->assoc_id && p->assoc_id != ac->sac_assoc_id))
-            sctp_assoc_reset(t, p);
+            usct_assoc_reset(t, p);
         p->assoc_id = ac->sac_assoc_id;
         p->state = SCTP_PEER_UP;
         p->out_streams = ac->sac_outbound_streams;
         p->in_streams = ac->sac_inbound_streams;
         p->assoc_count++;
         if (t->tu.debug)
-            sctp_log("rank %d: association %u with rank %d up (%d out / %d in streams)",
+            usct_log("rank %d: association %u with rank %d up (%d out / %d in streams)",
                      t->rank, ac->sac_assoc_id, p->rank, p->out_streams, p->in_streams);
         break;
     case SCTP_COMM_LOST:
@@ -233,7 +211,7 @@ static void on_assoc_change(struct sm_transport *t, const struct sctp_assoc_chan
         if (p->assoc_id != ac->sac_assoc_id)
             return; /* an association we aborted ourselves */
         int was = p->state;
-        sctp_assoc_reset(t, p);
+        usct_assoc_reset(t, p);
         if (t->finalizing || was == SCTP_PEER_CLOSED) {
             p->state = SCTP_PEER_CLOSED;
             return;
@@ -243,12 +221,12 @@ static void on_assoc_change(struct sm_transport *t, const struct sctp_assoc_chan
         snprintf(why, sizeof why, "SCTP association %s (error %u)",
                  ac->sac_state == SCTP_COMM_LOST ? "lost" : "could not be set up",
                  ac->sac_error);
-        sctp_assoc_queue_failure(t, p, why);
+        usct_assoc_queue_failure(t, p, why);
         break;
     }
     case SCTP_SHUTDOWN_COMP:
         if (p->assoc_id == ac->sac_assoc_id) {
-            sctp_assoc_reset(t, p);
+            usct_assoc_reset(t, p);
             p->state = SCTP_PEER_CLOSED;
         }
         break;
@@ -257,7 +235,7 @@ static void on_assoc_change(struct sm_transport *t, const struct sctp_assoc_chan
     }
 }
 
-void sctp_assoc_notification(struct sm_transport *t, const void *data, size_t len)
+void usct_assoc_notification(struct usct_transport *t, const void *data, size_t len)
 {
     const union sctp_notification *n = data;
     if (len < sizeof n->sn_header)
@@ -269,23 +247,23 @@ void sctp_assoc_notification(struct sm_transport *t, const void *data, size_t le
         break;
     case SCTP_SHUTDOWN_EVENT: {
         /* the peer is finalizing: its end of the association closes gracefully */
-        struct sctp_peer *p = sctp_assoc_peer_of_id(t, n->sn_shutdown_event.sse_assoc_id);
+        struct usct_peer *p = usct_assoc_peer_of_id(t, n->sn_shutdown_event.sse_assoc_id);
         if (p && p->state != SCTP_PEER_FAILED)
             p->state = SCTP_PEER_CLOSED;
         break;
     }
     case SCTP_PEER_ADDR_CHANGE:
         if (len >= sizeof n->sn_paddr_change)
-            sctp_paths_on_change(t, &n->sn_paddr_change);
+            usct_paths_on_change(t, &n->sn_paddr_change);
         break;
     case SCTP_REMOTE_ERROR:
         if (t->tu.debug)
-            sctp_log("rank %d: remote error %u on association %u", t->rank,
+            usct_log("rank %d: remote error %u on association %u", t->rank,
                      n->sn_remote_error.sre_error, n->sn_remote_error.sre_assoc_id);
         break;
     case SCTP_SEND_FAILED_EVENT:
         if (t->tu.debug)
-            sctp_log("rank %d: send failed on association %u", t->rank,
+            usct_log("rank %d: send failed on association %u", t->rank,
                      n->sn_send_failed_event.ssfe_assoc_id);
         break;
     default:

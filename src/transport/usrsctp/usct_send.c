@@ -1,4 +1,4 @@
-/* sctp_send.c — the send path: one engine frame = one SCTP message on the stream of its lane,
+/* usct_send.c — the send path: one engine frame = one SCTP message on the stream of its lane,
  * preceded on every new (association, stream) by the hello; frames that find the association's
  * send buffer full wait in a per-(peer, lane) queue (keeping their order) and are pushed again
  * from progress(). */
@@ -8,11 +8,11 @@
 #include <string.h>
 
 #include "mpi.h"
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/usct_internal.h"
 
-#define SCTP_SM_COPY_MAX 4096 /* frames up to this size are copied when they must wait */
+#define USCT_COPY_MAX 4096 /* frames up to this size are copied when they must wait */
 
-static int stream_of(struct sm_transport *t, struct sctp_peer *p, int lane)
+static int stream_of(struct usct_transport *t, struct usct_peer *p, int lane)
 {
     if (t->nstreams <= 1)
         return 0;
@@ -23,11 +23,11 @@ static int stream_of(struct sm_transport *t, struct sctp_peer *p, int lane)
 }
 
 /* 0 sent, 1 no room now (EWOULDBLOCK), < 0 error */
-static int try_send(struct sm_transport *t, struct sctp_peer *p, int lane, const struct iovec *iov,
+static int try_send(struct usct_transport *t, struct usct_peer *p, int lane, const struct iovec *iov,
                     int iovcnt, size_t len)
 {
     int sid = stream_of(t, p, lane);
-    if (!p->hello_sent[sid] && sctp_assoc_send_hello(t, p, sid) < 0)
+    if (!p->hello_sent[sid] && usct_assoc_send_hello(t, p, sid) < 0)
         return (errno == EWOULDBLOCK || errno == EAGAIN) ? 1 : -1;
     const void *data = iov[0].iov_base;
     if (iovcnt > 1) {
@@ -49,12 +49,12 @@ static int try_send(struct sm_transport *t, struct sctp_peer *p, int lane, const
     struct sctp_sndinfo si;
     memset(&si, 0, sizeof si);
     si.snd_sid = (uint16_t)sid;
-    si.snd_ppid = htonl(SCTP_SM_PPID_FRAME);
+    si.snd_ppid = htonl(USCT_PPID_FRAME);
     si.snd_assoc_id = p->assoc_id;
     if (t->tu.sack_immediately && len <= t->tu.sack_immediately_max)
         si.snd_flags |= SCTP_SACK_IMMEDIATELY;
     union sctp_sockstore dest;
-    sctp_assoc_fill_dest(p, &dest);
+    usct_assoc_fill_dest(p, &dest);
     if (usrsctp_sendv(t->sock, data, len, &dest.sa, 1, &si, sizeof si,
                       SCTP_SENDV_SNDINFO, 0) < 0)
         return (errno == EWOULDBLOCK || errno == EAGAIN) ? 1 : -1;
@@ -63,27 +63,27 @@ static int try_send(struct sm_transport *t, struct sctp_peer *p, int lane, const
     if (t->tu.debug > 1 && len >= sizeof(struct sm_frame_hdr)) {
         struct sm_frame_hdr h;
         memcpy(&h, data, sizeof h);
-        sctp_log("rank %d: sent to %d lane %d stream %d: type %u ctx %u tag %d seq %u len %u",
+        usct_log("rank %d: sent to %d lane %d stream %d: type %u ctx %u tag %d seq %u len %u",
                  t->rank, p->rank, lane, sid, h.type, h.context, h.tag, h.seq, h.payload_len);
     }
     return 0;
 }
 
-static void free_item(struct sctp_tx_item *it)
+static void free_item(struct usct_tx_item *it)
 {
     free(it->owned);
     free(it);
 }
 
 /* queue a frame behind others of its lane; returns what send() returns (0 or 1) or < 0 */
-static int enqueue(struct sm_transport *t, struct sctp_peer *p, int lane, const struct iovec *iov,
+static int enqueue(struct usct_transport *t, struct usct_peer *p, int lane, const struct iovec *iov,
                    int iovcnt, size_t len, void *cookie)
 {
-    struct sctp_tx_item *it = calloc(1, sizeof *it);
+    struct usct_tx_item *it = calloc(1, sizeof *it);
     if (!it)
         return -MPI_ERR_NO_MEM;
     it->len = len;
-    if (!cookie || len <= SCTP_SM_COPY_MAX || iovcnt > SCTP_SM_INLINE_IOV) {
+    if (!cookie || len <= USCT_COPY_MAX || iovcnt > USCT_INLINE_IOV) {
         /* own a copy: the caller's memory is free at once */
         it->owned = malloc(len ? len : 1);
         if (!it->owned) {
@@ -122,14 +122,15 @@ static int enqueue(struct sm_transport *t, struct sctp_peer *p, int lane, const 
     return it->cookie ? 1 : 0;
 }
 
-int sctp_send_frame(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
+int usct_send_frame(struct sm_transport *handle, int peer, int lane, const struct iovec *iov,
                     int iovcnt, void *cookie)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     if (peer < 0 || peer >= t->size || peer == t->rank || !t->peers_known || iovcnt < 1)
         return -MPI_ERR_INTERN;
     if (lane < 0)
         lane = 0;
-    struct sctp_peer *p = &t->peers[peer];
+    struct usct_peer *p = &t->peers[peer];
     size_t len = 0;
     for (int i = 0; i < iovcnt; i++)
         len += iov[i].iov_len;
@@ -147,22 +148,22 @@ int sctp_send_frame(struct sm_transport *t, int peer, int lane, const struct iov
         if (rc == 1)
             rc = enqueue(t, p, lane, iov, iovcnt, len, cookie);
         else if (rc < 0) {
-            sctp_log("rank %d: send of %zu bytes to rank %d failed: %s", t->rank, len, peer,
+            usct_log("rank %d: send of %zu bytes to rank %d failed: %s", t->rank, len, peer,
                      strerror(errno));
             rc = -MPI_ERR_OTHER;
         }
     }
-    sctp_udp_flush(t);
+    usct_udp_flush(t);
     pthread_mutex_unlock(&t->stack_lock);
     return rc;
 }
 
 /* drop the queue of a failed peer without send_done: the engine fails those requests itself */
-static void drop_queue(struct sm_transport *t, struct sctp_peer *p)
+static void drop_queue(struct usct_transport *t, struct usct_peer *p)
 {
     for (int q = 0; q < t->nlanes; q++) {
         while (p->txq_head[q]) {
-            struct sctp_tx_item *it = p->txq_head[q];
+            struct usct_tx_item *it = p->txq_head[q];
             p->txq_head[q] = it->next;
             free_item(it);
             p->txq_len--;
@@ -172,13 +173,13 @@ static void drop_queue(struct sm_transport *t, struct sctp_peer *p)
     }
 }
 
-int sctp_send_retry_queued(struct sm_transport *t, void **done, int maxdone)
+int usct_send_retry_queued(struct usct_transport *t, void **done, int maxdone)
 {
     int ndone = 0;
     if (t->txq_total == 0)
         return 0;
     for (int r = 0; r < t->size && ndone < maxdone; r++) {
-        struct sctp_peer *p = &t->peers[r];
+        struct usct_peer *p = &t->peers[r];
         if (!p->txq_len)
             continue;
         if (p->state == SCTP_PEER_FAILED) {
@@ -187,12 +188,12 @@ int sctp_send_retry_queued(struct sm_transport *t, void **done, int maxdone)
         }
         for (int q = 0; q < t->nlanes && ndone < maxdone; q++) {
             while (p->txq_head[q] && ndone < maxdone) {
-                struct sctp_tx_item *it = p->txq_head[q];
+                struct usct_tx_item *it = p->txq_head[q];
                 int rc = try_send(t, p, q, it->iov, it->iovcnt, it->len);
                 if (rc == 1)
                     break;
                 if (rc < 0)
-                    sctp_log("rank %d: queued send of %zu bytes to rank %d failed: %s", t->rank,
+                    usct_log("rank %d: queued send of %zu bytes to rank %d failed: %s", t->rank,
                              it->len, r, strerror(errno));
                 p->txq_head[q] = it->next;
                 if (!it->next)

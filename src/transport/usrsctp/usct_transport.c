@@ -1,34 +1,34 @@
-/* sctp_transport.c — the SCTP transport's function table (transport.h): endpoint creation and
+/* usct_transport.c — the SCTP transport's function table (transport.h): endpoint creation and
  * business card, peers, lanes -> streams, payload limit, finalize.  One per process (usrsctp
  * is a process-wide stack). */
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/usct_internal.h"
 #include "util/util.h"
 
-static struct sm_transport *the_transport; /* usrsctp is process-wide: one endpoint */
+static struct usct_transport *the_transport; /* usrsctp is process-wide: one endpoint */
 
-static void destroy(struct sm_transport *t)
+static void destroy(struct usct_transport *t)
 {
     if (!t)
         return;
-    sctp_progress_stop_thread(t);
+    usct_progress_stop_thread(t);
     if (t->sock)
-        sctp_endpoint_close(t);
-    sctp_recv_free_list(t->arr_head);
+        usct_endpoint_close(t);
+    usct_recv_free_list(t->arr_head);
     t->arr_head = t->arr_tail = NULL;
     for (int r = 0; t->peers && r < t->size; r++) {
-        struct sctp_peer *p = &t->peers[r];
+        struct usct_peer *p = &t->peers[r];
         for (int q = 0; p->txq_head && q < t->nlanes; q++)
             while (p->txq_head[q]) {
-                struct sctp_tx_item *it = p->txq_head[q];
+                struct usct_tx_item *it = p->txq_head[q];
                 p->txq_head[q] = it->next;
                 free(it->owned);
                 free(it);
             }
-        for (int s = 0; p->rx && s < SCTP_SM_MAX_STREAMS; s++)
+        for (int s = 0; p->rx && s < USCT_MAX_STREAMS; s++)
             free(p->rx[s].part);
         free(p->hello_sent);
         free(p->rx);
@@ -37,18 +37,18 @@ static void destroy(struct sm_transport *t)
         free(p->st);
     }
     free(t->peers);
-    sctp_udp_close(t);
-    sctp_inet_close(t);
+    usct_udp_close(t);
+    usct_inet_close(t);
     free(t->gather);
     pthread_mutex_destroy(&t->stack_lock);
     free(t);
 }
 
-static int sctp_init(const struct sm_transport_args *a, struct sm_transport **out, char *card,
+static int usct_init(const struct sm_transport_args *a, struct sm_transport **out, char *card,
                      size_t cardlen)
 {
     if (the_transport) {
-        sctp_log("only one SCTP endpoint per process");
+        usct_log("only one SCTP endpoint per process");
         return -1;
     }
     if (sm_env_bool("SCTPMPI_SCTP_STRIPE", 0)) {
@@ -57,12 +57,12 @@ static int sctp_init(const struct sm_transport_args *a, struct sm_transport **ou
                "(SCTPMPI_SCTP_BACKEND=native); usrsctp offers multihoming and SCTPMPI_SCTP_CMT=on");
         return -1;
     }
-    struct sm_transport *t = calloc(1, sizeof *t);
+    struct usct_transport *t = calloc(1, sizeof *t);
     if (!t)
         return -1;
     t->wake_fd = -1;
     pthread_mutex_init(&t->stack_lock, NULL);
-    sctp_tunables_load(&t->tu, a->local_ranks);
+    usct_tunables_load(&t->tu, a->local_ranks);
     t->rank = a->rank;
     t->size = a->size;
     t->up = a->up;
@@ -77,8 +77,8 @@ static int sctp_init(const struct sm_transport_args *a, struct sm_transport **ou
         long long rma = sm_env_int("SCTPMPI_SCTP_RMA_STREAMS", 2);
         if (rma < 1)
             rma = 1;
-        if (t->tu.streams + 1 + rma > SCTP_SM_MAX_STREAMS)
-            rma = SCTP_SM_MAX_STREAMS - 1 - t->tu.streams;
+        if (t->tu.streams + 1 + rma > USCT_MAX_STREAMS)
+            rma = USCT_MAX_STREAMS - 1 - t->tu.streams;
         t->p2p_lanes = t->tu.streams + 1;
         t->rma_lanes = (int)rma;
         t->nstreams = t->p2p_lanes + t->rma_lanes;
@@ -98,9 +98,9 @@ static int sctp_init(const struct sm_transport_args *a, struct sm_transport **ou
         mp = 4096 + sizeof(struct sm_frame_hdr);
     t->max_payload = mp - sizeof(struct sm_frame_hdr);
     /* local addresses: SCTPMPI_SCTP_ADDRS, SCTPMPI_SCTP_BINDALL, SCTPMPI_ADDRS, loopback */
-    char local[SCTP_SM_MAX_ADDRS][INET_ADDRSTRLEN];
-    const char *lp[SCTP_SM_MAX_ADDRS];
-    int nlocal = sm_local_addrs(a->addrs, a->naddrs, local, SCTP_SM_MAX_ADDRS);
+    char local[USCT_MAX_ADDRS][INET_ADDRSTRLEN];
+    const char *lp[USCT_MAX_ADDRS];
+    int nlocal = sm_local_addrs(a->addrs, a->naddrs, local, USCT_MAX_ADDRS);
     if (nlocal <= 0) {
         destroy(t);
         return -1;
@@ -111,19 +111,19 @@ static int sctp_init(const struct sm_transport_args *a, struct sm_transport **ou
      * SCTPMPI_SCTP_MULTIHOME=off keeps the AF_CONN mode on the first address */
     int multihome = t->tu.multihome < 0 ? nlocal > 1 : t->tu.multihome;
     if (multihome && t->tu.progress == SCTP_PROGRESS_THREAD)
-        sctp_log("SCTPMPI_SCTP_PROGRESS=thread has no effect in the multihomed mode (usrsctp's "
+        usct_log("SCTPMPI_SCTP_PROGRESS=thread has no effect in the multihomed mode (usrsctp's "
                  "own threads run the stack)");
-    int rc = multihome ? sctp_inet_open(t, lp, nlocal) : sctp_udp_open(t, lp, nlocal);
-    if (rc < 0 || sctp_endpoint_open(t) < 0) {
+    int rc = multihome ? usct_inet_open(t, lp, nlocal) : usct_udp_open(t, lp, nlocal);
+    if (rc < 0 || usct_endpoint_open(t) < 0) {
         destroy(t);
         return -1;
     }
     if (t->tu.debug) {
-        char list[SCTP_SM_MAX_ADDRS * INET_ADDRSTRLEN + 8] = "";
+        char list[USCT_MAX_ADDRS * INET_ADDRSTRLEN + 8] = "";
         for (int i = 0; i < nlocal; i++)
             snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? "," : "",
                      local[i]);
-        sctp_log("rank %d: %s mode on %s, UDP port %u, CMT %d, failover preset %s", t->rank,
+        usct_log("rank %d: %s mode on %s, UDP port %u, CMT %d, failover preset %s", t->rank,
                  t->inet ? "multihomed (AF_INET)" : "AF_CONN", list, t->udp_port, t->tu.cmt,
                  t->tu.failover == 2 ? "lan" : t->tu.failover == 1 ? "wan" : "none");
     }
@@ -141,36 +141,37 @@ static int sctp_init(const struct sm_transport_args *a, struct sm_transport **ou
         return -1;
     }
     the_transport = t;
-    *out = t;
+    *out = (struct sm_transport *)t;
     return 0;
 }
 
-static int sctp_set_peers(struct sm_transport *t, const char *const *cards)
+static int usct_set_peers(struct sm_transport *handle, const char *const *cards)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     t->peers = calloc((size_t)t->size, sizeof *t->peers);
     if (!t->peers)
         return -1;
     int all_nocrc = 1;
     for (int r = 0; r < t->size; r++) {
-        struct sctp_peer *p = &t->peers[r];
+        struct usct_peer *p = &t->peers[r];
         p->t = t;
         p->rank = r;
         p->hello_sent = calloc((size_t)t->nstreams, 1);
-        p->rx = calloc(SCTP_SM_MAX_STREAMS, sizeof *p->rx);
+        p->rx = calloc(USCT_MAX_STREAMS, sizeof *p->rx);
         p->txq_head = calloc((size_t)t->nlanes, sizeof *p->txq_head);
         p->txq_tail = calloc((size_t)t->nlanes, sizeof *p->txq_tail);
         p->st = calloc((size_t)t->nstreams, sizeof *p->st);
         if (!p->hello_sent || !p->rx || !p->txq_head || !p->txq_tail || !p->st)
             return -1;
-        if (!cards[r] || sctp_assoc_parse_card(t, r, cards[r]) < 0) {
-            sctp_log("rank %d: bad business card for rank %d: '%s'", t->rank, r,
+        if (!cards[r] || usct_assoc_parse_card(t, r, cards[r]) < 0) {
+            usct_log("rank %d: bad business card for rank %d: '%s'", t->rank, r,
                      cards[r] ? cards[r] : "(none)");
             return -1;
         }
         if (p->crc32c)
             all_nocrc = 0;
         if (p->inet != t->inet) {
-            sctp_log("rank %d: rank %d runs the %s mode, this rank the %s mode: give every rank "
+            usct_log("rank %d: rank %d runs the %s mode, this rank the %s mode: give every rank "
                      "the same number of addresses or the same SCTPMPI_SCTP_MULTIHOME", t->rank,
                      r, p->inet ? "multihomed" : "single-homed (AF_CONN)",
                      t->inet ? "multihomed" : "single-homed (AF_CONN)");
@@ -180,68 +181,74 @@ static int sctp_set_peers(struct sm_transport *t, const char *const *cards)
     pthread_mutex_lock(&t->stack_lock);
     /* CRC32c off only when every rank asked for it (nobody then checks it) */
     t->all_crc32c = !all_nocrc;
-    if (!all_nocrc && !t->inet && t->tu.crc32c_hw && sctp_crc32c_hw_init())
+    if (!all_nocrc && !t->inet && t->tu.crc32c_hw && usct_crc32c_hw_init())
         t->crc_ours = 1; /* same CRC32c on the wire, computed by us in hardware */
     if (all_nocrc || t->crc_ours)
         usrsctp_enable_crc32c_offload();
     else if (!t->tu.crc32c && t->rank == 0)
-        sctp_log("SCTPMPI_SCTP_CRC32C=off ignored: not every rank asked for it");
+        usct_log("SCTPMPI_SCTP_CRC32C=off ignored: not every rank asked for it");
     for (int r = 0; r < t->size && !t->inet; r++)
         if (r != t->rank)
             usrsctp_register_address(&t->peers[r]);
-    int rc = sctp_udp_build_map(t);
+    int rc = usct_udp_build_map(t);
     t->peers_known = 1;
-    sctp_udp_replay_early(t);
-    sctp_udp_flush(t);
+    usct_udp_replay_early(t);
+    usct_udp_flush(t);
     pthread_mutex_unlock(&t->stack_lock);
     if (rc == 0)
-        rc = sctp_progress_start_thread(t);
+        rc = usct_progress_start_thread(t);
     return rc;
 }
 
-static int sctp_lanes(struct sm_transport *t)
+static int usct_lanes(struct sm_transport *handle)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     return t->p2p_lanes;
 }
 
-static int sctp_rma_lanes(struct sm_transport *t)
+static int usct_rma_lanes(struct sm_transport *handle)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     return t->rma_lanes;
 }
 
-static size_t sctp_max_payload(struct sm_transport *t)
+static size_t usct_max_payload(struct sm_transport *handle)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     return t->max_payload;
 }
 
-static int sctp_busy(struct sm_transport *t)
+static int usct_busy(struct sm_transport *handle)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     return t->txq_total > 0;
 }
 
-static void sctp_stats(struct sm_transport *t, void *file)
+static void usct_stats(struct sm_transport *handle, void *file)
 {
-    sctp_stats_print(t, file ? file : stderr);
+    struct usct_transport *t = (struct usct_transport *)handle;
+    usct_stats_print(t, file ? file : stderr);
 }
 
-static int sctp_finalize(struct sm_transport *t)
+static int usct_finalize(struct sm_transport *handle)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     destroy(t);
     the_transport = NULL;
     return 0;
 }
 
-const struct sm_transport_ops sm_transport_sctp = {
+const struct sm_transport_ops sm_transport_usrsctp = {
     .name = "sctp",
-    .init = sctp_init,
-    .set_peers = sctp_set_peers,
-    .lanes = sctp_lanes,
-    .max_payload = sctp_max_payload,
-    .send = sctp_send_frame,
-    .progress = sctp_progress,
-    .busy = sctp_busy,
-    .peer_info = sctp_stats_peer_info,
-    .stats = sctp_stats,
-    .finalize = sctp_finalize,
-    .rma_lanes = sctp_rma_lanes,
+    .init = usct_init,
+    .set_peers = usct_set_peers,
+    .lanes = usct_lanes,
+    .max_payload = usct_max_payload,
+    .send = usct_send_frame,
+    .progress = usct_progress,
+    .busy = usct_busy,
+    .peer_info = usct_stats_peer_info,
+    .stats = usct_stats,
+    .finalize = usct_finalize,
+    .rma_lanes = usct_rma_lanes,
 };

@@ -1,4 +1,4 @@
-/* sctp_crc32c.c — CRC32c of SCTP packets for the usrsctp backend, computed by our own engine's
+/* usct_crc32c.c — CRC32c of SCTP packets for the usrsctp backend, computed by our own engine's
  * CRC32c (src/sctp_native/crc32c.c: the SSE4.2 crc32 instruction when the CPU has it, ~10 GB/s,
  * else slicing-by-8; usrsctp's own table code does ~1 GB/s).  usrsctp is told the checksum is
  * "offloaded"; we fill it in our output callback and check it before usrsctp_conninput.  The
@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "sctpn.h"
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/usct_internal.h"
 
-int sctp_crc32c_hw_init(void)
+int usct_crc32c_hw_init(void)
 {
     unsigned char buf[1500];
     for (size_t i = 0; i < sizeof buf; i++)
@@ -25,13 +25,13 @@ int sctp_crc32c_hw_init(void)
     return 1;
 }
 
-void sctp_crc32c_fill(unsigned char *pkt, size_t len)
+void usct_crc32c_fill(unsigned char *pkt, size_t len)
 {
     if (len >= 12)
         sctpn_packet_set_crc(pkt, len);
 }
 
-int sctp_crc32c_check(const unsigned char *pkt, size_t len)
+int usct_crc32c_check(const unsigned char *pkt, size_t len)
 {
     if (len < 12)
         return 0;

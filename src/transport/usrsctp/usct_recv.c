@@ -1,16 +1,16 @@
-/* sctp_recv.c — the receive path: usrsctp's receive callback (runs inside our usrsctp calls,
+/* usct_recv.c — the receive path: usrsctp's receive callback (runs inside our usrsctp calls,
  * under the stack lock) checks each stream's hello, reassembles messages delivered in parts and
  * queues complete frames ("arrivals"); in the multihomed mode usrsctp's own threads call
- * sctp_inet_callback instead, which defers to the same processing under the lock; progress() hands them to the engine without the lock,
+ * usct_inet_callback instead, which defers to the same processing under the lock; progress() hands them to the engine without the lock,
  * one whole frame at a time (frame_begin, copy, frame_end), so the engine never sees two frames
  * of one peer interleaved. */
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/usct_internal.h"
 
-void sctp_recv_queue(struct sm_transport *t, struct sctp_arrival *a)
+void usct_recv_queue(struct usct_transport *t, struct usct_arrival *a)
 {
     a->next = NULL;
     if (t->arr_tail)
@@ -21,10 +21,10 @@ void sctp_recv_queue(struct sm_transport *t, struct sctp_arrival *a)
     t->arr_bytes += a->len + sizeof *a;
 }
 
-void sctp_recv_free_list(struct sctp_arrival *list)
+void usct_recv_free_list(struct usct_arrival *list)
 {
     while (list) {
-        struct sctp_arrival *next = list->next;
+        struct usct_arrival *next = list->next;
         free(list->data);
         free(list);
         list = next;
@@ -32,7 +32,7 @@ void sctp_recv_free_list(struct sctp_arrival *list)
 }
 
 /* append a part of a message; returns the whole message (ours to free) at its end, else NULL */
-static char *assemble(struct sctp_rx_stream *rx, char *data, size_t len, int eor, size_t *total)
+static char *assemble(struct usct_rx_stream *rx, char *data, size_t len, int eor, size_t *total)
 {
     if (rx->part_len + len > rx->part_cap) {
         size_t cap = rx->part_cap ? rx->part_cap : 65536;
@@ -58,31 +58,31 @@ static char *assemble(struct sctp_rx_stream *rx, char *data, size_t len, int eor
     return whole;
 }
 
-int sctp_recv_callback(struct socket *sock, union sctp_sockstore addr, void *data,
+int usct_recv_callback(struct socket *sock, union sctp_sockstore addr, void *data,
                        size_t datalen, struct sctp_rcvinfo rcv, int flags, void *ulp_info)
 {
     (void)sock;
     if (data)
-        sctp_recv_process(ulp_info, addr, data, datalen, rcv, flags);
+        usct_recv_process(ulp_info, addr, data, datalen, rcv, flags);
     return 1;
 }
 
 /* one message or notification from usrsctp (ours to free); under the stack lock */
-void sctp_recv_process(struct sm_transport *t, union sctp_sockstore addr, void *data,
+void usct_recv_process(struct usct_transport *t, union sctp_sockstore addr, void *data,
                        size_t datalen, struct sctp_rcvinfo rcv, int flags)
 {
     if (flags & MSG_NOTIFICATION) {
-        sctp_assoc_notification(t, data, datalen);
+        usct_assoc_notification(t, data, datalen);
         free(data);
         return;
     }
-    struct sctp_peer *p = NULL;
+    struct usct_peer *p = NULL;
     if (addr.sa.sa_family == AF_CONN)
-        p = sctp_assoc_peer_of_addr(t, addr.sconn.sconn_addr);
+        p = usct_assoc_peer_of_addr(t, addr.sconn.sconn_addr);
     else if (addr.sa.sa_family == AF_INET)
-        p = sctp_udp_peer_of(t, &addr.sin);
+        p = usct_udp_peer_of(t, &addr.sin);
     if (!p)
-        p = sctp_assoc_peer_of_id(t, rcv.rcv_assoc_id);
+        p = usct_assoc_peer_of_id(t, rcv.rcv_assoc_id);
     if (!p || p->state == SCTP_PEER_FAILED ||
         (p->rejected_id && rcv.rcv_assoc_id == p->rejected_id)) {
         free(data);
@@ -91,12 +91,12 @@ void sctp_recv_process(struct sm_transport *t, union sctp_sockstore addr, void *
     if (!p->assoc_id)
         p->assoc_id = rcv.rcv_assoc_id;
     int sid = rcv.rcv_sid;
-    if (sid >= SCTP_SM_MAX_STREAMS) {
+    if (sid >= USCT_MAX_STREAMS) {
         free(data);
-        sctp_assoc_abort(t, p, "stream number out of range");
+        usct_assoc_abort(t, p, "stream number out of range");
         return;
     }
-    struct sctp_rx_stream *rx = &p->rx[sid];
+    struct usct_rx_stream *rx = &p->rx[sid];
     char *msg = data;
     size_t len = datalen;
     int eor = (flags & MSG_EOR) != 0;
@@ -106,14 +106,14 @@ void sctp_recv_process(struct sm_transport *t, union sctp_sockstore addr, void *
             return;
     }
     uint32_t ppid = ntohl(rcv.rcv_ppid);
-    if (ppid == SCTP_SM_PPID_HELLO) {
-        sctp_assoc_check_hello(t, p, sid, msg, len);
+    if (ppid == USCT_PPID_HELLO) {
+        usct_assoc_check_hello(t, p, sid, msg, len);
         free(msg);
         return;
     }
     const char *bad = NULL;
     struct sm_frame_hdr h;
-    if (ppid != SCTP_SM_PPID_FRAME)
+    if (ppid != USCT_PPID_FRAME)
         bad = "unknown payload protocol";
     else if (!rx->authed)
         bad = "frame before the hello on its stream";
@@ -121,15 +121,15 @@ void sctp_recv_process(struct sm_transport *t, union sctp_sockstore addr, void *
         bad = "frame shorter than its header";
     else {
         memcpy(&h, msg, sizeof h);
-        if (h.payload_len != len - sizeof h || h.version != SM_WIRE_VERSION)
-            bad = "malformed frame header";
+        if (h.payload_len != len - sizeof h)
+            bad = "frame length does not match its header";
     }
     if (bad) {
         free(msg);
-        sctp_assoc_abort(t, p, bad);
+        usct_assoc_abort(t, p, bad);
         return;
     }
-    struct sctp_arrival *a = malloc(sizeof *a);
+    struct usct_arrival *a = malloc(sizeof *a);
     if (!a) {
         free(msg);
         return;
@@ -142,22 +142,22 @@ void sctp_recv_process(struct sm_transport *t, union sctp_sockstore addr, void *
     a->len = len;
     p->st[sid < t->nstreams ? sid : 0].rx_msgs++;
     p->st[sid < t->nstreams ? sid : 0].rx_bytes += len;
-    sctp_recv_queue(t, a);
+    usct_recv_queue(t, a);
     return;
 }
 
-int sctp_recv_deliver(struct sm_transport *t, struct sctp_arrival *list)
+int usct_recv_deliver(struct usct_transport *t, struct usct_arrival *list)
 {
     const struct sm_upcalls *up = t->up;
     int n = 0;
     while (list) {
-        struct sctp_arrival *a = list;
+        struct usct_arrival *a = list;
         list = a->next;
         if (a->kind == SCTP_ARR_DATA) {
             const struct sm_frame_hdr *h = (const struct sm_frame_hdr *)a->data;
             char *payload = a->data + sizeof *h;
             if (t->tu.debug > 1)
-                sctp_log("rank %d: delivered from %d stream %u: type %u ctx %u tag %d seq %u "
+                usct_log("rank %d: delivered from %d stream %u: type %u ctx %u tag %d seq %u "
                          "len %u", t->rank, a->peer, a->sid, h->type, h->context, h->tag, h->seq,
                          h->payload_len);
             void *dest = up->frame_begin(up->ctx, a->peer, h);

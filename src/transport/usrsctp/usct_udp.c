@@ -1,4 +1,4 @@
-/* sctp_udp.c — the UDP side of the SCTP transport: our own UDP socket(s) carrying SCTP packets
+/* usct_udp.c — the UDP side of the SCTP transport: our own UDP socket(s) carrying SCTP packets
  * (RFC 6951 framing: the SCTP common header directly in the UDP payload), the usrsctp AF_CONN
  * output callback (batched with sendmmsg, and the SCTPMPI_SCTP_TEST_DROP loss exercise), input
  * (recvmmsg -> usrsctp_conninput) and the map from a datagram's source to a peer rank. */
@@ -14,10 +14,10 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/usct_internal.h"
 #include "transport/udp_socket.h"
 
-int sctp_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
+int usct_udp_open(struct usct_transport *t, const char *const *addrs, int naddrs)
 {
     static const char *const loopback[] = {"127.0.0.1"};
     if (!addrs || naddrs <= 0) {
@@ -25,18 +25,18 @@ int sctp_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs)
         naddrs = 1;
     }
     /* one port for every address: the card lists one */
-    if (sm_udp_open_all(addrs, naddrs, SCTP_SM_MAX_ADDRS, t->tu.port, t->tu.udpbuf, t->udp,
+    if (sm_udp_open_all(addrs, naddrs, USCT_MAX_ADDRS, t->tu.port, t->tu.udpbuf, t->udp,
                         &t->nudp, "sctp") < 0)
         return -1;
     t->udp_port = ntohs(t->udp[0].addr.sin_port);
-    return sctp_udp_setup_buffers(t);
+    return usct_udp_setup_buffers(t);
 }
 
 /* the automatic MTU, the wake-up eventfd and the datagram buffers (both modes) */
-int sctp_udp_setup_buffers(struct sm_transport *t)
+int usct_udp_setup_buffers(struct usct_transport *t)
 {
     if (t->tu.mtu == 0) { /* automatic: the smallest MTU of our interfaces */
-        int mtu = sm_udp_auto_mtu(t->udp, t->nudp, SCTP_SM_AUTO_MTU_MAX);
+        int mtu = sm_udp_auto_mtu(t->udp, t->nudp, USCT_AUTO_MTU_MAX);
         t->tu.mtu = mtu < 576 ? 576 : mtu;
     }
     t->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
@@ -44,15 +44,15 @@ int sctp_udp_setup_buffers(struct sm_transport *t)
         return -1;
     t->rx_buf_size = 65536; /* any datagram, whatever MTU the peer uses */
     t->tx_buf_size = (size_t)t->tu.mtu + 512;
-    t->rx_bufs = malloc(t->rx_buf_size * SCTP_SM_RX_BATCH);
-    t->tx_bufs = malloc(t->tx_buf_size * SCTP_SM_TX_BATCH);
+    t->rx_bufs = malloc(t->rx_buf_size * USCT_RX_BATCH);
+    t->tx_bufs = malloc(t->tx_buf_size * USCT_TX_BATCH);
     if (!t->rx_bufs || !t->tx_bufs)
         return -1;
     t->drop_state = 0x9e3779b97f4a7c15ull ^ ((uint64_t)t->tu.test_seed << 20) ^ (uint64_t)t->rank;
     return 0;
 }
 
-void sctp_udp_close(struct sm_transport *t)
+void usct_udp_close(struct usct_transport *t)
 {
     for (int i = 0; i < t->nudp; i++)
         if (t->udp[i].fd >= 0)
@@ -66,7 +66,7 @@ void sctp_udp_close(struct sm_transport *t)
     free(t->addr_keys);
     free(t->addr_ranks);
     while (t->early) {
-        struct sctp_early_dgram *e = t->early;
+        struct usct_early_dgram *e = t->early;
         t->early = e->next;
         free(e);
     }
@@ -89,7 +89,7 @@ static size_t addr_hash(uint64_t k, size_t mask)
     return (size_t)k & mask;
 }
 
-int sctp_udp_build_map(struct sm_transport *t)
+int usct_udp_build_map(struct usct_transport *t)
 {
     size_t n = 0;
     for (int r = 0; r < t->size; r++)
@@ -117,7 +117,7 @@ int sctp_udp_build_map(struct sm_transport *t)
     return 0;
 }
 
-struct sctp_peer *sctp_udp_peer_of(struct sm_transport *t, const struct sockaddr_in *from)
+struct usct_peer *usct_udp_peer_of(struct usct_transport *t, const struct sockaddr_in *from)
 {
     if (!t->addr_keys || from->sin_family != AF_INET)
         return NULL;
@@ -147,7 +147,7 @@ static int packet_has_data(const unsigned char *pkt, size_t len)
     return 0;
 }
 
-static int test_drop(struct sm_transport *t, const unsigned char *pkt, size_t len)
+static int test_drop(struct usct_transport *t, const unsigned char *pkt, size_t len)
 {
     if (t->tu.test_drop <= 0 || !packet_has_data(pkt, len))
         return 0;
@@ -161,7 +161,7 @@ static int test_drop(struct sm_transport *t, const unsigned char *pkt, size_t le
     return u * 100.0 < t->tu.test_drop;
 }
 
-void sctp_udp_flush(struct sm_transport *t)
+void usct_udp_flush(struct usct_transport *t)
 {
     int done = 0, retried = 0;
     while (done < t->tx_count) {
@@ -185,36 +185,36 @@ void sctp_udp_flush(struct sm_transport *t)
     t->tx_count = 0;
 }
 
-int sctp_udp_conn_output(void *addr, void *buffer, size_t length, uint8_t tos, uint8_t set_df)
+int usct_udp_conn_output(void *addr, void *buffer, size_t length, uint8_t tos, uint8_t set_df)
 {
     (void)tos;
     (void)set_df;
-    struct sctp_peer *p = addr;
-    struct sm_transport *t = p->t;
+    struct usct_peer *p = addr;
+    struct usct_transport *t = p->t;
     if (t->nudp == 0)
         return -1;
     if (test_drop(t, buffer, length)) {
         p->tx_dropped_test++;
         return 0;
     }
-    sctp_stats_note_output(p, buffer, length);
+    usct_stats_note_output(p, buffer, length);
     p->tx_datagrams++;
     if (length > t->tx_buf_size) { /* larger than the batch slots: send on its own */
-        sctp_udp_flush(t);
+        usct_udp_flush(t);
         if (t->crc_ours)
-            sctp_crc32c_fill(buffer, length);
+            usct_crc32c_fill(buffer, length);
         if (sendto(t->udp[0].fd, buffer, length, 0, (struct sockaddr *)&p->addrs[0],
                    sizeof p->addrs[0]) < 0)
             t->udp_send_errors++;
         return 0;
     }
-    if (t->tx_count == SCTP_SM_TX_BATCH)
-        sctp_udp_flush(t);
+    if (t->tx_count == USCT_TX_BATCH)
+        usct_udp_flush(t);
     int i = t->tx_count++;
     unsigned char *slot = t->tx_bufs + (size_t)i * t->tx_buf_size;
     memcpy(slot, buffer, length);
     if (t->crc_ours)
-        sctp_crc32c_fill(slot, length);
+        usct_crc32c_fill(slot, length);
     t->tx_iov[i].iov_base = slot;
     t->tx_iov[i].iov_len = length;
     memset(&t->tx_msgs[i], 0, sizeof t->tx_msgs[i]);
@@ -226,13 +226,13 @@ int sctp_udp_conn_output(void *addr, void *buffer, size_t length, uint8_t tos, u
 }
 
 /* ---- input ---- */
-static void note_rogue(struct sm_transport *t, const struct sockaddr_in *from, size_t len)
+static void note_rogue(struct usct_transport *t, const struct sockaddr_in *from, size_t len)
 {
     t->rogue_datagrams++;
     if (t->rogue_logged < 1) { /* one line; the count is in the statistics */
         char ip[INET_ADDRSTRLEN] = "?";
         inet_ntop(AF_INET, &from->sin_addr, ip, sizeof ip);
-        sctp_log("rank %d: dropped %zu-byte datagram from unknown %s:%u (not a rank of this job)",
+        usct_log("rank %d: dropped %zu-byte datagram from unknown %s:%u (not a rank of this job)",
                  t->rank, len, ip, ntohs(from->sin_port));
         t->rogue_logged++;
     }
@@ -240,36 +240,36 @@ static void note_rogue(struct sm_transport *t, const struct sockaddr_in *from, s
 
 /* a peer that learnt our card first may reach us before we know its card: keep a few of its
  * datagrams (an INIT, typically) and feed them to usrsctp once set_peers() built the map */
-static void keep_early(struct sm_transport *t, const struct sockaddr_in *from, const void *data,
+static void keep_early(struct usct_transport *t, const struct sockaddr_in *from, const void *data,
                        size_t len)
 {
     if (t->nearly >= 256)
         return;
-    struct sctp_early_dgram *e = malloc(sizeof *e + len);
+    struct usct_early_dgram *e = malloc(sizeof *e + len);
     if (!e)
         return;
     e->next = NULL;
     e->from = *from;
     e->len = len;
     memcpy(e->data, data, len);
-    struct sctp_early_dgram **pp = &t->early;
+    struct usct_early_dgram **pp = &t->early;
     while (*pp)
         pp = &(*pp)->next;
     *pp = e;
     t->nearly++;
 }
 
-void sctp_udp_replay_early(struct sm_transport *t)
+void usct_udp_replay_early(struct usct_transport *t)
 {
-    struct sctp_early_dgram *e = t->early;
+    struct usct_early_dgram *e = t->early;
     t->early = NULL;
     t->nearly = 0;
     while (e) {
-        struct sctp_early_dgram *next = e->next;
-        struct sctp_peer *p = sctp_udp_peer_of(t, &e->from);
+        struct usct_early_dgram *next = e->next;
+        struct usct_peer *p = usct_udp_peer_of(t, &e->from);
         if (!p)
             note_rogue(t, &e->from, e->len);
-        else if (e->len >= 12 && (!t->crc_ours || sctp_crc32c_check(e->data, e->len))) {
+        else if (e->len >= 12 && (!t->crc_ours || usct_crc32c_check(e->data, e->len))) {
             p->rx_datagrams++;
             usrsctp_conninput(p, e->data, e->len, 0);
         }
@@ -281,23 +281,23 @@ void sctp_udp_replay_early(struct sm_transport *t)
 /* ICMP port/host unreachable for a datagram we sent: that peer's process (or host) is gone */
 static void on_unreachable(void *arg, const struct sockaddr_in *dst, const char *why)
 {
-    struct sm_transport *t = arg;
-    struct sctp_peer *p = sctp_udp_peer_of(t, dst);
+    struct usct_transport *t = arg;
+    struct usct_peer *p = usct_udp_peer_of(t, dst);
     if (p && !t->finalizing && (p->state == SCTP_PEER_UP || p->state == SCTP_PEER_CONNECTING))
-        sctp_assoc_fail(t, p, why);
+        usct_assoc_fail(t, p, why);
 }
 
-int sctp_udp_pump_input(struct sm_transport *t, int budget)
+int usct_udp_pump_input(struct usct_transport *t, int budget)
 {
     if (t->inet) /* usrsctp's receive thread reads its own socket */
         return 0;
-    struct mmsghdr msgs[SCTP_SM_RX_BATCH];
-    struct iovec iov[SCTP_SM_RX_BATCH];
-    struct sockaddr_in from[SCTP_SM_RX_BATCH];
+    struct mmsghdr msgs[USCT_RX_BATCH];
+    struct iovec iov[USCT_RX_BATCH];
+    struct sockaddr_in from[USCT_RX_BATCH];
     int total = 0;
     for (int s = 0; s < t->nudp; s++) {
         for (;;) {
-            int want = SCTP_SM_RX_BATCH;
+            int want = USCT_RX_BATCH;
             if (budget - total < want)
                 want = budget - total;
             if (want <= 0)
@@ -324,7 +324,7 @@ int sctp_udp_pump_input(struct sm_transport *t, int budget)
                     t->udp_truncated++;
                     continue;
                 }
-                struct sctp_peer *p = sctp_udp_peer_of(t, &from[i]);
+                struct usct_peer *p = usct_udp_peer_of(t, &from[i]);
                 if (!p && !t->peers_known) {
                     keep_early(t, &from[i], iov[i].iov_base, len);
                     continue;
@@ -335,7 +335,7 @@ int sctp_udp_pump_input(struct sm_transport *t, int budget)
                 }
                 if (len < 12) /* shorter than an SCTP common header */
                     continue;
-                if (t->crc_ours && !sctp_crc32c_check(iov[i].iov_base, len)) {
+                if (t->crc_ours && !usct_crc32c_check(iov[i].iov_base, len)) {
                     t->crc_errors++;
                     continue;
                 }

@@ -1,21 +1,21 @@
-/* sctp_internal.h — state shared by the files of the SCTP transport (src/transport/sctp/).
+/* usct_internal.h — state shared by the files of the SCTP transport (src/transport/usrsctp/).
  *
  * Design (docs/transport-sctp.md has the why and the numbers):
  *  - usrsctp runs without threads of its own (usrsctp_init_nothreads) over AF_CONN: we own the
  *    UDP socket(s) and carry SCTP packets in UDP datagrams (RFC 6951 framing).  Every peer rank
- *    is one AF_CONN "address" (a pointer to its struct sctp_peer), so a datagram's UDP source
+ *    is one AF_CONN "address" (a pointer to its struct usct_peer), so a datagram's UDP source
  *    names the rank before usrsctp sees it and datagrams from unknown sources never reach it.
  *  - One one-to-many SCTP socket per rank; one association per peer, set up on first send.
- *  - Multihomed mode (a rank with several addresses, sctp_inet.c): AF_CONN cannot carry a second
+ *  - Multihomed mode (a rank with several addresses, usct_inet.c): AF_CONN cannot carry a second
  *    path, so usrsctp's own AF_INET stack and UDP encapsulation run instead, with its threads;
  *    its callback only queues events that progress() processes like the AF_CONN mode's.
  *  - All usrsctp calls happen under t->stack_lock.  usrsctp's receive callback only queues
- *    "arrivals" (struct sctp_arrival); progress() hands them to the engine without the lock.
+ *    "arrivals" (struct usct_arrival); progress() hands them to the engine without the lock.
  *  - Progress: the caller's progress() drives input, timers and output.  A small watchdog
  *    thread drives them too while the application computes (strong progress), and an optional
  *    dedicated receive thread mode (SCTPMPI_SCTP_PROGRESS=thread) exists for comparison. */
-#ifndef SCTPMPI_SCTP_INTERNAL_H
-#define SCTPMPI_SCTP_INTERNAL_H
+#ifndef SCTPMPI_USCT_INTERNAL_H
+#define SCTPMPI_USCT_INTERNAL_H
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -30,6 +30,7 @@
 #include <usrsctp.h>
 
 #include "engine/wire.h"
+#include "transport/hello.h"
 #include "transport/transport.h"
 #include "transport/udp_socket.h"
 
@@ -54,21 +55,21 @@ struct sm_paddrthlds {
     uint16_t spt_pathcpthld;  /* primary path switchover: 0xffff = off (usrsctp insists) */
 };
 
-#define SCTP_SM_PPID_FRAME 0x534d4631u  /* "SMF1": one engine frame per SCTP message */
-#define SCTP_SM_PPID_HELLO 0x534d4831u  /* "SMH1": rank + job secret, first on every stream */
-#define SCTP_SM_SCTP_PORT 5001          /* SCTP port inside the UDP encapsulation (all ranks) */
-#define SCTP_SM_MAX_ADDRS 8             /* addresses per rank (multihoming) */
-#define SCTP_SM_MAX_STREAMS 256
-#define SCTP_SM_SECRET_MAX 128
-#define SCTP_SM_RX_BATCH 32             /* datagrams per recvmmsg */
-#define SCTP_SM_TX_BATCH 64             /* datagrams per sendmmsg */
-#define SCTP_SM_INLINE_IOV 8            /* iovec elements kept inside a queued send */
-#define SCTP_SM_AUTO_MTU_MAX 32000      /* automatic MTU cap (loopback's 65536 would stall) */
+#define USCT_PPID_FRAME 0x534d4631u  /* "SMF1": one engine frame per SCTP message */
+#define USCT_PPID_HELLO 0x534d4831u  /* "SMH1": rank + job secret, first on every stream */
+#define USCT_SCTP_PORT 5001          /* SCTP port inside the UDP encapsulation (all ranks) */
+#define USCT_MAX_ADDRS 8             /* addresses per rank (multihoming) */
+#define USCT_MAX_STREAMS 256
+#define USCT_SECRET_MAX SM_HELLO_SECRET_MAX
+#define USCT_RX_BATCH 32             /* datagrams per recvmmsg */
+#define USCT_TX_BATCH 64             /* datagrams per sendmmsg */
+#define USCT_INLINE_IOV 8            /* iovec elements kept inside a queued send */
+#define USCT_AUTO_MTU_MAX 32000      /* automatic MTU cap (loopback's 65536 would stall) */
 
-/* ---- tunables (sctp_tunables.c) ---- */
-enum sctp_progress_mode { SCTP_PROGRESS_CALLER = 0, SCTP_PROGRESS_THREAD = 1 };
+/* ---- tunables (usct_tunables.c) ---- */
+enum usct_progress_mode { SCTP_PROGRESS_CALLER = 0, SCTP_PROGRESS_THREAD = 1 };
 
-struct sctp_tunables {
+struct usct_tunables {
     int streams;              /* SCTPMPI_SCTP_STREAMS: data streams (1 = single stream) */
     size_t sockbuf;           /* SCTPMPI_SOCKBUF: SCTP send and receive buffer, bytes */
     size_t udpbuf;            /* SCTPMPI_SCTP_UDPBUF: kernel UDP socket buffers, bytes */
@@ -88,14 +89,14 @@ struct sctp_tunables {
     int hb_interval_ms;       /* SCTPMPI_SCTP_HB_INTERVAL (-1: default, 0: off) */
     int path_max_retrans;     /* SCTPMPI_SCTP_PATH_MAX_RETRANS (-1: default) */
     int assoc_max_retrans;    /* SCTPMPI_SCTP_ASSOC_MAX_RETRANS (-1: default) */
-    enum sctp_progress_mode progress;  /* SCTPMPI_SCTP_PROGRESS=caller|thread */
+    enum usct_progress_mode progress;  /* SCTPMPI_SCTP_PROGRESS=caller|thread */
     int watchdog_us;          /* SCTPMPI_SCTP_WATCHDOG_US: strong-progress tick, 0 = off */
     int spin_us;              /* SCTPMPI_SCTP_SPIN_US: busy-poll before blocking */
     int linger_ms;            /* SCTPMPI_SCTP_LINGER_MS: graceful shutdown wait at finalize */
     double test_drop;         /* SCTPMPI_SCTP_TEST_DROP: % of DATA-bearing packets dropped */
     unsigned test_seed;       /* SCTPMPI_SCTP_TEST_SEED */
     int debug;                /* SCTPMPI_SCTP_DEBUG: log association events */
-    /* multihoming (sctp_inet.c, sctp_paths.c; addresses: transport/local_addrs.c) */
+    /* multihoming (usct_inet.c, usct_paths.c; addresses: transport/local_addrs.c) */
     int multihome;            /* SCTPMPI_SCTP_MULTIHOME: -1 auto (more than one address), 0, 1 */
     int failover;             /* SCTPMPI_SCTP_FAILOVER: 0 unset, 1 wan, 2 lan (preset applied) */
     int pf_threshold;         /* SCTPMPI_SCTP_PF_THRESHOLD (-1: off, no potentially-failed) */
@@ -104,18 +105,18 @@ struct sctp_tunables {
     int keep_primary;         /* SCTPMPI_SCTP_KEEP_PRIMARY: leave the primary to usrsctp */
 };
 
-void sctp_tunables_load(struct sctp_tunables *tu, int local_ranks);
+void usct_tunables_load(struct usct_tunables *tu, int local_ranks);
 
-/* ---- peers and associations (sctp_assoc.c) ---- */
-struct sctp_rx_stream {       /* one (peer, incoming stream); touched under the stack lock */
+/* ---- peers and associations (usct_assoc.c) ---- */
+struct usct_rx_stream {       /* one (peer, incoming stream); touched under the stack lock */
     int authed;               /* the hello arrived on this stream */
     char *part;               /* a message delivered in parts (partial delivery) so far */
     size_t part_len, part_cap;
 };
 
-struct sctp_tx_item {         /* a frame waiting for send-buffer space (in order per lane) */
-    struct sctp_tx_item *next;
-    struct iovec iov[SCTP_SM_INLINE_IOV];
+struct usct_tx_item {         /* a frame waiting for send-buffer space (in order per lane) */
+    struct usct_tx_item *next;
+    struct iovec iov[USCT_INLINE_IOV];
     int iovcnt;
     size_t len;
     void *cookie;             /* send_done(cookie) once sent; NULL when we own a copy */
@@ -123,13 +124,13 @@ struct sctp_tx_item {         /* a frame waiting for send-buffer space (in order
     unsigned char hdr_copy[sizeof(struct sm_frame_hdr)]; /* the header (engine's stack) */
 };
 
-struct sctp_stream_stats {
+struct usct_stream_stats {
     uint64_t tx_msgs, tx_bytes, rx_msgs, rx_bytes;
 };
 
 /* multihomed mode: what usrsctp's threads hand our receive callback, kept for progress() */
-struct sctp_raw_event {
-    struct sctp_raw_event *next;
+struct usct_raw_event {
+    struct usct_raw_event *next;
     union sctp_sockstore addr;
     void *data;
     size_t len;
@@ -137,16 +138,16 @@ struct sctp_raw_event {
     int flags;
 };
 
-/* one (peer, remote address) as the path manager sees it (sctp_paths.c) */
-enum sctp_path_event { SCTP_PATH_EV_AVAILABLE, SCTP_PATH_EV_UNREACHABLE, SCTP_PATH_EV_PF,
+/* one (peer, remote address) as the path manager sees it (usct_paths.c) */
+enum usct_path_event { SCTP_PATH_EV_AVAILABLE, SCTP_PATH_EV_UNREACHABLE, SCTP_PATH_EV_PF,
                        SCTP_PATH_EV_PRIMARY, SCTP_PATH_EV_CONFIRMED, SCTP_PATH_NEVENTS };
-struct sctp_path {
+struct usct_path {
     int32_t state;            /* last seen spinfo_state (SCTP_ACTIVE ...), 0 unknown */
     int primary;              /* the association's primary path now */
     uint64_t events[SCTP_PATH_NEVENTS];
 };
 
-enum sctp_peer_state {
+enum usct_peer_state {
     SCTP_PEER_IDLE = 0,       /* no association */
     SCTP_PEER_CONNECTING,     /* first send done, COMM_UP not seen */
     SCTP_PEER_UP,             /* association established */
@@ -154,37 +155,37 @@ enum sctp_peer_state {
     SCTP_PEER_FAILED          /* lost (reported through up->peer_failed) */
 };
 
-struct sctp_peer {
-    struct sm_transport *t;   /* back pointer; &peer is the AF_CONN address */
+struct usct_peer {
+    struct usct_transport *t;   /* back pointer; &peer is the AF_CONN address */
     int rank;
-    struct sockaddr_in addrs[SCTP_SM_MAX_ADDRS];
+    struct sockaddr_in addrs[USCT_MAX_ADDRS];
     int naddrs;
     int crc32c;               /* this peer's card says it checks CRC32c */
-    enum sctp_peer_state state;
+    enum usct_peer_state state;
     sctp_assoc_t assoc_id;    /* 0 while unknown */
     sctp_assoc_t rejected_id; /* an association we aborted: its leftovers are dropped quietly */
     int abort_pending;        /* rejected_id still to be aborted (not from inside a callback) */
     int ever_authed;          /* a hello from this peer passed */
     int out_streams, in_streams;
     unsigned char *hello_sent;            /* per outgoing stream */
-    struct sctp_rx_stream *rx;            /* per incoming stream */
-    struct sctp_tx_item **txq_head, **txq_tail; /* per lane */
+    struct usct_rx_stream *rx;            /* per incoming stream */
+    struct usct_tx_item **txq_head, **txq_tail; /* per lane */
     int txq_len;
-    struct sctp_stream_stats *st;         /* per stream */
+    struct usct_stream_stats *st;         /* per stream */
     uint64_t retrans_chunks;              /* DATA chunks we sent twice (seen in conn output) */
     uint64_t data_chunks, idata_chunks;   /* DATA / I-DATA chunks sent (RFC 8260 check) */
     uint32_t highest_tsn; int tsn_valid;
     uint64_t tx_datagrams, rx_datagrams, tx_dropped_test;
     unsigned assoc_count;                 /* associations set up so far */
     int inet;                 /* this peer's card says it runs the multihomed mode */
-    struct sctp_path paths[SCTP_SM_MAX_ADDRS]; /* per remote address (multihomed mode) */
+    struct usct_path paths[USCT_MAX_ADDRS]; /* per remote address (multihomed mode) */
 };
 
 /* one queued event for the engine, produced under the stack lock, consumed in progress() */
-enum sctp_arrival_kind { SCTP_ARR_DATA, SCTP_ARR_PEER_FAILED };
-struct sctp_arrival {
-    struct sctp_arrival *next;
-    enum sctp_arrival_kind kind;
+enum usct_arrival_kind { SCTP_ARR_DATA, SCTP_ARR_PEER_FAILED };
+struct usct_arrival {
+    struct usct_arrival *next;
+    enum usct_arrival_kind kind;
     int peer;
     uint16_t sid;
     int eor;
@@ -193,58 +194,58 @@ struct sctp_arrival {
     char why[96];
 };
 
-struct sctp_early_dgram {
-    struct sctp_early_dgram *next;
+struct usct_early_dgram {
+    struct usct_early_dgram *next;
     struct sockaddr_in from;
     size_t len;
     unsigned char data[];
 };
 
 
-struct sm_transport {
-    struct sctp_tunables tu;
+struct usct_transport {
+    struct usct_tunables tu;
     int rank, size;
-    char secret[SCTP_SM_SECRET_MAX];
+    char secret[USCT_SECRET_MAX];
     const struct sm_upcalls *up;
     int nlanes, nstreams;     /* lanes the engine sees; SCTP streams we open */
     int p2p_lanes, rma_lanes; /* point-to-point lanes, then RMA lanes (nlanes = both) */
     size_t max_payload;
 
-    /* UDP (sctp_udp.c) */
-    struct sm_udp_sock udp[SCTP_SM_MAX_ADDRS]; /* fd -1 in the multihomed mode: usrsctp owns it */
+    /* UDP (usct_udp.c) */
+    struct sm_udp_sock udp[USCT_MAX_ADDRS]; /* fd -1 in the multihomed mode: usrsctp owns it */
     int nudp;
     uint16_t udp_port;
     int wake_fd;              /* eventfd: arrivals queued by a thread, or stop request */
-    unsigned char *rx_bufs;   /* SCTP_SM_RX_BATCH datagram buffers */
+    unsigned char *rx_bufs;   /* USCT_RX_BATCH datagram buffers */
     size_t rx_buf_size;
-    unsigned char *tx_bufs;   /* SCTP_SM_TX_BATCH datagrams waiting for sendmmsg */
+    unsigned char *tx_bufs;   /* USCT_TX_BATCH datagrams waiting for sendmmsg */
     size_t tx_buf_size;
-    struct mmsghdr tx_msgs[SCTP_SM_TX_BATCH];
-    struct iovec tx_iov[SCTP_SM_TX_BATCH];
+    struct mmsghdr tx_msgs[USCT_TX_BATCH];
+    struct iovec tx_iov[USCT_TX_BATCH];
     int tx_count;
     uint64_t drop_state;      /* test-drop generator */
     uint64_t rogue_datagrams, rogue_logged, udp_send_errors, udp_truncated;
     uint64_t *addr_keys;      /* open-addressing map (ip << 16 | port) -> rank + 1 */
     int *addr_ranks;
     size_t addr_mask;
-    struct sctp_early_dgram *early; /* datagrams that arrived before set_peers (replayed) */
+    struct usct_early_dgram *early; /* datagrams that arrived before set_peers (replayed) */
     int nearly;
 
-    /* multihomed mode (sctp_inet.c): usrsctp's own UDP encapsulation over AF_INET, its threads */
+    /* multihomed mode (usct_inet.c): usrsctp's own UDP encapsulation over AF_INET, its threads */
     int inet;
     pthread_mutex_t raw_lock; /* guards raw_head/raw_tail only; never held across usrsctp */
-    struct sctp_raw_event *raw_head, *raw_tail;
+    struct usct_raw_event *raw_head, *raw_tail;
     uint64_t raw_events;
     uint64_t last_path_poll_ms;
-    uint64_t if_base[SCTP_SM_MAX_ADDRS][4]; /* interface counters at start (tx/rx pkts/bytes) */
+    uint64_t if_base[USCT_MAX_ADDRS][4]; /* interface counters at start (tx/rx pkts/bytes) */
 
-    /* usrsctp (sctp_endpoint.c) */
+    /* usrsctp (usct_endpoint.c) */
     struct socket *sock;
     pthread_mutex_t stack_lock;
     uint64_t last_timer_ms;
 
-    /* peers (sctp_assoc.c) */
-    struct sctp_peer *peers;
+    /* peers (usct_assoc.c) */
+    struct usct_peer *peers;
     int peers_known;
     int finalizing;
     int aborts_pending;       /* some peer has abort_pending */
@@ -252,13 +253,13 @@ struct sm_transport {
     int crc_ours;             /* usrsctp offloaded, we fill and check CRC32c in hardware */
     uint64_t crc_errors;      /* datagrams dropped by our CRC32c check */
 
-    /* arrivals (sctp_recv.c) */
-    struct sctp_arrival *arr_head, *arr_tail;
+    /* arrivals (usct_recv.c) */
+    struct usct_arrival *arr_head, *arr_tail;
     size_t arr_bytes;
     char *gather;             /* contiguous copy of a multi-element frame for usrsctp_sendv */
     size_t gather_size;
 
-    /* progress threads (sctp_progress.c) */
+    /* progress threads (usct_progress.c) */
     pthread_t thread;
     int thread_running;
     atomic_int stop_thread;
@@ -267,87 +268,87 @@ struct sm_transport {
     uint64_t watchdog_steps, thread_steps;
 };
 
-/* sctp_udp.c */
-int sctp_udp_open(struct sm_transport *t, const char *const *addrs, int naddrs);
-int sctp_udp_setup_buffers(struct sm_transport *t);
-void sctp_udp_close(struct sm_transport *t);
-int sctp_udp_conn_output(void *addr, void *buffer, size_t length, uint8_t tos, uint8_t set_df);
-int sctp_udp_pump_input(struct sm_transport *t, int budget);  /* locked; returns datagrams */
-void sctp_udp_flush(struct sm_transport *t);                   /* locked */
-struct sctp_peer *sctp_udp_peer_of(struct sm_transport *t, const struct sockaddr_in *from);
-int sctp_udp_build_map(struct sm_transport *t);
-void sctp_udp_replay_early(struct sm_transport *t);  /* locked: datagrams seen before set_peers */
+/* usct_udp.c */
+int usct_udp_open(struct usct_transport *t, const char *const *addrs, int naddrs);
+int usct_udp_setup_buffers(struct usct_transport *t);
+void usct_udp_close(struct usct_transport *t);
+int usct_udp_conn_output(void *addr, void *buffer, size_t length, uint8_t tos, uint8_t set_df);
+int usct_udp_pump_input(struct usct_transport *t, int budget);  /* locked; returns datagrams */
+void usct_udp_flush(struct usct_transport *t);                   /* locked */
+struct usct_peer *usct_udp_peer_of(struct usct_transport *t, const struct sockaddr_in *from);
+int usct_udp_build_map(struct usct_transport *t);
+void usct_udp_replay_early(struct usct_transport *t);  /* locked: datagrams seen before set_peers */
 
 #include "transport/local_addrs.h" /* sm_local_addrs(): which addresses to bind */
 
-/* sctp_inet.c (multihomed mode) */
-int sctp_inet_open(struct sm_transport *t, const char *const *addrs, int naddrs);
-int sctp_inet_bind(struct sm_transport *t);                                   /* locked */
-int sctp_inet_connect(struct sm_transport *t, struct sctp_peer *p);          /* locked */
-int sctp_inet_callback(struct socket *sock, union sctp_sockstore addr, void *data,
+/* usct_inet.c (multihomed mode) */
+int usct_inet_open(struct usct_transport *t, const char *const *addrs, int naddrs);
+int usct_inet_bind(struct usct_transport *t);                                   /* locked */
+int usct_inet_connect(struct usct_transport *t, struct usct_peer *p);          /* locked */
+int usct_inet_callback(struct socket *sock, union sctp_sockstore addr, void *data,
                        size_t datalen, struct sctp_rcvinfo rcv, int flags, void *ulp_info);
-void sctp_inet_drain(struct sm_transport *t);                                  /* locked */
-void sctp_inet_close(struct sm_transport *t);
+void usct_inet_drain(struct usct_transport *t);                                  /* locked */
+void usct_inet_close(struct usct_transport *t);
 
-/* sctp_paths.c (path states, per path statistics) */
-void sctp_paths_on_change(struct sm_transport *t, const struct sctp_paddr_change *pc); /* locked */
-void sctp_paths_print(struct sm_transport *t, struct sctp_peer *p, FILE *f);   /* unlocked */
-void sctp_paths_print_interfaces(struct sm_transport *t, FILE *f);
-void sctp_paths_interface_counters(const struct sockaddr_in *a, uint64_t out[4]);
+/* usct_paths.c (path states, per path statistics) */
+void usct_paths_on_change(struct usct_transport *t, const struct sctp_paddr_change *pc); /* locked */
+void usct_paths_print(struct usct_transport *t, struct usct_peer *p, FILE *f);   /* unlocked */
+void usct_paths_print_interfaces(struct usct_transport *t, FILE *f);
+void usct_paths_interface_counters(const struct sockaddr_in *a, uint64_t out[4]);
 
-/* sctp_endpoint.c */
-int sctp_endpoint_open(struct sm_transport *t);
-void sctp_endpoint_close(struct sm_transport *t);
-void sctp_endpoint_timers(struct sm_transport *t);            /* locked */
-uint64_t sctp_now_ms(void);
+/* usct_endpoint.c */
+int usct_endpoint_open(struct usct_transport *t);
+void usct_endpoint_close(struct usct_transport *t);
+void usct_endpoint_timers(struct usct_transport *t);            /* locked */
+uint64_t usct_now_ms(void);
 
-/* sctp_assoc.c */
-int sctp_assoc_parse_card(struct sm_transport *t, int rank, const char *card);
-struct sctp_peer *sctp_assoc_peer_of_addr(struct sm_transport *t, void *conn_addr);
-struct sctp_peer *sctp_assoc_peer_of_id(struct sm_transport *t, sctp_assoc_t id);
-void sctp_assoc_fill_sconn(struct sctp_peer *p, struct sockaddr_conn *sc);
+/* usct_assoc.c */
+int usct_assoc_parse_card(struct usct_transport *t, int rank, const char *card);
+struct usct_peer *usct_assoc_peer_of_addr(struct usct_transport *t, void *conn_addr);
+struct usct_peer *usct_assoc_peer_of_id(struct usct_transport *t, sctp_assoc_t id);
+void usct_assoc_fill_sconn(struct usct_peer *p, struct sockaddr_conn *sc);
 /* the destination for usrsctp_sendv: the peer's AF_CONN handle, or its first address */
-void sctp_assoc_fill_dest(struct sctp_peer *p, union sctp_sockstore *d);
-int sctp_assoc_send_hello(struct sm_transport *t, struct sctp_peer *p, int sid); /* locked */
-int sctp_assoc_check_hello(struct sm_transport *t, struct sctp_peer *p, int sid,
+void usct_assoc_fill_dest(struct usct_peer *p, union sctp_sockstore *d);
+int usct_assoc_send_hello(struct usct_transport *t, struct usct_peer *p, int sid); /* locked */
+int usct_assoc_check_hello(struct usct_transport *t, struct usct_peer *p, int sid,
                            const char *data, size_t len);                      /* locked */
-void sctp_assoc_abort(struct sm_transport *t, struct sctp_peer *p, const char *why); /* locked */
-void sctp_assoc_run_aborts(struct sm_transport *t);                                /* locked */
-void sctp_assoc_fail(struct sm_transport *t, struct sctp_peer *p, const char *why); /* locked */
-void sctp_assoc_notification(struct sm_transport *t, const void *data, size_t len); /* locked */
-void sctp_assoc_reset(struct sm_transport *t, struct sctp_peer *p);
-void sctp_assoc_queue_failure(struct sm_transport *t, struct sctp_peer *p, const char *why);
+void usct_assoc_abort(struct usct_transport *t, struct usct_peer *p, const char *why); /* locked */
+void usct_assoc_run_aborts(struct usct_transport *t);                                /* locked */
+void usct_assoc_fail(struct usct_transport *t, struct usct_peer *p, const char *why); /* locked */
+void usct_assoc_notification(struct usct_transport *t, const void *data, size_t len); /* locked */
+void usct_assoc_reset(struct usct_transport *t, struct usct_peer *p);
+void usct_assoc_queue_failure(struct usct_transport *t, struct usct_peer *p, const char *why);
 
-/* sctp_send.c */
-int sctp_send_frame(struct sm_transport *t, int peer, int lane, const struct iovec *iov,
+/* usct_send.c */
+int usct_send_frame(struct sm_transport *handle, int peer, int lane, const struct iovec *iov,
                     int iovcnt, void *cookie);
-int sctp_send_retry_queued(struct sm_transport *t, void **done, int maxdone);   /* locked */
+int usct_send_retry_queued(struct usct_transport *t, void **done, int maxdone);   /* locked */
 
-/* sctp_recv.c */
-int sctp_recv_callback(struct socket *sock, union sctp_sockstore addr, void *data,
+/* usct_recv.c */
+int usct_recv_callback(struct socket *sock, union sctp_sockstore addr, void *data,
                        size_t datalen, struct sctp_rcvinfo rcv, int flags, void *ulp_info);
-void sctp_recv_process(struct sm_transport *t, union sctp_sockstore addr, void *data,
+void usct_recv_process(struct usct_transport *t, union sctp_sockstore addr, void *data,
                        size_t datalen, struct sctp_rcvinfo rcv, int flags);   /* locked */
-void sctp_recv_queue(struct sm_transport *t, struct sctp_arrival *a);      /* locked */
-int sctp_recv_deliver(struct sm_transport *t, struct sctp_arrival *list);  /* unlocked */
-void sctp_recv_free_list(struct sctp_arrival *list);
+void usct_recv_queue(struct usct_transport *t, struct usct_arrival *a);      /* locked */
+int usct_recv_deliver(struct usct_transport *t, struct usct_arrival *list);  /* unlocked */
+void usct_recv_free_list(struct usct_arrival *list);
 
-/* sctp_progress.c */
-int sctp_progress(struct sm_transport *t, long timeout_us);
-int sctp_progress_start_thread(struct sm_transport *t);
-void sctp_progress_stop_thread(struct sm_transport *t);
-int sctp_progress_step_locked(struct sm_transport *t);
+/* usct_progress.c */
+int usct_progress(struct sm_transport *handle, long timeout_us);
+int usct_progress_start_thread(struct usct_transport *t);
+void usct_progress_stop_thread(struct usct_transport *t);
+int usct_progress_step_locked(struct usct_transport *t);
 
-/* sctp_crc32c.c */
-int sctp_crc32c_hw_init(void);   /* 1: hardware CRC32c available and matches usrsctp */
-void sctp_crc32c_fill(unsigned char *pkt, size_t len);
-int sctp_crc32c_check(const unsigned char *pkt, size_t len);
+/* usct_crc32c.c */
+int usct_crc32c_hw_init(void);   /* 1: hardware CRC32c available and matches usrsctp */
+void usct_crc32c_fill(unsigned char *pkt, size_t len);
+int usct_crc32c_check(const unsigned char *pkt, size_t len);
 
-/* sctp_stats.c */
-int sctp_stats_peer_info(struct sm_transport *t, int peer, char *buf, size_t len);
-void sctp_stats_print(struct sm_transport *t, FILE *f);
-void sctp_stats_note_output(struct sctp_peer *p, const unsigned char *pkt, size_t len);
+/* usct_stats.c */
+int usct_stats_peer_info(struct sm_transport *handle, int peer, char *buf, size_t len);
+void usct_stats_print(struct usct_transport *t, FILE *f);
+void usct_stats_note_output(struct usct_peer *p, const unsigned char *pkt, size_t len);
 
-void sctp_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void usct_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

@@ -1,4 +1,4 @@
-/* sctp_stats.c — statistics (SCTPMPI_STATS=1) and peer_info(): per association (usrsctp
+/* usct_stats.c — statistics (SCTPMPI_STATS=1) and peer_info(): per association (usrsctp
  * SCTP_STATUS: state, windows, primary path RTT/RTO/cwnd/MTU/state), per stream (messages and
  * bytes each way, counted by us), retransmitted DATA chunks per association (seen in our output
  * callback: a TSN sent twice), and usrsctp's process-wide counters (fast retransmits, T3
@@ -6,9 +6,9 @@
 #include <arpa/inet.h>
 #include <string.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/usct_internal.h"
 
-void sctp_stats_note_output(struct sctp_peer *p, const unsigned char *pkt, size_t len)
+void usct_stats_note_output(struct usct_peer *p, const unsigned char *pkt, size_t len)
 {
     size_t off = 12;
     while (off + 8 <= len) {
@@ -35,7 +35,7 @@ void sctp_stats_note_output(struct sctp_peer *p, const unsigned char *pkt, size_
     }
 }
 
-static const char *peer_state_name(enum sctp_peer_state s)
+static const char *peer_state_name(enum usct_peer_state s)
 {
     switch (s) {
     case SCTP_PEER_IDLE: return "idle";
@@ -59,7 +59,7 @@ static const char *path_state_name(int32_t s)
 }
 
 /* locked */
-static int get_status(struct sm_transport *t, struct sctp_peer *p, struct sctp_status *st)
+static int get_status(struct usct_transport *t, struct usct_peer *p, struct sctp_status *st)
 {
     if (!t->sock || !p->assoc_id)
         return -1;
@@ -69,13 +69,14 @@ static int get_status(struct sm_transport *t, struct sctp_peer *p, struct sctp_s
     return usrsctp_opt_info(t->sock, p->assoc_id, SCTP_STATUS, st, &len);
 }
 
-int sctp_stats_peer_info(struct sm_transport *t, int peer, char *buf, size_t len)
+int usct_stats_peer_info(struct sm_transport *handle, int peer, char *buf, size_t len)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     if (peer < 0 || peer >= t->size || !t->peers) {
         snprintf(buf, len, "no such rank %d", peer);
         return -1;
     }
-    struct sctp_peer *p = &t->peers[peer];
+    struct usct_peer *p = &t->peers[peer];
     char ip[INET_ADDRSTRLEN] = "?";
     if (p->naddrs)
         inet_ntop(AF_INET, &p->addrs[0].sin_addr, ip, sizeof ip);
@@ -93,7 +94,7 @@ int sctp_stats_peer_info(struct sm_transport *t, int peer, char *buf, size_t len
     return 0;
 }
 
-void sctp_stats_print(struct sm_transport *t, FILE *f)
+void usct_stats_print(struct usct_transport *t, FILE *f)
 {
     fprintf(f,
             "sctpmpi[%d] sctp: %d lanes on %d streams, max payload %zu, sockbuf %zu, mtu %d, "
@@ -104,7 +105,7 @@ void sctp_stats_print(struct sm_transport *t, FILE *f)
             t->tu.progress == SCTP_PROGRESS_THREAD ? "thread" : "caller",
             (unsigned long long)t->watchdog_steps, (unsigned long long)t->thread_steps);
     for (int r = 0; t->peers && r < t->size; r++) {
-        struct sctp_peer *p = &t->peers[r];
+        struct usct_peer *p = &t->peers[r];
         if (r == t->rank || (!p->tx_datagrams && !p->rx_datagrams && !p->assoc_count))
             continue;
         struct sctp_status st;
@@ -131,9 +132,9 @@ void sctp_stats_print(struct sm_transport *t, FILE *f)
                     st.sstat_primary.spinfo_cwnd, st.sstat_primary.spinfo_mtu);
         fputc('\n', f);
         if (t->inet)
-            sctp_paths_print(t, p, f);
+            usct_paths_print(t, p, f);
         for (int s = 0; s < t->nstreams; s++) {
-            const struct sctp_stream_stats *ss = &p->st[s];
+            const struct usct_stream_stats *ss = &p->st[s];
             if (!ss->tx_msgs && !ss->rx_msgs)
                 continue;
             fprintf(f,
@@ -159,5 +160,5 @@ void sctp_stats_print(struct sm_transport *t, FILE *f)
             (unsigned long long)t->crc_errors,
             (unsigned long long)t->udp_send_errors);
     if (t->inet)
-        sctp_paths_print_interfaces(t, f);
+        usct_paths_print_interfaces(t, f);
 }

@@ -1,4 +1,4 @@
-/* sctp_paths.c — the paths of multihomed associations: usrsctp's path notifications
+/* usct_paths.c — the paths of multihomed associations: usrsctp's path notifications
  * (SCTP_PEER_ADDR_CHANGE: available, unreachable, made primary, confirmed) logged under
  * SCTPMPI_SCTP_DEBUG / SCTPMPI_VERBOSE>=2 and counted per (peer, remote address); per path
  * state, srtt, rto, cwnd for SCTPMPI_STATS (SCTP_GET_PEER_ADDR_INFO); and packets / bytes per
@@ -10,12 +10,12 @@
 #include <net/if.h>
 #include <string.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/usct_internal.h"
 
 static const char *const event_names[SCTP_PATH_NEVENTS] = {
     "available", "unreachable", "potentially-failed", "made-primary", "confirmed"};
 
-static int path_index(const struct sctp_peer *p, const struct sockaddr_in *a)
+static int path_index(const struct usct_peer *p, const struct sockaddr_in *a)
 {
     for (int i = 0; i < p->naddrs; i++)
         if (p->addrs[i].sin_addr.s_addr == a->sin_addr.s_addr)
@@ -24,7 +24,7 @@ static int path_index(const struct sctp_peer *p, const struct sockaddr_in *a)
 }
 
 /* make path k the association's primary (SCTP_PRIMARY_ADDR); 0 on success */
-static int set_primary(struct sm_transport *t, struct sctp_peer *p, int k, const char *why)
+static int set_primary(struct usct_transport *t, struct usct_peer *p, int k, const char *why)
 {
     struct sctp_setprim sp;
     memset(&sp, 0, sizeof sp);
@@ -34,7 +34,7 @@ static int set_primary(struct sm_transport *t, struct sctp_peer *p, int k, const
     if (t->tu.debug || rc != 0) {
         char ip[INET_ADDRSTRLEN];
         inet_ntop(AF_INET, &p->addrs[k].sin_addr, ip, sizeof ip);
-        sctp_log("rank %d: primary path to rank %d -> %s (%s)%s%s", t->rank, p->rank, ip, why,
+        usct_log("rank %d: primary path to rank %d -> %s (%s)%s%s", t->rank, p->rank, ip, why,
                  rc ? ": " : "", rc ? strerror(errno) : "");
     }
     if (rc == 0)
@@ -48,7 +48,7 @@ static int set_primary(struct sm_transport *t, struct sctp_peer *p, int k, const
  * never sent: bench/multihome/mh_timeline with rail 0 cut, 3 of 3 runs).  Moving the primary
  * ourselves to a path that is up when the primary becomes unreachable, and back to the first
  * address when it returns, avoids it (docs/transport-sctp.md, "Multihoming"). */
-static void steer_primary(struct sm_transport *t, struct sctp_peer *p, int i, int ev)
+static void steer_primary(struct usct_transport *t, struct usct_peer *p, int i, int ev)
 {
     if (!t->inet || !p->assoc_id || p->naddrs < 2)
         return;
@@ -69,12 +69,12 @@ static void steer_primary(struct sm_transport *t, struct sctp_peer *p, int i, in
     }
 }
 
-void sctp_paths_on_change(struct sm_transport *t, const struct sctp_paddr_change *pc)
+void usct_paths_on_change(struct usct_transport *t, const struct sctp_paddr_change *pc)
 {
     const struct sockaddr_in *a = (const struct sockaddr_in *)&pc->spc_aaddr;
-    struct sctp_peer *p = sctp_assoc_peer_of_id(t, pc->spc_assoc_id);
+    struct usct_peer *p = usct_assoc_peer_of_id(t, pc->spc_assoc_id);
     if (!p && a->sin_family == AF_INET)
-        p = sctp_udp_peer_of(t, a);
+        p = usct_udp_peer_of(t, a);
     int i = (p && a->sin_family == AF_INET) ? path_index(p, a) : -1;
     int ev = -1;
     switch (pc->spc_state) {
@@ -99,7 +99,7 @@ void sctp_paths_on_change(struct sm_transport *t, const struct sctp_paddr_change
         char ip[INET_ADDRSTRLEN] = "?";
         if (a->sin_family == AF_INET)
             inet_ntop(AF_INET, &a->sin_addr, ip, sizeof ip);
-        sctp_log("rank %d: path to rank %d via %s: %s (state %u, error %u, association %u)",
+        usct_log("rank %d: path to rank %d via %s: %s (state %u, error %u, association %u)",
                  t->rank, p ? p->rank : -1, ip, ev >= 0 ? event_names[ev] : "other",
                  pc->spc_state, pc->spc_error, pc->spc_assoc_id);
     }
@@ -118,7 +118,7 @@ static const char *state_name(int32_t s)
     return "?";
 }
 
-void sctp_paths_print(struct sm_transport *t, struct sctp_peer *p, FILE *f)
+void usct_paths_print(struct usct_transport *t, struct usct_peer *p, FILE *f)
 {
     for (int i = 0; i < p->naddrs; i++) {
         char ip[INET_ADDRSTRLEN];
@@ -133,7 +133,7 @@ void sctp_paths_print(struct sm_transport *t, struct sctp_peer *p, FILE *f)
                    usrsctp_getsockopt(t->sock, IPPROTO_SCTP, SCTP_GET_PEER_ADDR_INFO, &pi,
                                       &len) == 0;
         pthread_mutex_unlock(&t->stack_lock);
-        const struct sctp_path *pa = &p->paths[i];
+        const struct usct_path *pa = &p->paths[i];
         fprintf(f, "sctpmpi[%d]   path %d to %s:", t->rank, i, ip);
         if (have)
             fprintf(f, " %s srtt %u ms rto %u ms cwnd %u mtu %u,", state_name(pi.spinfo_state),
@@ -149,7 +149,7 @@ void sctp_paths_print(struct sm_transport *t, struct sctp_peer *p, FILE *f)
 
 /* tx packets, tx bytes, rx packets, rx bytes of the interface holding address a, from
  * /proc/net/dev (getifaddrs leaves TUN devices without a link-layer address out) */
-void sctp_paths_interface_counters(const struct sockaddr_in *a, uint64_t out[4])
+void usct_paths_interface_counters(const struct sockaddr_in *a, uint64_t out[4])
 {
     memset(out, 0, 4 * sizeof out[0]);
     struct ifaddrs *ifs;
@@ -188,11 +188,11 @@ void sctp_paths_interface_counters(const struct sockaddr_in *a, uint64_t out[4])
     fclose(f);
 }
 
-void sctp_paths_print_interfaces(struct sm_transport *t, FILE *f)
+void usct_paths_print_interfaces(struct usct_transport *t, FILE *f)
 {
     for (int i = 0; i < t->nudp; i++) {
         uint64_t now[4];
-        sctp_paths_interface_counters(&t->udp[i].addr, now);
+        usct_paths_interface_counters(&t->udp[i].addr, now);
         char ip[INET_ADDRSTRLEN];
         inet_ntop(AF_INET, &t->udp[i].addr.sin_addr, ip, sizeof ip);
         fprintf(f,

@@ -1,4 +1,4 @@
-/* sctp_endpoint.c — the usrsctp stack and this rank's one SCTP endpoint: usrsctp_init_nothreads
+/* usct_endpoint.c — the usrsctp stack and this rank's one SCTP endpoint: usrsctp_init_nothreads
  * over AF_CONN, sysctls (after init: init resets them), the one-to-many socket with its options
  * (streams, buffers, Nagle, RTO, I-DATA, MTU, SACK), usrsctp's timers, and the teardown
  * (graceful SHUTDOWN, then abort whatever lingers, then usrsctp_finish). */
@@ -9,9 +9,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/usct_internal.h"
 
-void sctp_log(const char *fmt, ...)
+void usct_log(const char *fmt, ...)
 {
     char line[512];
     va_list ap;
@@ -21,23 +21,23 @@ void sctp_log(const char *fmt, ...)
     fprintf(stderr, "sctpmpi sctp: %s\n", line);
 }
 
-uint64_t sctp_now_ms(void)
+uint64_t usct_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
 
-static int setopt(struct sm_transport *t, int level, int name, const void *v, socklen_t len,
+static int setopt(struct usct_transport *t, int level, int name, const void *v, socklen_t len,
                   const char *what)
 {
     if (usrsctp_setsockopt(t->sock, level, name, v, len) == 0)
         return 0;
-    sctp_log("setsockopt %s failed: %s", what, strerror(errno));
+    usct_log("setsockopt %s failed: %s", what, strerror(errno));
     return -1;
 }
 
-static void apply_sysctls(const struct sctp_tunables *tu)
+static void apply_sysctls(const struct usct_tunables *tu)
 {
     usrsctp_sysctl_set_sctp_sendspace((uint32_t)tu->sockbuf);
     usrsctp_sysctl_set_sctp_recvspace((uint32_t)tu->sockbuf);
@@ -48,7 +48,7 @@ static void apply_sysctls(const struct sctp_tunables *tu)
     usrsctp_sysctl_set_sctp_enable_sack_immediately(1);
     usrsctp_sysctl_set_sctp_default_frag_interleave(2);
     usrsctp_sysctl_set_sctp_auto_asconf(0);
-    usrsctp_sysctl_set_sctp_nr_outgoing_streams_default(SCTP_SM_MAX_STREAMS);
+    usrsctp_sysctl_set_sctp_nr_outgoing_streams_default(USCT_MAX_STREAMS);
     if (tu->max_burst >= 0)
         usrsctp_sysctl_set_sctp_max_burst_default((uint32_t)tu->max_burst);
     if (tu->sack_delay_ms >= 0)
@@ -65,9 +65,9 @@ static void apply_sysctls(const struct sctp_tunables *tu)
         usrsctp_sysctl_set_sctp_path_pf_threshold((uint32_t)tu->pf_threshold);
 }
 
-static int apply_socket_options(struct sm_transport *t)
+static int apply_socket_options(struct usct_transport *t)
 {
-    const struct sctp_tunables *tu = &t->tu;
+    const struct usct_tunables *tu = &t->tu;
     int rc = 0;
     int buf = (int)tu->sockbuf;
     rc |= setopt(t, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf, "SO_SNDBUF");
@@ -78,7 +78,7 @@ static int apply_socket_options(struct sm_transport *t)
 
     struct sctp_initmsg im = {
         .sinit_num_ostreams = (uint16_t)t->nstreams,
-        .sinit_max_instreams = SCTP_SM_MAX_STREAMS,
+        .sinit_max_instreams = USCT_MAX_STREAMS,
         .sinit_max_attempts = 0,
         .sinit_max_init_timeo = (uint16_t)(tu->rto_max > 65535 ? 65535 : tu->rto_max),
     };
@@ -167,61 +167,61 @@ static int apply_socket_options(struct sm_transport *t)
     return rc ? -1 : 0;
 }
 
-int sctp_endpoint_open(struct sm_transport *t)
+int usct_endpoint_open(struct usct_transport *t)
 {
-    if (t->inet) /* multihomed: usrsctp's UDP socket and threads (sctp_inet.c has the why) */
+    if (t->inet) /* multihomed: usrsctp's UDP socket and threads (usct_inet.c has the why) */
         usrsctp_init(t->udp_port, NULL, NULL);
-    else /* no usrsctp threads nor UDP socket: we own I/O (sctp_udp.c) and drive timers */
-        usrsctp_init_nothreads(0, sctp_udp_conn_output, NULL);
+    else /* no usrsctp threads nor UDP socket: we own I/O (usct_udp.c) and drive timers */
+        usrsctp_init_nothreads(0, usct_udp_conn_output, NULL);
     apply_sysctls(&t->tu);
-    t->last_timer_ms = sctp_now_ms();
+    t->last_timer_ms = usct_now_ms();
     if (t->inet)
-        t->sock = usrsctp_socket(AF_INET, SOCK_SEQPACKET, IPPROTO_SCTP, sctp_inet_callback, NULL,
+        t->sock = usrsctp_socket(AF_INET, SOCK_SEQPACKET, IPPROTO_SCTP, usct_inet_callback, NULL,
                                  0, t);
     else
-        t->sock = usrsctp_socket(AF_CONN, SOCK_SEQPACKET, IPPROTO_SCTP, sctp_recv_callback, NULL,
+        t->sock = usrsctp_socket(AF_CONN, SOCK_SEQPACKET, IPPROTO_SCTP, usct_recv_callback, NULL,
                                  0, t);
     if (!t->sock) {
-        sctp_log("usrsctp_socket failed: %s", strerror(errno));
+        usct_log("usrsctp_socket failed: %s", strerror(errno));
         return -1;
     }
     usrsctp_set_non_blocking(t->sock, 1);
     if (apply_socket_options(t) < 0)
         return -1;
     if (t->inet) {
-        if (sctp_inet_bind(t) < 0)
+        if (usct_inet_bind(t) < 0)
             return -1;
     } else {
         struct sockaddr_conn sc;
         memset(&sc, 0, sizeof sc);
         sc.sconn_family = AF_CONN;
-        sc.sconn_port = htons(SCTP_SM_SCTP_PORT);
+        sc.sconn_port = htons(USCT_SCTP_PORT);
         sc.sconn_addr = NULL; /* every registered AF_CONN address (one per peer) */
         if (usrsctp_bind(t->sock, (struct sockaddr *)&sc, sizeof sc) < 0) {
-            sctp_log("usrsctp_bind failed: %s", strerror(errno));
+            usct_log("usrsctp_bind failed: %s", strerror(errno));
             return -1;
         }
     }
     /* without listen() incoming INITs are dropped */
     if (usrsctp_listen(t->sock, 1) < 0) {
-        sctp_log("usrsctp_listen failed: %s", strerror(errno));
+        usct_log("usrsctp_listen failed: %s", strerror(errno));
         return -1;
     }
     return 0;
 }
 
-void sctp_endpoint_timers(struct sm_transport *t)
+void usct_endpoint_timers(struct usct_transport *t)
 {
     if (t->inet) /* usrsctp's timer thread */
         return;
-    uint64_t now = sctp_now_ms();
+    uint64_t now = usct_now_ms();
     if (now > t->last_timer_ms) {
         usrsctp_handle_timers((uint32_t)(now - t->last_timer_ms));
         t->last_timer_ms = now;
     }
 }
 
-static int associations_open(struct sm_transport *t)
+static int associations_open(struct usct_transport *t)
 {
     int n = 0;
     for (int r = 0; r < t->size; r++)
@@ -231,7 +231,7 @@ static int associations_open(struct sm_transport *t)
     return n;
 }
 
-void sctp_endpoint_close(struct sm_transport *t)
+void usct_endpoint_close(struct usct_transport *t)
 {
     if (!t->sock)
         return;
@@ -239,7 +239,7 @@ void sctp_endpoint_close(struct sm_transport *t)
     /* 1. graceful SHUTDOWN of every association (peers see SHUTDOWN_EVENT, not a failure) */
     pthread_mutex_lock(&t->stack_lock);
     for (int r = 0; t->peers && r < t->size; r++) {
-        struct sctp_peer *p = &t->peers[r];
+        struct usct_peer *p = &t->peers[r];
         if (r == t->rank || (p->state != SCTP_PEER_UP && p->state != SCTP_PEER_CONNECTING))
             continue;
         struct sctp_sndinfo si;
@@ -247,28 +247,28 @@ void sctp_endpoint_close(struct sm_transport *t)
         si.snd_flags = SCTP_EOF;
         si.snd_assoc_id = p->assoc_id;
         union sctp_sockstore dest;
-        sctp_assoc_fill_dest(p, &dest);
+        usct_assoc_fill_dest(p, &dest);
         static const char none = 0; /* usrsctp rejects a NULL buffer even for 0 bytes */
         if (usrsctp_sendv(t->sock, &none, 0, &dest.sa, 1, &si, sizeof si,
                           SCTP_SENDV_SNDINFO, 0) < 0 && t->tu.debug)
-            sctp_log("rank %d: SHUTDOWN to rank %d: %s", t->rank, r, strerror(errno));
+            usct_log("rank %d: SHUTDOWN to rank %d: %s", t->rank, r, strerror(errno));
     }
-    sctp_udp_flush(t);
+    usct_udp_flush(t);
     pthread_mutex_unlock(&t->stack_lock);
     /* drive the handshakes without upcalls: the engine is done (job-wide barrier passed) */
-    uint64_t deadline = sctp_now_ms() + (uint64_t)t->tu.linger_ms;
-    while (t->peers && associations_open(t) > 0 && sctp_now_ms() < deadline) {
-        struct pollfd pfd[SCTP_SM_MAX_ADDRS];
+    uint64_t deadline = usct_now_ms() + (uint64_t)t->tu.linger_ms;
+    while (t->peers && associations_open(t) > 0 && usct_now_ms() < deadline) {
+        struct pollfd pfd[USCT_MAX_ADDRS];
         for (int i = 0; i < t->nudp; i++)
             pfd[i] = (struct pollfd){.fd = t->udp[i].fd, .events = POLLIN};
         poll(pfd, (nfds_t)t->nudp, 5);
         pthread_mutex_lock(&t->stack_lock);
-        sctp_progress_step_locked(t);
-        struct sctp_arrival *late = t->arr_head;
+        usct_progress_step_locked(t);
+        struct usct_arrival *late = t->arr_head;
         t->arr_head = t->arr_tail = NULL;
         t->arr_bytes = 0;
         pthread_mutex_unlock(&t->stack_lock);
-        sctp_recv_free_list(late);
+        usct_recv_free_list(late);
     }
 
     /* 2. abort whatever lingers (usrsctp_finish fails while associations linger) */
@@ -277,7 +277,7 @@ void sctp_endpoint_close(struct sm_transport *t)
     usrsctp_setsockopt(t->sock, SOL_SOCKET, SO_LINGER, &l, sizeof l);
     usrsctp_close(t->sock);
     t->sock = NULL;
-    sctp_udp_flush(t);
+    usct_udp_flush(t);
     for (int r = 0; t->peers && !t->inet && r < t->size; r++)
         usrsctp_deregister_address(&t->peers[r]);
     int tries = 0;
@@ -285,12 +285,12 @@ void sctp_endpoint_close(struct sm_transport *t)
         pthread_mutex_unlock(&t->stack_lock);
         usleep(10000);
         pthread_mutex_lock(&t->stack_lock);
-        sctp_endpoint_timers(t);
-        sctp_udp_flush(t);
+        usct_endpoint_timers(t);
+        usct_udp_flush(t);
     }
     if (t->inet) /* what usrsctp's threads queued until they stopped */
-        sctp_inet_drain(t);
+        usct_inet_drain(t);
     if (tries > 300)
-        sctp_log("rank %d: usrsctp_finish still failing after 3 s", t->rank);
+        usct_log("rank %d: usrsctp_finish still failing after 3 s", t->rank);
     pthread_mutex_unlock(&t->stack_lock);
 }

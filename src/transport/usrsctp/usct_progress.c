@@ -1,4 +1,4 @@
-/* sctp_progress.c — who drives usrsctp (input, timers, output) and how progress() waits.
+/* usct_progress.c — who drives usrsctp (input, timers, output) and how progress() waits.
  *
  * caller mode (default): progress() itself reads the UDP socket(s) (recvmmsg), feeds usrsctp,
  *   runs its timers and flushes output (sendmmsg); usrsctp's receive callback then runs on the
@@ -17,11 +17,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "transport/sctp/sctp_internal.h"
+#include "transport/usrsctp/usct_internal.h"
 
-#define SCTP_SM_TIMER_TICK_US 10000 /* usrsctp's timers are polled at least this often */
-#define SCTP_SM_INPUT_BUDGET 256    /* datagrams per step before handing arrivals over */
-#define SCTP_SM_DONE_MAX 256
+#define USCT_TIMER_TICK_US 10000 /* usrsctp's timers are polled at least this often */
+#define USCT_INPUT_BUDGET 256    /* datagrams per step before handing arrivals over */
+#define USCT_DONE_MAX 256
 
 static uint64_t now_us(void)
 {
@@ -30,27 +30,27 @@ static uint64_t now_us(void)
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-int sctp_progress_step_locked(struct sm_transport *t)
+int usct_progress_step_locked(struct usct_transport *t)
 {
     if (t->inet) /* usrsctp's threads did the input: take what they queued */
-        sctp_inet_drain(t);
-    int n = sctp_udp_pump_input(t, SCTP_SM_INPUT_BUDGET);
-    sctp_endpoint_timers(t);
-    sctp_assoc_run_aborts(t);
-    sctp_udp_flush(t);
+        usct_inet_drain(t);
+    int n = usct_udp_pump_input(t, USCT_INPUT_BUDGET);
+    usct_endpoint_timers(t);
+    usct_assoc_run_aborts(t);
+    usct_udp_flush(t);
     return n;
 }
 
-static void drain_wake(struct sm_transport *t)
+static void drain_wake(struct usct_transport *t)
 {
     uint64_t v;
     while (read(t->wake_fd, &v, sizeof v) == (ssize_t)sizeof v)
         ;
 }
 
-static void wait_for_input(struct sm_transport *t, long wait_us)
+static void wait_for_input(struct usct_transport *t, long wait_us)
 {
-    struct pollfd pfd[SCTP_SM_MAX_ADDRS + 1];
+    struct pollfd pfd[USCT_MAX_ADDRS + 1];
     int n = 0;
     if (t->tu.progress == SCTP_PROGRESS_CALLER)
         for (int i = 0; i < t->nudp; i++)
@@ -62,30 +62,31 @@ static void wait_for_input(struct sm_transport *t, long wait_us)
 }
 
 /* one round: drive usrsctp (caller mode), take arrivals, push queued sends; then upcalls */
-static int round_once(struct sm_transport *t)
+static int round_once(struct usct_transport *t)
 {
-    void *done[SCTP_SM_DONE_MAX];
+    void *done[USCT_DONE_MAX];
     pthread_mutex_lock(&t->stack_lock);
     if (t->tu.progress == SCTP_PROGRESS_CALLER && t->sock)
-        sctp_progress_step_locked(t);
-    struct sctp_arrival *list = t->arr_head;
+        usct_progress_step_locked(t);
+    struct usct_arrival *list = t->arr_head;
     t->arr_head = t->arr_tail = NULL;
     t->arr_bytes = 0;
-    int ndone = t->sock ? sctp_send_retry_queued(t, done, SCTP_SM_DONE_MAX) : 0;
-    sctp_udp_flush(t);
+    int ndone = t->sock ? usct_send_retry_queued(t, done, USCT_DONE_MAX) : 0;
+    usct_udp_flush(t);
     pthread_mutex_unlock(&t->stack_lock);
     /* upcalls may take long (the engine matching thousands of early arrivals): the watchdog
      * keeps SACKs and timers going meanwhile, or the peer would give the association up */
     int was = atomic_exchange(&t->in_progress, 0);
-    int n = sctp_recv_deliver(t, list);
+    int n = usct_recv_deliver(t, list);
     for (int i = 0; i < ndone; i++)
         t->up->send_done(t->up->ctx, done[i]);
     atomic_store(&t->in_progress, was);
     return n + ndone;
 }
 
-int sctp_progress(struct sm_transport *t, long timeout_us)
+int usct_progress(struct sm_transport *handle, long timeout_us)
 {
+    struct usct_transport *t = (struct usct_transport *)handle;
     atomic_store(&t->in_progress, 1);
     uint64_t start = now_us();
     int events = 0;
@@ -104,7 +105,7 @@ int sctp_progress(struct sm_transport *t, long timeout_us)
         pthread_mutex_unlock(&t->stack_lock);
         if (pending)
             continue;
-        long wait = SCTP_SM_TIMER_TICK_US;
+        long wait = USCT_TIMER_TICK_US;
         if (timeout_us > 0 && (uint64_t)timeout_us - el < (uint64_t)wait)
             wait = (long)((uint64_t)timeout_us - el);
         wait_for_input(t, wait);
@@ -123,7 +124,7 @@ static void sleep_us(long us)
 /* caller mode: drain the socket while the application computes */
 static void *watchdog_main(void *arg)
 {
-    struct sm_transport *t = arg;
+    struct usct_transport *t = arg;
     size_t limit = 4 * t->tu.sockbuf + (16u << 20); /* undelivered arrivals we accept */
     while (!atomic_load(&t->stop_thread)) {
         sleep_us(t->tu.watchdog_us);
@@ -132,7 +133,7 @@ static void *watchdog_main(void *arg)
         if (pthread_mutex_trylock(&t->stack_lock) != 0)
             continue;
         if (!atomic_load(&t->in_progress) && t->sock && t->arr_bytes < limit) {
-            sctp_progress_step_locked(t);
+            usct_progress_step_locked(t);
             t->watchdog_steps++;
         }
         pthread_mutex_unlock(&t->stack_lock);
@@ -143,16 +144,16 @@ static void *watchdog_main(void *arg)
 /* thread mode: a receive thread drives usrsctp and signals the caller */
 static void *receiver_main(void *arg)
 {
-    struct sm_transport *t = arg;
-    struct pollfd pfd[SCTP_SM_MAX_ADDRS];
+    struct usct_transport *t = arg;
+    struct pollfd pfd[USCT_MAX_ADDRS];
     for (int i = 0; i < t->nudp; i++)
         pfd[i] = (struct pollfd){.fd = t->udp[i].fd, .events = POLLIN};
     while (!atomic_load(&t->stop_thread)) {
-        poll(pfd, (nfds_t)t->nudp, SCTP_SM_TIMER_TICK_US / 1000);
+        poll(pfd, (nfds_t)t->nudp, USCT_TIMER_TICK_US / 1000);
         pthread_mutex_lock(&t->stack_lock);
         int had = t->arr_head != NULL, n = 0;
         if (t->sock) {
-            n = sctp_progress_step_locked(t);
+            n = usct_progress_step_locked(t);
             t->thread_steps++;
         }
         /* new arrivals, or acks that may have made room for queued sends */
@@ -168,7 +169,7 @@ static void *receiver_main(void *arg)
     return NULL;
 }
 
-int sctp_progress_start_thread(struct sm_transport *t)
+int usct_progress_start_thread(struct usct_transport *t)
 {
     void *(*fn)(void *) = NULL;
     if (t->tu.progress == SCTP_PROGRESS_THREAD)
@@ -184,7 +185,7 @@ int sctp_progress_start_thread(struct sm_transport *t)
     return 0;
 }
 
-void sctp_progress_stop_thread(struct sm_transport *t)
+void usct_progress_stop_thread(struct usct_transport *t)
 {
     if (!t->thread_running)
         return;

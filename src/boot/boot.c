@@ -1,0 +1,143 @@
+/* boot.c — starting a job below the engine: PMI, the job secret, the transport choice and
+ * the exchange of business cards (boot.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "boot/boot.h"
+#include "boot/pmi.h"
+#include "util/util.h"
+
+void sm_boot_start(int *rank, int *size)
+{
+    sm_verbose = (int)sm_env_int("SCTPMPI_VERBOSE", 0);
+    if (sm_pmi_init(rank, size))
+        sm_die("cannot start: PMI initialisation failed");
+    sm_log_rank = *rank;
+}
+
+int sm_boot_local_ranks(void) { return (int)sm_env_int("SCTPMPI_LOCAL_RANKS", 1); }
+
+static void random_hex(char *out, size_t nbytes)
+{
+    unsigned char b[32];
+    if (nbytes > sizeof b)
+        nbytes = sizeof b;
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (!f || fread(b, 1, nbytes, f) != nbytes)
+        sm_die("cannot read /dev/urandom for the job secret");
+    fclose(f);
+    for (size_t i = 0; i < nbytes; i++)
+        sprintf(out + 2 * i, "%02x", b[i]);
+}
+
+static void job_secret(int rank, char *secret, size_t len)
+{
+    const char *e = getenv("SCTPMPI_JOB_SECRET");
+    if (e && *e) {
+        snprintf(secret, len, "%s", e);
+        return;
+    }
+    if (sm_pmi_get("sctpmpi-secret", secret, len) == 0)
+        return;
+    /* launcher without our secret (hydra, srun): rank 0 makes one */
+    if (rank == 0) {
+        random_hex(secret, 16);
+        if (sm_pmi_put("sctpmpi-secret", secret))
+            sm_die("PMI put of the job secret failed");
+    }
+    if (sm_pmi_barrier())
+        sm_die("PMI barrier failed");
+    if (rank != 0 && sm_pmi_get("sctpmpi-secret", secret, len))
+        sm_die("cannot get the job secret from PMI");
+}
+
+static int parse_addrs(char *list, const char **out, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *a = strtok_r(list, ", ", &save); a && n < max;
+         a = strtok_r(NULL, ", ", &save))
+        out[n++] = a;
+    return n;
+}
+
+static const struct sm_transport_ops *choose(const char **tname)
+{
+#ifdef SCTPMPI_HAVE_SCTP
+    *tname = sm_env_str("SCTPMPI_TRANSPORT", "sctp"); /* SCTP is the default */
+#else
+    *tname = sm_env_str("SCTPMPI_TRANSPORT", "tcp");
+#endif
+    const struct sm_transport_ops *ops = sm_transport_find(*tname);
+    if (!ops)
+        sm_die("unknown or unavailable transport '%s' (SCTPMPI_TRANSPORT / mpiexec --transport): "
+               "this build has tcp%s", *tname,
+#ifdef SCTPMPI_HAVE_SCTP
+               ", sctp"
+#else
+               ""
+#endif
+        );
+    return ops;
+}
+
+/* publish this rank's card, then read every rank's (cards[i] malloc'd) */
+static char **exchange_cards(int rank, int size, const char *card)
+{
+    char key[64];
+    snprintf(key, sizeof key, "card-%d", rank);
+    if (sm_pmi_put(key, card) || sm_pmi_barrier())
+        sm_die("PMI exchange of business cards failed");
+    char **cards = sm_xcalloc((size_t)size, sizeof *cards);
+    for (int i = 0; i < size; i++) {
+        cards[i] = sm_xmalloc(1024);
+        snprintf(key, sizeof key, "card-%d", i);
+        if (sm_pmi_get(key, cards[i], 1024))
+            sm_die("no business card for rank %d in PMI", i);
+    }
+    const char *dir = getenv("SCTPMPI_CARD_DIR");
+    if (dir && *dir) { /* test hook: lets a test find a rank's ports */
+        char path[4096];
+        snprintf(path, sizeof path, "%s/card.%d", dir, rank);
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fprintf(f, "%s\n", card);
+            fclose(f);
+        }
+    }
+    return cards;
+}
+
+void sm_boot_transport(int rank, int size, const struct sm_upcalls *up,
+                       const struct sm_transport_ops **ops, struct sm_transport **tp)
+{
+    const char *tname;
+    *ops = choose(&tname);
+    char secret[80];
+    job_secret(rank, secret, sizeof secret);
+    char *addrlist = strdup(sm_env_str("SCTPMPI_ADDRS", ""));
+    const char *addrs[16];
+    struct sm_transport_args a = {
+        .rank = rank,
+        .size = size,
+        .secret = secret,
+        .addrs = addrs,
+        .naddrs = parse_addrs(addrlist, addrs, 16),
+        .local_ranks = sm_boot_local_ranks(),
+        .up = up,
+    };
+    char card[1024];
+    if ((*ops)->init(&a, tp, card, sizeof card))
+        sm_die("the %s transport failed to start", tname);
+    free(addrlist);
+    char **cards = exchange_cards(rank, size, card);
+    if ((*ops)->set_peers(*tp, (const char *const *)cards))
+        sm_die("the %s transport rejected the business cards", tname);
+    for (int i = 0; i < size; i++)
+        free(cards[i]);
+    free(cards);
+}
+
+int sm_boot_barrier(void) { return sm_pmi_barrier() ? -1 : 0; }
+
+void sm_boot_finish(void) { sm_pmi_finalize(); }
