@@ -11,6 +11,10 @@
  *    its callback only queues events that progress() processes like the AF_CONN mode's.
  *  - All usrsctp calls happen under t->stack_lock.  usrsctp's receive callback only queues
  *    "arrivals" (struct usct_arrival); progress() hands them to the engine without the lock.
+ *  - One-sided traffic: whole SM_F_RMA frames go to a queue of their own, handed to the
+ *    engine's rma_frame upcall under t->rma_lock (recursive, the transport's lock entries) by
+ *    progress() or by the watchdog/receive thread (strong progress); lock order rma_lock, then
+ *    stack_lock.
  *  - Progress: the caller's progress() drives input, timers and output.  A small watchdog
  *    thread drives them too while the application computes (strong progress), and an optional
  *    dedicated receive thread mode (SCTPMPI_SCTP_PROGRESS=thread) exists for comparison. */
@@ -256,6 +260,11 @@ struct usct_transport {
     /* arrivals (usct_recv.c) */
     struct usct_arrival *arr_head, *arr_tail;
     size_t arr_bytes;
+    /* whole SM_F_RMA frames for up->rma_frame (queued under stack_lock, taken and delivered
+     * under rma_lock, so they reach the engine in arrival order whichever thread delivers) */
+    struct usct_arrival *rma_head, *rma_tail;
+    pthread_mutex_t rma_lock; /* recursive; the transport's lock/unlock entries */
+    uint64_t rma_thread_frames; /* RMA frames delivered on the transport's thread */
     char *gather;             /* contiguous copy of a multi-element frame for usrsctp_sendv */
     size_t gather_size;
 
@@ -323,6 +332,8 @@ void usct_assoc_queue_failure(struct usct_transport *t, struct usct_peer *p, con
 int usct_send_frame(struct sm_transport *handle, int peer, int lane, const struct iovec *iov,
                     int iovcnt, void *cookie);
 int usct_send_retry_queued(struct usct_transport *t, void **done, int maxdone);   /* locked */
+/* push queued frames of the RMA lanes only (no send_done: they carry no cookie); locked */
+int usct_send_retry_rma(struct usct_transport *t);
 
 /* usct_recv.c */
 int usct_recv_callback(struct socket *sock, union sctp_sockstore addr, void *data,
@@ -331,6 +342,9 @@ void usct_recv_process(struct usct_transport *t, union sctp_sockstore addr, void
                        size_t datalen, struct sctp_rcvinfo rcv, int flags);   /* locked */
 void usct_recv_queue(struct usct_transport *t, struct usct_arrival *a);      /* locked */
 int usct_recv_deliver(struct usct_transport *t, struct usct_arrival *list);  /* unlocked */
+/* hand queued RMA frames to up->rma_frame; returns how many (try: -1 when rma_lock is taken
+ * by another thread).  Called without stack_lock held. */
+int usct_recv_deliver_rma(struct usct_transport *t, int try);
 void usct_recv_free_list(struct usct_arrival *list);
 
 /* usct_progress.c */

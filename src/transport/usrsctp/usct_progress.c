@@ -9,7 +9,11 @@
  * thread mode (SCTPMPI_SCTP_PROGRESS=thread, for comparison): a dedicated thread blocks on the
  *   UDP socket(s) and drives usrsctp, like usrsctp's own threads would; the caller only takes
  *   queued arrivals and waits on an eventfd the thread signals.
- * Either way the engine's upcalls happen here, on the caller's thread, without the lock. */
+ * Either way the engine's upcalls happen here, on the caller's thread, without the lock, with
+ * one exception: whole SM_F_RMA frames (their own queue, usct_recv.c) also go to the engine's
+ * rma_frame from the watchdog or receive thread, under the RMA lock, as soon as that thread has
+ * read them: a passive-target epoch completes while the target computes outside MPI.  No other
+ * upcall ever happens on those threads. */
 #include <errno.h>
 #include <poll.h>
 #include <stdint.h>
@@ -73,11 +77,14 @@ static int round_once(struct usct_transport *t)
     t->arr_bytes = 0;
     int ndone = t->sock ? usct_send_retry_queued(t, done, USCT_DONE_MAX) : 0;
     usct_udp_flush(t);
+    int rma = t->rma_head != NULL;
     pthread_mutex_unlock(&t->stack_lock);
     /* upcalls may take long (the engine matching thousands of early arrivals): the watchdog
      * keeps SACKs and timers going meanwhile, or the peer would give the association up */
     int was = atomic_exchange(&t->in_progress, 0);
     int n = usct_recv_deliver(t, list);
+    if (rma)
+        n += usct_recv_deliver_rma(t, 0);
     for (int i = 0; i < ndone; i++)
         t->up->send_done(t->up->ctx, done[i]);
     atomic_store(&t->in_progress, was);
@@ -101,7 +108,7 @@ int usct_progress(struct sm_transport *handle, long timeout_us)
             continue;
         /* the watchdog may have drained the socket while we were in upcalls */
         pthread_mutex_lock(&t->stack_lock);
-        int pending = t->arr_head != NULL;
+        int pending = t->arr_head != NULL || t->rma_head != NULL;
         pthread_mutex_unlock(&t->stack_lock);
         if (pending)
             continue;
@@ -121,6 +128,19 @@ static void sleep_us(long us)
         ;
 }
 
+/* on the watchdog/receive thread: queued RMA frames to rma_frame (the only upcall here) */
+static int deliver_rma_here(struct usct_transport *t)
+{
+    int n = usct_recv_deliver_rma(t, 1);
+    if (n > 0) {
+        pthread_mutex_lock(&t->stack_lock);
+        t->rma_thread_frames += (uint64_t)n;
+        usct_udp_flush(t); /* what rma_frame sent (answers) */
+        pthread_mutex_unlock(&t->stack_lock);
+    }
+    return n;
+}
+
 /* caller mode: drain the socket while the application computes */
 static void *watchdog_main(void *arg)
 {
@@ -136,7 +156,15 @@ static void *watchdog_main(void *arg)
             usct_progress_step_locked(t);
             t->watchdog_steps++;
         }
+        /* one-sided answers that found the send buffer full leave as acks make room */
+        if (!atomic_load(&t->in_progress) && t->sock && usct_send_retry_rma(t) > 0)
+            usct_udp_flush(t);
+        int rma = t->rma_head != NULL;
         pthread_mutex_unlock(&t->stack_lock);
+        /* strong progress for one-sided traffic: RMA frames go to the engine from here (the
+         * RMA lock busy: the application is at it, or the next tick does it) */
+        if (rma)
+            deliver_rma_here(t);
     }
     return NULL;
 }
@@ -155,10 +183,16 @@ static void *receiver_main(void *arg)
         if (t->sock) {
             n = usct_progress_step_locked(t);
             t->thread_steps++;
+            if (usct_send_retry_rma(t) > 0)
+                usct_udp_flush(t);
         }
         /* new arrivals, or acks that may have made room for queued sends */
         int signal = (!had && t->arr_head != NULL) || (n > 0 && t->txq_total > 0);
+        int rma = t->rma_head != NULL;
         pthread_mutex_unlock(&t->stack_lock);
+        /* RMA frames go to the engine from here; the RMA lock busy: the caller does it */
+        if (rma && deliver_rma_here(t) < 0)
+            signal = 1;
         if (signal) {
             uint64_t one = 1;
             if (write(t->wake_fd, &one, sizeof one) < 0) {

@@ -1,9 +1,14 @@
 /* usct_recv.c — the receive path: usrsctp's receive callback (runs inside our usrsctp calls,
  * under the stack lock) checks each stream's hello, reassembles messages delivered in parts and
  * queues complete frames ("arrivals"); in the multihomed mode usrsctp's own threads call
- * usct_inet_callback instead, which defers to the same processing under the lock; progress() hands them to the engine without the lock,
- * one whole frame at a time (frame_begin, copy, frame_end), so the engine never sees two frames
- * of one peer interleaved. */
+ * usct_inet_callback instead, which defers to the same processing under the lock; progress()
+ * hands them to the engine without the lock, one whole frame at a time (frame_begin, copy,
+ * frame_end), so the engine never sees two frames of one peer interleaved.
+ *
+ * Whole SM_F_RMA frames (when the engine has rma_frame) wait in a queue of their own instead,
+ * handed to rma_frame under the RMA lock by progress() or by the transport's thread while the
+ * application computes (strong progress).  Taking frames off that queue and handing them over
+ * happen under the same lock, so they reach the engine in arrival order (per stream, too). */
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,8 +147,50 @@ void usct_recv_process(struct usct_transport *t, union sctp_sockstore addr, void
     a->len = len;
     p->st[sid < t->nstreams ? sid : 0].rx_msgs++;
     p->st[sid < t->nstreams ? sid : 0].rx_bytes += len;
+    if (h.type == SM_F_RMA && t->up->rma_frame) {
+        a->next = NULL;
+        if (t->rma_tail)
+            t->rma_tail->next = a;
+        else
+            t->rma_head = a;
+        t->rma_tail = a;
+        return;
+    }
     usct_recv_queue(t, a);
-    return;
+}
+
+int usct_recv_deliver_rma(struct usct_transport *t, int try)
+{
+    const struct sm_upcalls *up = t->up;
+    if (try) {
+        if (pthread_mutex_trylock(&t->rma_lock) != 0)
+            return -1;
+    } else {
+        pthread_mutex_lock(&t->rma_lock);
+    }
+    int n = 0;
+    for (;;) {
+        pthread_mutex_lock(&t->stack_lock);
+        struct usct_arrival *list = t->rma_head;
+        t->rma_head = t->rma_tail = NULL;
+        pthread_mutex_unlock(&t->stack_lock);
+        if (!list)
+            break;
+        while (list) {
+            struct usct_arrival *a = list;
+            list = a->next;
+            const struct sm_frame_hdr *h = (const struct sm_frame_hdr *)a->data;
+            if (t->tu.debug > 1)
+                usct_log("rank %d: RMA frame from %d stream %u: len %u", t->rank, a->peer,
+                         a->sid, h->payload_len);
+            up->rma_frame(up->ctx, a->peer, h, a->data + sizeof *h);
+            free(a->data);
+            free(a);
+            n++;
+        }
+    }
+    pthread_mutex_unlock(&t->rma_lock);
+    return n;
 }
 
 int usct_recv_deliver(struct usct_transport *t, struct usct_arrival *list)

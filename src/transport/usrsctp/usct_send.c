@@ -1,7 +1,8 @@
 /* usct_send.c — the send path: one engine frame = one SCTP message on the stream of its lane,
  * preceded on every new (association, stream) by the hello; frames that find the association's
  * send buffer full wait in a per-(peer, lane) queue (keeping their order) and are pushed again
- * from progress(). */
+ * from progress(); the queues of RMA lanes (frames without a completion cookie) also from the
+ * watchdog/receive thread, so one-sided answers leave while the application computes. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -171,6 +172,37 @@ static void drop_queue(struct usct_transport *t, struct usct_peer *p)
         }
         p->txq_tail[q] = NULL;
     }
+}
+
+int usct_send_retry_rma(struct usct_transport *t)
+{
+    int sent = 0;
+    if (t->txq_total == 0 || t->nstreams <= 1)
+        return 0; /* single-stream variant: RMA frames share lane 0's queue (caller pushes) */
+    for (int r = 0; r < t->size; r++) {
+        struct usct_peer *p = &t->peers[r];
+        if (!p->txq_len || p->state == SCTP_PEER_FAILED)
+            continue;
+        for (int q = t->p2p_lanes; q < t->nlanes; q++) {
+            struct usct_tx_item *it;
+            while ((it = p->txq_head[q]) && !it->cookie) {
+                int rc = try_send(t, p, q, it->iov, it->iovcnt, it->len);
+                if (rc == 1)
+                    break;
+                if (rc < 0)
+                    usct_log("rank %d: queued RMA send of %zu bytes to rank %d failed: %s",
+                             t->rank, it->len, r, strerror(errno));
+                p->txq_head[q] = it->next;
+                if (!it->next)
+                    p->txq_tail[q] = NULL;
+                p->txq_len--;
+                t->txq_total--;
+                free_item(it);
+                sent++;
+            }
+        }
+    }
+    return sent;
 }
 
 int usct_send_retry_queued(struct usct_transport *t, void **done, int maxdone)

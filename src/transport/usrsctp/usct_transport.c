@@ -19,6 +19,8 @@ static void destroy(struct usct_transport *t)
         usct_endpoint_close(t);
     usct_recv_free_list(t->arr_head);
     t->arr_head = t->arr_tail = NULL;
+    usct_recv_free_list(t->rma_head);
+    t->rma_head = t->rma_tail = NULL;
     for (int r = 0; t->peers && r < t->size; r++) {
         struct usct_peer *p = &t->peers[r];
         for (int q = 0; p->txq_head && q < t->nlanes; q++)
@@ -41,6 +43,7 @@ static void destroy(struct usct_transport *t)
     usct_inet_close(t);
     free(t->gather);
     pthread_mutex_destroy(&t->stack_lock);
+    pthread_mutex_destroy(&t->rma_lock);
     free(t);
 }
 
@@ -62,6 +65,11 @@ static int usct_init(const struct sm_transport_args *a, struct sm_transport **ou
         return -1;
     t->wake_fd = -1;
     pthread_mutex_init(&t->stack_lock, NULL);
+    pthread_mutexattr_t ma; /* recursive: rma_frame may send, the engine nests the lock */
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&t->rma_lock, &ma);
+    pthread_mutexattr_destroy(&ma);
     usct_tunables_load(&t->tu, a->local_ranks);
     t->rank = a->rank;
     t->size = a->size;
@@ -72,8 +80,8 @@ static int usct_init(const struct sm_transport_args *a, struct sm_transport **ou
         t->nlanes = 1;
         t->p2p_lanes = t->rma_lanes = 1;
     } else {
-        /* stream 0 = control lane, 1..N = data lanes, then the RMA lanes (SM_F_RMA frames;
-         * delivered on the caller's thread only: no strong progress for them here) */
+        /* stream 0 = control lane, 1..N = data lanes, then the RMA lanes (SM_F_RMA frames,
+         * also delivered from the watchdog/receive thread: strong progress) */
         long long rma = sm_env_int("SCTPMPI_SCTP_RMA_STREAMS", 2);
         if (rma < 1)
             rma = 1;
@@ -212,6 +220,19 @@ static int usct_rma_lanes(struct sm_transport *handle)
     return t->rma_lanes;
 }
 
+/* the RMA lock (transport.h "One-sided traffic"): held around every rma_frame upcall */
+static void usct_lock(struct sm_transport *handle)
+{
+    struct usct_transport *t = (struct usct_transport *)handle;
+    pthread_mutex_lock(&t->rma_lock);
+}
+
+static void usct_unlock(struct sm_transport *handle)
+{
+    struct usct_transport *t = (struct usct_transport *)handle;
+    pthread_mutex_unlock(&t->rma_lock);
+}
+
 static size_t usct_max_payload(struct sm_transport *handle)
 {
     struct usct_transport *t = (struct usct_transport *)handle;
@@ -251,4 +272,6 @@ const struct sm_transport_ops sm_transport_usrsctp = {
     .stats = usct_stats,
     .finalize = usct_finalize,
     .rma_lanes = usct_rma_lanes,
+    .lock = usct_lock,
+    .unlock = usct_unlock,
 };
