@@ -14,7 +14,11 @@
  *           every ping when its computation ends (before it makes any MPI call).  Meanwhile
  *           rank 0 also sends point-to-point messages (eager and rendezvous; half of them
  *           pre-posted at rank 1): the transport's thread must keep them, in order, for rank
- *           1's next MPI call, and every byte must arrive.
+ *           1's next MPI call, and every byte must arrive.  With an answer size (fourth
+ *           argument, bytes), rank 1 sends that much data (in segments as large as the channel
+ *           carries, checked byte by byte at rank 0) ahead of each pong on the same lane: more
+ *           than the send buffer holds, so the transport's thread must also push what waits in
+ *           its send queue while rank 1 computes.
  * Prints " No Errors" from rank 0 on success. */
 #include <stdint.h>
 #include <stdio.h>
@@ -46,7 +50,7 @@ struct seg_hdr {
     uint32_t magic;
     int32_t src;
     uint32_t lane, seq;
-    uint32_t kind; /* order: 0; strong: 1 ping, 2 pong */
+    uint32_t kind; /* order: 0; strong: 1 ping, 2 pong, 3 answer data */
     uint32_t len;
 };
 #define MAGIC 0x524d4348u
@@ -213,28 +217,66 @@ static unsigned char msg_byte(int i, size_t k)
 
 static long pings_seen, pongs_seen;
 static double pong_at[64];
+static size_t answer_bytes;       /* data sent ahead of each pong */
+static unsigned char *answer_buf; /* one largest segment */
+static size_t answer_seg;
+static size_t answer_seen[64];    /* per ping: answer bytes that arrived (rank 0) */
 
 static void strong_segment(void *ctx, int peer, const void *seg, size_t len)
 {
     (void)ctx;
     struct seg_hdr h;
-    if (len != sizeof h) {
+    if (len < sizeof h) {
         bad++;
         return;
     }
     memcpy(&h, seg, sizeof h);
-    if (h.magic != MAGIC) {
+    if (h.magic != MAGIC || h.len != len || (h.kind != 3 && len != sizeof h)) {
         bad++;
         return;
     }
     if (h.kind == 1) { /* ping: answer from here (possibly the transport's thread) */
+        for (size_t off = 0; off < answer_bytes;) { /* data first, then the pong, one lane */
+            size_t n = answer_bytes - off < answer_seg - sizeof h ? answer_bytes - off
+                                                                  : answer_seg - sizeof h;
+            struct seg_hdr d = h;
+            d.kind = 3;
+            d.src = rank;
+            d.len = (uint32_t)(sizeof d + n);
+            memcpy(answer_buf, &d, sizeof d);
+            for (size_t i = 0; i < n; i++)
+                answer_buf[sizeof d + i] = pattern(rank, h.lane, h.seq, off + i);
+            if (sm_rma_chan_send(peer, h.lane, answer_buf, sizeof d + n) != MPI_SUCCESS)
+                bad++;
+            off += n;
+        }
         struct seg_hdr r = h;
         r.kind = 2;
         r.src = rank;
         if (sm_rma_chan_send(peer, h.lane, &r, sizeof r) != MPI_SUCCESS)
             bad++;
         pings_seen++;
+    } else if (h.kind == 3) {
+        const unsigned char *b = seg;
+        size_t *seen = h.seq < 64 ? &answer_seen[h.seq] : NULL;
+        if (!seen || pongs_seen > (long)h.seq) {
+            bad++;
+            return;
+        }
+        for (size_t i = sizeof h; i < len; i++)
+            if (b[i] != pattern(peer, h.lane, h.seq, *seen + i - sizeof h)) {
+                fprintf(stderr, "rank %d: answer %u: byte %zu wrong\n", rank, h.seq,
+                        *seen + i - sizeof h);
+                bad++;
+                break;
+            }
+        *seen += len - sizeof h;
     } else if (h.kind == 2) {
+        if (h.seq < 64 && answer_seen[h.seq] != answer_bytes) {
+            fprintf(stderr, "rank %d: pong %u after %zu of %zu answer bytes\n", rank, h.seq,
+                    answer_seen[h.seq], answer_bytes);
+            bad++;
+        }
         if (h.seq < 64)
             pong_at[h.seq] = now_s();
         pongs_seen++;
@@ -243,12 +285,17 @@ static void strong_segment(void *ctx, int peer, const void *seg, size_t len)
     }
 }
 
-static void run_strong(double compute_s, int npings)
+static void run_strong(double compute_s, int npings, size_t answer)
 {
     if (size < 2)
         FAIL("strong needs 2 ranks");
     if (npings > 64)
         npings = 64;
+    answer_bytes = answer;
+    answer_seg = sm_rma_chan_max_segment();
+    answer_buf = malloc(answer_seg);
+    if (!answer_buf)
+        FAIL("out of memory");
     struct sm_rma_receiver rx = {NULL, strong_segment, peer_failed};
     sm_rma_chan_open(&rx);
     nlanes = sm_rma_chan_lanes();
@@ -325,6 +372,7 @@ static void run_strong(double compute_s, int npings)
     if (bad)
         FAIL("%ld bad segments", bad);
     sm_rma_chan_close();
+    free(answer_buf);
 }
 
 int main(int argc, char **argv)
@@ -336,7 +384,8 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "order"))
         run_order(argc > 2 ? atoi(argv[2]) : 200, argc > 3 ? atof(argv[3]) : 0);
     else if (!strcmp(mode, "strong"))
-        run_strong(argc > 2 ? atof(argv[2]) : 2.0, argc > 3 ? atoi(argv[3]) : 20);
+        run_strong(argc > 2 ? atof(argv[2]) : 2.0, argc > 3 ? atoi(argv[3]) : 20,
+                   argc > 4 ? (size_t)atol(argv[4]) : 0);
     else
         FAIL("unknown mode %s", mode);
     MPI_Barrier(MPI_COMM_WORLD);
