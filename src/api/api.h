@@ -9,25 +9,32 @@
 #define SM_TAG_UB 0x3fffffff
 
 /* one contiguous run of bytes of a derived type's element, relative to its start */
-struct sm_dt_block { MPI_Aint disp; size_t len; };
+struct sm_dt_block {
+    MPI_Aint disp;
+    size_t len;
+};
 /* the type signature as runs of one predefined type */
-struct sm_dt_sig { MPI_Datatype type; size_t count; };
+struct sm_dt_sig {
+    MPI_Datatype type;
+    size_t count;
+};
 
 struct sctpmpi_datatype {
     int valid;
-    int basic;           /* predefined */
-    size_t size;         /* bytes of data */
+    int basic;   /* predefined */
+    size_t size; /* bytes of data */
     MPI_Aint lb, extent;
     const char *name;
     /* derived types only (dtype.c); zero for predefined ones */
-    int refcount;        /* user handle + pending receives + containing types */
-    int handles;         /* user handles: the constructor's + one per get_contents answer */
+    int refcount; /* user handle + pending receives + containing types */
+    int handles;  /* user handles: the constructor's + one per get_contents answer */
     int committed;
     MPI_Aint true_lb, true_extent;
-    size_t psize;        /* packed bytes of one element (predefined leaves travel as extent) */
+    size_t psize; /* packed bytes of one element (predefined leaves travel as extent) */
     size_t nblocks;
     struct sm_dt_block *blocks;
-    size_t *block_mark;  /* packed offset of every SM_DT_MARK-th block (pack.c, built on first use) */
+    size_t
+        *block_mark; /* packed offset of every SM_DT_MARK-th block (pack.c, built on first use) */
     size_t nsig;
     struct sm_dt_sig *sig;
     int combiner, ni, na, nt; /* get_envelope / get_contents */
@@ -39,31 +46,37 @@ struct sctpmpi_datatype {
     struct sctpmpi_datatype *next_recycled; /* released objects awaiting reuse (dtype.c) */
 };
 
-struct sctpmpi_group { int valid; int size; int *world_of; int refcount; };
+struct sctpmpi_group {
+    int valid;
+    int size;
+    int *world_of;
+    int refcount;
+};
 
 /* internal reduction function: inout[i] = in[i] op inout[i] for count elements of dt */
-typedef int sm_op_fn(const void *in, void *inout, int count, MPI_Datatype dt); /* 0: type not supported */
+typedef int sm_op_fn(const void *in, void *inout, int count,
+                     MPI_Datatype dt); /* 0: type not supported */
 struct sctpmpi_op {
     int valid;
     const char *name;
     int commute;
-    sm_op_fn *fn;              /* predefined */
-    MPI_User_function *user;   /* Op_create */
+    sm_op_fn *fn;                /* predefined */
+    MPI_User_function *user;     /* Op_create */
     MPI_User_function_c *user_c; /* Op_create_c (large_count_op.c): called instead of user */
-    int refcount;              /* user ops: the handle + running non-blocking collectives */
+    int refcount;                /* user ops: the handle + running non-blocking collectives */
 };
 
 /* API-layer state of a communicator (comm->x), allocated on demand */
 struct sm_topo;
 struct sm_comm_ext {
     int is_inter;
-    int local_size;            /* intercomm: local group size (comm->size is the remote one) */
-    int *local_world_of;       /* intercomm: local rank -> world rank */
+    int local_size;      /* intercomm: local group size (comm->size is the remote one) */
+    int *local_world_of; /* intercomm: local rank -> world rank */
     struct sm_topo *topo;
     MPI_Info info;
     int assert_overtaking, assert_no_any_tag, assert_no_any_source;
-    MPI_Comm local_comm;       /* intercomm: hidden intracommunicator of the local group */
-    uint32_t nbc_seq;          /* tags of non-blocking collectives */
+    MPI_Comm local_comm; /* intercomm: hidden intracommunicator of the local group */
+    uint32_t nbc_seq;    /* tags of non-blocking collectives */
     struct sm_attr *attrs;
 };
 struct sm_comm_ext *sm_comm_x(MPI_Comm c); /* allocates */
@@ -79,7 +92,7 @@ int sm_error(MPI_Comm comm, int err, const char *fn, const char *fmt, ...)
 /* argument checks: each returns MPI_SUCCESS or reports through sm_error */
 int sm_check_init(const char *fn);
 int sm_check_comm(MPI_Comm comm, const char *fn);
-void sm_errh_retain(MPI_Errhandler e);  /* user handlers are reference counted (errors.c) */
+void sm_errh_retain(MPI_Errhandler e); /* user handlers are reference counted (errors.c) */
 void sm_errh_release(MPI_Errhandler e);
 int sm_check_buffer(MPI_Comm c, const void *buf, int count, MPI_Datatype dt, const char *fn);
 int sm_check_dest(MPI_Comm c, int rank, const char *fn);   /* PROC_NULL allowed */
@@ -96,11 +109,11 @@ int sm_check_recv_tag(MPI_Comm c, int tag, const char *fn); /* + ANY_TAG */
 
 /* ---- requests (MPI_Request): the engine's request and what only the API layer needs ---- */
 struct sctpmpi_request {
-    struct sm_req base;       /* the engine's part (engine/engine.h); first member */
-    int persistent, active;   /* persistent requests: active between Start and completion */
-    void *owned_buf;          /* memory the request owns: a packed copy, a generalized
+    struct sm_req base;     /* the engine's part (engine/engine.h); first member */
+    int persistent, active; /* persistent requests: active between Start and completion */
+    void *owned_buf;        /* memory the request owns: a packed copy, a generalized
                                * request's callbacks; freed with the request */
-    size_t bsend_charge;      /* attached-buffer space a buffered send holds until it completes */
+    size_t bsend_charge;    /* attached-buffer space a buffered send holds until it completes */
     /* persistent-request template (arguments of *_init) */
     const void *p_buf;
     int p_count;
@@ -127,8 +140,8 @@ int sm_isend_ctx(const void *buf, size_t bytes, int dest, int tag, MPI_Comm comm
                  MPI_Request *req);
 int sm_irecv_ctx(void *buf, size_t bytes, int source, int tag, MPI_Comm comm, uint32_t ctx,
                  MPI_Request *req);
-int sm_bsend_start(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                   MPI_Comm comm, const char *fn);
+int sm_bsend_start(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                   const char *fn);
 /* completes and returns the request's error class (0) after filling status */
 int sm_wait_one(MPI_Request *req, MPI_Status *status);
 void sm_status_empty(MPI_Status *s);
@@ -138,7 +151,10 @@ int sm_barrier_ctx(MPI_Comm comm, uint32_t ctx);
 #define SM_CTX_FINALIZE 0xfffffff0u
 
 /* ---- datatypes (dtype.c, pack.c) ---- */
-static inline size_t sm_dt_psize(MPI_Datatype dt) { return dt->basic ? (size_t)dt->extent : dt->psize; }
+static inline size_t sm_dt_psize(MPI_Datatype dt)
+{
+    return dt->basic ? (size_t)dt->extent : dt->psize;
+}
 /* 1 if count elements of dt are one contiguous run starting at buf + *off */
 int sm_dt_contig(MPI_Datatype dt, int count, MPI_Aint *off);
 void sm_dt_pack(const void *buf, int count, MPI_Datatype dt, void *out);
@@ -208,9 +224,9 @@ int sm_group_compare(MPI_Group a, MPI_Group b);
 
 /* ---- attributes (attr.c) ---- */
 struct sm_attr;
-int sm_attr_copy_all(MPI_Comm old, MPI_Comm newc);  /* Comm_dup */
-int sm_attr_delete_all(MPI_Comm c);                 /* Comm_free */
-int sm_attr_finalize(void);                         /* start of Finalize: SELF, WORLD */
+int sm_attr_copy_all(MPI_Comm old, MPI_Comm newc); /* Comm_dup */
+int sm_attr_delete_all(MPI_Comm c);                /* Comm_free */
+int sm_attr_finalize(void);                        /* start of Finalize: SELF, WORLD */
 int sm_type_attr_delete_all(MPI_Datatype t);
 int sm_type_attr_copy_all(MPI_Datatype old, MPI_Datatype newt);
 
@@ -252,7 +268,7 @@ struct sm_waiter {
 };
 void sm_waiter_add(struct sm_waiter *w);
 void sm_waiter_remove(struct sm_waiter *w);
-int sm_info_valid(MPI_Info info); /* info.c */
+int sm_info_valid(MPI_Info info);           /* info.c */
 void sm_bsend_session_freed(MPI_Session s); /* bsend.c: the session's buffer is forgotten */
 
 #endif

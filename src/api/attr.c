@@ -183,8 +183,8 @@ static int copy_all(struct sm_attr *from, struct sm_attr **to, void *oldobj, voi
             continue;
         void *out = NULL;
         int flag = 0;
-        int rc = ((copy_cb *)a->kv->copy_fn)(oldobj, a->kv->id, a->kv->extra, a->val, &out,
-                                              &flag);
+        int rc =
+            ((copy_cb *)a->kv->copy_fn)(oldobj, a->kv->id, a->kv->extra, a->val, &out, &flag);
         if (rc) {
             /* the copy fails: the attributes copied so far go again */
             delete_all(to, newobj);
@@ -214,14 +214,17 @@ int sctpmpi_dup_fn(void *obj, int keyval, void *extra, void *in, void *out, int 
 /* ---- communicators ----------------------------------------------------------------------- */
 #pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
 int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
-                           MPI_Comm_delete_attr_function *delete_fn, int *keyval, void *extra)
+                            MPI_Comm_delete_attr_function *delete_fn, int *keyval, void *extra)
 {
     return kv_create(K_COMM, (void *)copy_fn, (void *)delete_fn, keyval, extra,
                      "MPI_Comm_create_keyval");
 }
 
 #pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
-int PMPI_Comm_free_keyval(int *keyval) { return kv_free(K_COMM, keyval, "MPI_Comm_free_keyval"); }
+int PMPI_Comm_free_keyval(int *keyval)
+{
+    return kv_free(K_COMM, keyval, "MPI_Comm_free_keyval");
+}
 
 #pragma weak MPI_Comm_set_attr = PMPI_Comm_set_attr
 int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *val)
@@ -264,7 +267,10 @@ int sm_attr_copy_all(MPI_Comm old, MPI_Comm newc)
     return copy_all(old->x->attrs, &sm_comm_x(newc)->attrs, old, newc);
 }
 
-int sm_attr_delete_all(MPI_Comm c) { return c->x ? delete_all(&c->x->attrs, c) : MPI_SUCCESS; }
+int sm_attr_delete_all(MPI_Comm c)
+{
+    return c->x ? delete_all(&c->x->attrs, c) : MPI_SUCCESS;
+}
 
 /* the start of MPI_Finalize: the attributes of MPI_COMM_SELF, then of MPI_COMM_WORLD, are
  * deleted, each in the reverse order of setting (lists keep the newest first) */
@@ -278,13 +284,16 @@ int sm_attr_finalize(void)
 /* MPI-1 names */
 #pragma weak MPI_Keyval_create = PMPI_Keyval_create
 int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
-                      void *extra)
+                       void *extra)
 {
     return kv_create(K_COMM, (void *)copy_fn, (void *)delete_fn, keyval, extra,
                      "MPI_Keyval_create");
 }
 #pragma weak MPI_Keyval_free = PMPI_Keyval_free
-int PMPI_Keyval_free(int *keyval) { return kv_free(K_COMM, keyval, "MPI_Keyval_free"); }
+int PMPI_Keyval_free(int *keyval)
+{
+    return kv_free(K_COMM, keyval, "MPI_Keyval_free");
+}
 #pragma weak MPI_Attr_put = PMPI_Attr_put
 int PMPI_Attr_put(MPI_Comm comm, int keyval, void *val)
 {
@@ -296,19 +305,25 @@ int PMPI_Attr_get(MPI_Comm comm, int keyval, void *val, int *flag)
     return PMPI_Comm_get_attr(comm, keyval, val, flag);
 }
 #pragma weak MPI_Attr_delete = PMPI_Attr_delete
-int PMPI_Attr_delete(MPI_Comm comm, int keyval) { return MPI_Comm_delete_attr(comm, keyval); }
+int PMPI_Attr_delete(MPI_Comm comm, int keyval)
+{
+    return MPI_Comm_delete_attr(comm, keyval);
+}
 
 /* ---- datatypes --------------------------------------------------------------------------- */
 #pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
 int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
-                           MPI_Type_delete_attr_function *delete_fn, int *keyval, void *extra)
+                            MPI_Type_delete_attr_function *delete_fn, int *keyval, void *extra)
 {
     return kv_create(K_TYPE, (void *)copy_fn, (void *)delete_fn, keyval, extra,
                      "MPI_Type_create_keyval");
 }
 
 #pragma weak MPI_Type_free_keyval = PMPI_Type_free_keyval
-int PMPI_Type_free_keyval(int *keyval) { return kv_free(K_TYPE, keyval, "MPI_Type_free_keyval"); }
+int PMPI_Type_free_keyval(int *keyval)
+{
+    return kv_free(K_TYPE, keyval, "MPI_Type_free_keyval");
+}
 
 static int type_ok(MPI_Datatype t, int keyval, struct keyval **k, const char *fn)
 {
@@ -346,7 +361,10 @@ int PMPI_Type_delete_attr(MPI_Datatype t, int keyval)
     return rc ? sm_error(MPI_COMM_WORLD, rc, "MPI_Type_delete_attr", NULL) : MPI_SUCCESS;
 }
 
-int sm_type_attr_delete_all(MPI_Datatype t) { return delete_all(&t->attrs, t); }
+int sm_type_attr_delete_all(MPI_Datatype t)
+{
+    return delete_all(&t->attrs, t);
+}
 
 int sm_type_attr_copy_all(MPI_Datatype old, MPI_Datatype newt)
 {
@@ -356,14 +374,17 @@ int sm_type_attr_copy_all(MPI_Datatype old, MPI_Datatype newt)
 /* ---- windows: keyvals here, the calls in osc/osc_win.c ------------------------------------ */
 #pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
 int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
-                          MPI_Win_delete_attr_function *delete_fn, int *keyval, void *extra)
+                           MPI_Win_delete_attr_function *delete_fn, int *keyval, void *extra)
 {
     return kv_create(K_WIN, (void *)copy_fn, (void *)delete_fn, keyval, extra,
                      "MPI_Win_create_keyval");
 }
 
 #pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
-int PMPI_Win_free_keyval(int *keyval) { return kv_free(K_WIN, keyval, "MPI_Win_free_keyval"); }
+int PMPI_Win_free_keyval(int *keyval)
+{
+    return kv_free(K_WIN, keyval, "MPI_Win_free_keyval");
+}
 
 int sm_win_attr_set(MPI_Win w, int keyval, void *val, const char *fn)
 {
@@ -386,6 +407,12 @@ int sm_win_attr_delete(MPI_Win w, int keyval, const char *fn)
     return k ? attr_delete(&w->attrs, k, w) : MPI_ERR_KEYVAL;
 }
 
-int sm_win_attr_delete_all(MPI_Win w) { return delete_all(&w->attrs, w); }
+int sm_win_attr_delete_all(MPI_Win w)
+{
+    return delete_all(&w->attrs, w);
+}
 
-int sm_keyval_exists(int id) { return kv_any(id) != NULL; }
+int sm_keyval_exists(int id)
+{
+    return kv_any(id) != NULL;
+}

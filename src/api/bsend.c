@@ -18,19 +18,19 @@
 int sctpmpi_buffer_automatic[1];
 
 struct budget {
-    int used_slot;       /* slot taken (slot 0, the process's, always is) */
-    const void *owner;   /* communicator or session; NULL for the process */
-    uint32_t ctx;        /* a communicator's context too: a later communicator at the same
+    int used_slot;     /* slot taken (slot 0, the process's, always is) */
+    const void *owner; /* communicator or session; NULL for the process */
+    uint32_t ctx;      /* a communicator's context too: a later communicator at the same
                           * address (after MPI_Comm_free) does not inherit the buffer */
     int is_session;
-    void *addr;          /* NULL: nothing attached */
+    void *addr; /* NULL: nothing attached */
     size_t size;
     int automatic;
-    size_t used;         /* charged by sends not yet complete */
+    size_t used; /* charged by sends not yet complete */
 };
 
 #define NSLOTS 64
-static struct budget slots[NSLOTS] = {[0] = {.used_slot = 1}};
+static struct budget slots[NSLOTS] = { [0] = { .used_slot = 1 } };
 #define SLOT_SHIFT 48
 
 void sm_bsend_uncharge(size_t charge)
@@ -62,9 +62,10 @@ static struct budget *find_or_add(const void *owner, int is_session)
         return b;
     for (int i = 1; i < NSLOTS; i++)
         if (!slots[i].used_slot) {
-            slots[i] = (struct budget){.used_slot = 1, .owner = owner,
-                                       .ctx = ctx_of(owner, is_session),
-                                       .is_session = is_session};
+            slots[i] = (struct budget){ .used_slot = 1,
+                                        .owner = owner,
+                                        .ctx = ctx_of(owner, is_session),
+                                        .is_session = is_session };
             return &slots[i];
         }
     return NULL;
@@ -85,7 +86,10 @@ static int attach(struct budget *b, void *buffer, MPI_Count size, MPI_Comm ec, c
     return MPI_SUCCESS;
 }
 
-static int b_idle(void *a) { return ((struct budget *)a)->used == 0; }
+static int b_idle(void *a)
+{
+    return ((struct budget *)a)->used == 0;
+}
 
 static void flush(struct budget *b)
 {
@@ -93,8 +97,7 @@ static void flush(struct budget *b)
         sm_progress_until(b_idle, b);
 }
 
-static int detach(struct budget *b, void *addr_out, MPI_Count *size, MPI_Comm ec,
-                  const char *fn)
+static int detach(struct budget *b, void *addr_out, MPI_Count *size, MPI_Comm ec, const char *fn)
 {
     if (!addr_out || !size)
         return sm_error(ec, MPI_ERR_ARG, fn, "NULL argument");
@@ -142,8 +145,8 @@ void sm_bsend_drain(void)
             flush(&slots[i]);
 }
 
-int sm_bsend_start(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                   MPI_Comm comm, const char *fn)
+int sm_bsend_start(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                   const char *fn)
 {
     struct budget *b = budget_for(comm);
     size_t n = sm_dt_psize(dt) * (size_t)count;
@@ -154,8 +157,8 @@ int sm_bsend_start(const void *buf, int count, MPI_Datatype dt, int dest, int ta
                         b->size - b->used, b->size);
     b->used += charge;
     MPI_Request r;
-    sm_isend_copy(buf, count, dt, dest, tag, comm,
-                  charge | ((size_t)(b - slots) << SLOT_SHIFT), &r);
+    sm_isend_copy(buf, count, dt, dest, tag, comm, charge | ((size_t)(b - slots) << SLOT_SHIFT),
+                  &r);
     if (r->base.complete)
         sm_req_release(&r->base);
     else
@@ -196,7 +199,10 @@ struct iflush {
     struct budget *b;
     MPI_Request r;
 };
-static int if_poll(struct sm_waiter *w) { return ((struct iflush *)w)->b->used == 0; }
+static int if_poll(struct sm_waiter *w)
+{
+    return ((struct iflush *)w)->b->used == 0;
+}
 static void if_done(struct sm_waiter *w)
 {
     MPI_Request r = ((struct iflush *)w)->r;

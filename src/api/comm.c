@@ -42,8 +42,7 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag
     case MPI_APPNUM: v = &appnum; break;
     case MPI_UNIVERSE_SIZE: v = &universe; break;
     case MPI_LASTUSEDCODE: v = &lastused; break;
-    default:
-        return sm_comm_attr_get(comm, keyval, attribute_val, flag);
+    default: return sm_comm_attr_get(comm, keyval, attribute_val, flag);
     }
     *(int **)attribute_val = v;
     *flag = 1;

@@ -15,7 +15,10 @@ struct sm_comm_ext *sm_comm_x(MPI_Comm c)
     return c->x;
 }
 
-int sm_comm_is_inter(MPI_Comm c) { return c->x && c->x->is_inter; }
+int sm_comm_is_inter(MPI_Comm c)
+{
+    return c->x && c->x->is_inter;
+}
 
 int sm_coll_tag(MPI_Comm c)
 {
@@ -188,7 +191,9 @@ static int no_inter(MPI_Comm comm, const char *fn)
     return MPI_SUCCESS;
 }
 
-struct member { int color, key, rank; };
+struct member {
+    int color, key, rank;
+};
 static int by_key(const void *a, const void *b)
 {
     const struct member *x = a, *y = b;
@@ -201,7 +206,7 @@ static int by_key(const void *a, const void *b)
 static int split_by(MPI_Comm comm, int color, int key, MPI_Comm *newcomm, const char *fn)
 {
     int n = comm->size;
-    int mine[2] = {color, key};
+    int mine[2] = { color, key };
     int *all = sm_xmalloc(sizeof(int) * 2 * (size_t)n);
     int err = sm_coll_allgather(mine, 2, MPI_INT, all, 2, MPI_INT, comm);
     uint32_t ctx = sm_ctx_agree(comm);
@@ -218,7 +223,7 @@ static int split_by(MPI_Comm comm, int color, int key, MPI_Comm *newcomm, const 
     int k = 0;
     for (int i = 0; i < n; i++)
         if (all[2 * i] == color)
-            m[k++] = (struct member){color, all[2 * i + 1], i};
+            m[k++] = (struct member){ color, all[2 * i + 1], i };
     qsort(m, (size_t)k, sizeof *m, by_key);
     int *w = sm_xmalloc(sizeof(int) * (size_t)k), me = 0;
     for (int i = 0; i < k; i++) {
@@ -249,8 +254,7 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 }
 
 #pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
-int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
-                        MPI_Comm *newcomm)
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_split_type";
     (void)info;
@@ -270,8 +274,7 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
     while (strcmp(names + (size_t)color * MPI_MAX_PROCESSOR_NAME, me) != 0)
         color++;
     free(names);
-    return split_by(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : color, key, newcomm,
-                    fn);
+    return split_by(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : color, key, newcomm, fn);
 }
 
 static int member_of(MPI_Group g, int world)
@@ -308,11 +311,14 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 }
 
 /* the agreement of Comm_create_group runs over the group alone */
-struct group_agree { MPI_Comm tmp; int err; };
+struct group_agree {
+    MPI_Comm tmp;
+    int err;
+};
 static int group_allmax(uint32_t v[2], void *arg)
 {
     struct group_agree *g = arg;
-    uint32_t out[2] = {0, 0};
+    uint32_t out[2] = { 0, 0 };
     int e = sm_coll_allreduce(v, out, 2, MPI_UNSIGNED, MPI_MAX, g->tmp);
     v[0] = out[0];
     v[1] = out[1];
@@ -340,7 +346,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
      * context, with tags of their own (derived from the user's tag) */
     MPI_Comm tmp = sm_comm_new(me, group->size, group->world_of, comm->ctx);
     tmp->coll_tag = 0x10000000 | (tag & 0x0fffffff);
-    struct group_agree ga = {tmp, 0};
+    struct group_agree ga = { tmp, 0 };
     uint32_t ctx = sm_ctx_agree_with(group_allmax, &ga, 1);
     comm_destroy(tmp);
     if (ga.err)
@@ -452,7 +458,8 @@ int PMPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
     PMPI_Group_free(&ga);
     PMPI_Group_free(&gb);
     if (sm_comm_is_inter(a) && r != MPI_UNEQUAL) {
-        MPI_Group ra = sm_group_new(a->size, a->world_of), rb = sm_group_new(b->size, b->world_of);
+        MPI_Group ra = sm_group_new(a->size, a->world_of),
+                  rb = sm_group_new(b->size, b->world_of);
         int r2 = sm_group_compare(ra, rb);
         PMPI_Group_free(&ra);
         PMPI_Group_free(&rb);

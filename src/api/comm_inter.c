@@ -9,8 +9,7 @@
 #include "api/comm_inter.h"
 #include "api/ctx_agree.h"
 
-MPI_Comm sm_inter_new(int lrank, int lsize, const int *lw, int rsize, const int *rw,
-                      uint32_t ctx)
+MPI_Comm sm_inter_new(int lrank, int lsize, const int *lw, int rsize, const int *rw, uint32_t ctx)
 {
     MPI_Comm c = sm_comm_new(lrank, rsize, rw, ctx);
     struct sm_comm_ext *x = sm_comm_x(c);
@@ -42,7 +41,7 @@ static int leaders_swap(struct icreate *a, const void *s, size_t sn, void *r, si
 static int icreate_allmax(uint32_t v[2], void *arg)
 {
     struct icreate *a = arg;
-    uint32_t mine[2] = {0, 0}, theirs[2] = {0, 0};
+    uint32_t mine[2] = { 0, 0 }, theirs[2] = { 0, 0 };
     int e = sm_coll_allreduce(v, mine, 2, MPI_UNSIGNED, MPI_MAX, a->local);
     if (a->local->rank == a->local_leader) {
         int e1 = leaders_swap(a, mine, sizeof mine, theirs, sizeof theirs);
@@ -60,18 +59,19 @@ static int icreate_allmax(uint32_t v[2], void *arg)
 
 #pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
-                         int remote_leader, int tag, MPI_Comm *newintercomm)
+                          int remote_leader, int tag, MPI_Comm *newintercomm)
 {
     const char *fn = "MPI_Intercomm_create";
     SM_TRY(sm_check_comm(local_comm, fn));
     if (sm_comm_is_inter(local_comm))
-        return sm_error(local_comm, MPI_ERR_COMM, fn, "the local communicator is an "
+        return sm_error(local_comm, MPI_ERR_COMM, fn,
+                        "the local communicator is an "
                         "intercommunicator");
     if (!newintercomm)
         return sm_error(local_comm, MPI_ERR_ARG, fn, "NULL output pointer");
     if (local_leader < 0 || local_leader >= local_comm->size)
         return sm_error(local_comm, MPI_ERR_RANK, fn, "bad local leader %d", local_leader);
-    struct icreate a = {local_comm, peer_comm, local_leader, remote_leader, tag};
+    struct icreate a = { local_comm, peer_comm, local_leader, remote_leader, tag };
     int lsize = local_comm->size;
     int *lw = sm_xmalloc(sizeof(int) * (size_t)lsize);
     for (int i = 0; i < lsize; i++)
@@ -133,7 +133,9 @@ static int *swap_lists(MPI_Comm inter, const int *mine, int n, int *rn, int *err
     return r;
 }
 
-struct member { int key, rank; };
+struct member {
+    int key, rank;
+};
 static int by_key(const void *a, const void *b)
 {
     const struct member *x = a, *y = b;
@@ -149,7 +151,7 @@ static int pick(const int *ck, int n, int color, const int *world, int *out, int
     int k = 0;
     for (int i = 0; i < n; i++)
         if (ck[2 * i] == color)
-            m[k++] = (struct member){ck[2 * i + 1], i};
+            m[k++] = (struct member){ ck[2 * i + 1], i };
     qsort(m, (size_t)k, sizeof *m, by_key);
     for (int i = 0; i < k; i++) {
         out[i] = world[m[i].rank];
@@ -166,7 +168,7 @@ int sm_inter_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm, const c
 {
     MPI_Comm l = comm->x->local_comm;
     int ln = l->size, rn2 = 0, err;
-    int mine[2] = {color, key};
+    int mine[2] = { color, key };
     int *la = sm_xmalloc(sizeof(int) * 2 * (size_t)ln);
     err = sm_coll_allgather(mine, 2, MPI_INT, la, 2, MPI_INT, l);
     int e2;
@@ -233,7 +235,7 @@ int PMPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newintracomm)
         return sm_error(inter, MPI_ERR_COMM, fn, "not an intercommunicator");
     MPI_Comm local = inter->x->local_comm;
     /* the leader's high decides for its group; ties are broken by the leaders' world ranks */
-    int mine[2] = {high ? 1 : 0, inter->x->local_world_of[0]}, n2 = 0, err;
+    int mine[2] = { high ? 1 : 0, inter->x->local_world_of[0] }, n2 = 0, err;
     sm_coll_bcast(mine, 1, MPI_INT, 0, local);
     int *theirs = swap_lists(inter, mine, 2, &n2, &err);
     uint32_t ctx = sm_ctx_agree(inter);

@@ -24,7 +24,9 @@ static int nb_outstanding;
 /* The id ranges reserved since no non-blocking agreement was outstanding: an agreement's
  * maximum X (at least this process's offer) can only collide with a range reserved after the
  * offer, and every such range is here (or, past the cap, anything below next_ctx counts). */
-struct range { uint32_t lo, hi; };
+struct range {
+    uint32_t lo, hi;
+};
 static struct range *taken;
 static int ntaken, taken_cap, taken_overflow;
 
@@ -66,7 +68,7 @@ static void reserve(uint32_t base, int nids)
         taken = t;
     }
     if (!taken_overflow)
-        taken[ntaken++] = (struct range){base, end};
+        taken[ntaken++] = (struct range){ base, end };
 }
 
 /* a retry's offer: above next_ctx by a pseudo-random number of slots, so two agreements that
@@ -84,13 +86,13 @@ uint32_t sm_ctx_agree_with(sm_allmax_fn *f, void *arg, int nids)
     for (int tries = 0;; tries++) {
         if (tries == 1000)
             sm_die("no agreement on a communicator context id after 1000 tries");
-        uint32_t v[2] = {tries ? retry_offer(nids) : next_ctx, nb_outstanding > 0};
+        uint32_t v[2] = { tries ? retry_offer(nids) : next_ctx, nb_outstanding > 0 };
         f(v, arg);
         if (!v[1]) {
             reserve(v[0], nids);
             return v[0];
         }
-        uint32_t w[2] = {(uint32_t)is_taken(v[0], nids), 0};
+        uint32_t w[2] = { (uint32_t)is_taken(v[0], nids), 0 };
         if (!w[0])
             reserve(v[0], nids);
         f(w, arg);
@@ -101,7 +103,7 @@ uint32_t sm_ctx_agree_with(sm_allmax_fn *f, void *arg, int nids)
 
 static int allmax_intra(uint32_t v[2], void *comm)
 {
-    uint32_t out[2] = {0, 0};
+    uint32_t out[2] = { 0, 0 };
     int e = sm_coll_allreduce(v, out, 2, MPI_UNSIGNED, MPI_MAX, comm);
     v[0] = out[0];
     v[1] = out[1];
@@ -114,7 +116,7 @@ int sm_ctx_allmax_inter(uint32_t v[2], void *inter_)
     int tag = sm_coll_tag(inter);
     int e = allmax_intra(v, local);
     if (local->rank == 0) {
-        uint32_t theirs[2] = {0, 0};
+        uint32_t theirs[2] = { 0, 0 };
         MPI_Request rq[2];
         sm_irecv_ctx(theirs, sizeof theirs, 0, tag, inter, inter->ctx + 1, &rq[0]);
         sm_isend_ctx(v, sizeof theirs, 0, tag, inter, inter->ctx + 1, &rq[1]);
@@ -137,7 +139,10 @@ uint32_t sm_ctx_agree_n(MPI_Comm parent, int nids)
     return sm_ctx_agree_with(allmax_intra, parent, nids);
 }
 
-uint32_t sm_ctx_agree(MPI_Comm parent) { return sm_ctx_agree_n(parent, 1); }
+uint32_t sm_ctx_agree(MPI_Comm parent)
+{
+    return sm_ctx_agree_n(parent, 1);
+}
 
 /* ---- non-blocking agreements: one state machine each, advanced from a progress hook.
  * A round is a linear allmax: members send their pair to the local leader (rank 0 of the
@@ -153,11 +158,11 @@ struct nb_agree {
     MPI_Comm parent;
     int nids;
     uint32_t tagbase;
-    int round;            /* allmax rounds so far (tag) */
-    int second;           /* this round is the objection round */
+    int round;  /* allmax rounds so far (tag) */
+    int second; /* this round is the objection round */
     int stage;
     uint32_t mine[2], res[2], rv[2], cand;
-    uint32_t *in;         /* leader: the members' pairs */
+    uint32_t *in; /* leader: the members' pairs */
     MPI_Request *rq;
     int nrq;
     void (*done)(void *, uint32_t);
@@ -173,7 +178,10 @@ static MPI_Comm group_of(struct nb_agree *a)
     return sm_comm_is_inter(a->parent) ? a->parent->x->local_comm : a->parent;
 }
 
-static int round_tag(struct nb_agree *a) { return (int)(a->tagbase | (uint32_t)(a->round & 0xff)); }
+static int round_tag(struct nb_agree *a)
+{
+    return (int)(a->tagbase | (uint32_t)(a->round & 0xff));
+}
 
 static void start_round(struct nb_agree *a, uint32_t v0, uint32_t v1)
 {
@@ -226,8 +234,7 @@ static int step(struct nb_agree *a)
         a->stage = ST_BCAST;
         return 0;
     case ST_BCAST:
-    case ST_RESULT:
-        break;
+    case ST_RESULT: break;
     }
     /* the round's result is in res */
     a->round++;

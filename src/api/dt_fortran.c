@@ -13,8 +13,9 @@
 #include "api/api.h"
 
 #define NAMED(id, sz)                                                                            \
-    struct sctpmpi_datatype sctpmpi_dt_##id = {.valid = 1, .basic = 1, .size = (sz),             \
-                                               .extent = (MPI_Aint)(sz), .name = #id};
+    struct sctpmpi_datatype sctpmpi_dt_##id = {                                                  \
+        .valid = 1, .basic = 1, .size = (sz), .extent = (MPI_Aint)(sz), .name = #id              \
+    };
 NAMED(integer, sizeof(int32_t))
 NAMED(real, sizeof(float))
 NAMED(double_precision, sizeof(double))
@@ -53,7 +54,8 @@ static struct f90_type *f90_types; /* lives until the process ends, like the nam
 static int f90_get(int combiner, int p, int r, MPI_Datatype named, MPI_Datatype *out)
 {
     for (struct f90_type *t = f90_types; t; t = t->next)
-        if (t->dt.combiner == combiner && t->args[0] == (combiner == MPI_COMBINER_F90_INTEGER ? r : p) &&
+        if (t->dt.combiner == combiner &&
+            t->args[0] == (combiner == MPI_COMBINER_F90_INTEGER ? r : p) &&
             (combiner == MPI_COMBINER_F90_INTEGER || t->args[1] == r)) {
             *out = &t->dt;
             return MPI_SUCCESS;
@@ -126,8 +128,9 @@ static int f90_real(int p, int r, int is_complex, MPI_Datatype *newtype, const c
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
                         "no real kind has precision %d and range %d", p, r);
     if (is_complex)
-        named = named == MPI_REAL4 ? MPI_COMPLEX8 : named == MPI_REAL8 ? MPI_COMPLEX16
-                                                                       : MPI_COMPLEX32;
+        named = named == MPI_REAL4   ? MPI_COMPLEX8
+                : named == MPI_REAL8 ? MPI_COMPLEX16
+                                     : MPI_COMPLEX32;
     return f90_get(is_complex ? MPI_COMBINER_F90_COMPLEX : MPI_COMBINER_F90_REAL, p, r, named,
                    newtype);
 }

@@ -20,8 +20,14 @@ struct builder {
     MPI_Aint xlb, xub;
 };
 
-static MPI_Aint t_lb(MPI_Datatype t) { return t->basic ? 0 : t->true_lb; }
-static MPI_Aint t_ext(MPI_Datatype t) { return t->basic ? t->extent : t->true_extent; }
+static MPI_Aint t_lb(MPI_Datatype t)
+{
+    return t->basic ? 0 : t->true_lb;
+}
+static MPI_Aint t_ext(MPI_Datatype t)
+{
+    return t->basic ? t->extent : t->true_extent;
+}
 
 static void add_block(struct builder *B, MPI_Aint disp, size_t len)
 {
@@ -236,7 +242,7 @@ int PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
     SM_TRY(check_old(old, fn));
     SM_TRY(check_count(count, fn));
     SM_TRY(check_out(newtype, fn));
-    struct builder B = {0};
+    struct builder B = { 0 };
     add_child(&B, old, 0, (size_t)count);
     *newtype = finish(&B, MPI_COMBINER_CONTIGUOUS, 1, &count, 0, NULL, 1, &old);
     return MPI_SUCCESS;
@@ -249,10 +255,10 @@ static int hvector(int count, int bl, MPI_Aint stride_bytes, MPI_Datatype old, i
     SM_TRY(check_count(count, fn));
     SM_TRY(check_count(bl, fn));
     SM_TRY(check_out(newtype, fn));
-    struct builder B = {0};
+    struct builder B = { 0 };
     for (int i = 0; i < count; i++)
         add_child(&B, old, (MPI_Aint)i * stride_bytes, (size_t)bl);
-    int ints[3] = {count, bl, (int)stride_arg};
+    int ints[3] = { count, bl, (int)stride_arg };
     if (combiner == MPI_COMBINER_VECTOR)
         *newtype = finish(&B, combiner, 3, ints, 0, NULL, 1, &old);
     else
@@ -262,7 +268,7 @@ static int hvector(int count, int bl, MPI_Aint stride_bytes, MPI_Datatype old, i
 
 #pragma weak MPI_Type_vector = PMPI_Type_vector
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype old,
-                    MPI_Datatype *newtype)
+                     MPI_Datatype *newtype)
 {
     if (!old || !old->valid)
         return check_old(old, "MPI_Type_vector");
@@ -272,7 +278,7 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype old,
 
 #pragma weak MPI_Type_create_hvector = PMPI_Type_create_hvector
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype old,
-                            MPI_Datatype *newtype)
+                             MPI_Datatype *newtype)
 {
     return hvector(count, blocklength, stride, old, MPI_COMBINER_HVECTOR, stride, newtype,
                    "MPI_Type_create_hvector");
@@ -287,7 +293,7 @@ static int indexed(int count, const int *bls, int bl, const int *idisp, const MP
     SM_TRY(check_out(newtype, fn));
     if (count > 0 && ((!bls && bl < 0) || (!idisp && !adisp)))
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL array");
-    struct builder B = {0};
+    struct builder B = { 0 };
     for (int i = 0; i < count; i++) {
         int n = bls ? bls[i] : bl;
         SM_TRY(check_count(n, fn));
@@ -313,7 +319,7 @@ static int indexed(int count, const int *bls, int bl, const int *idisp, const MP
 
 #pragma weak MPI_Type_indexed = PMPI_Type_indexed
 int PMPI_Type_indexed(int count, const int bls[], const int disps[], MPI_Datatype old,
-                     MPI_Datatype *newtype)
+                      MPI_Datatype *newtype)
 {
     return indexed(count, bls, 0, disps, NULL, old, MPI_COMBINER_INDEXED, newtype,
                    "MPI_Type_indexed");
@@ -321,7 +327,7 @@ int PMPI_Type_indexed(int count, const int bls[], const int disps[], MPI_Datatyp
 
 #pragma weak MPI_Type_create_hindexed = PMPI_Type_create_hindexed
 int PMPI_Type_create_hindexed(int count, const int bls[], const MPI_Aint disps[],
-                             MPI_Datatype old, MPI_Datatype *newtype)
+                              MPI_Datatype old, MPI_Datatype *newtype)
 {
     return indexed(count, bls, 0, NULL, disps, old, MPI_COMBINER_HINDEXED, newtype,
                    "MPI_Type_create_hindexed");
@@ -329,7 +335,7 @@ int PMPI_Type_create_hindexed(int count, const int bls[], const MPI_Aint disps[]
 
 #pragma weak MPI_Type_create_indexed_block = PMPI_Type_create_indexed_block
 int PMPI_Type_create_indexed_block(int count, int bl, const int disps[], MPI_Datatype old,
-                                  MPI_Datatype *newtype)
+                                   MPI_Datatype *newtype)
 {
     return indexed(count, NULL, bl, disps, NULL, old, MPI_COMBINER_INDEXED_BLOCK, newtype,
                    "MPI_Type_create_indexed_block");
@@ -337,7 +343,7 @@ int PMPI_Type_create_indexed_block(int count, int bl, const int disps[], MPI_Dat
 
 #pragma weak MPI_Type_create_hindexed_block = PMPI_Type_create_hindexed_block
 int PMPI_Type_create_hindexed_block(int count, int bl, const MPI_Aint disps[], MPI_Datatype old,
-                                   MPI_Datatype *newtype)
+                                    MPI_Datatype *newtype)
 {
     return indexed(count, NULL, bl, NULL, disps, old, MPI_COMBINER_HINDEXED_BLOCK, newtype,
                    "MPI_Type_create_hindexed_block");
@@ -352,7 +358,7 @@ static MPI_Aint basic_align(MPI_Datatype t)
     if (t == MPI_C_DOUBLE_COMPLEX || t == MPI_DOUBLE_INT || t == MPI_LONG_INT)
         return 8;
     if (t == MPI_C_LONG_DOUBLE_COMPLEX || t == MPI_LONG_DOUBLE_INT)
-        return (MPI_Aint)_Alignof(long double);
+        return (MPI_Aint) _Alignof(long double);
     MPI_Aint e = t->extent;
     if (e <= 0 || (e & (e - 1)) || e > 16)
         return 1; /* MPI_LB / MPI_UB markers, MPI_PACKED-like oddities */
@@ -374,7 +380,7 @@ static MPI_Aint type_align(MPI_Datatype t)
 
 #pragma weak MPI_Type_create_struct = PMPI_Type_create_struct
 int PMPI_Type_create_struct(int count, const int bls[], const MPI_Aint disps[],
-                           const MPI_Datatype types[], MPI_Datatype *newtype)
+                            const MPI_Datatype types[], MPI_Datatype *newtype)
 {
     const char *fn = "MPI_Type_create_struct";
     SM_TRY(sm_check_init(fn));
@@ -382,7 +388,7 @@ int PMPI_Type_create_struct(int count, const int bls[], const MPI_Aint disps[],
     SM_TRY(check_out(newtype, fn));
     if (count > 0 && (!bls || !disps || !types))
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL array");
-    struct builder B = {0};
+    struct builder B = { 0 };
     for (int i = 0; i < count; i++) {
         SM_TRY(sm_check_dt(MPI_COMM_WORLD, types[i], fn));
         SM_TRY(check_count(bls[i], fn));
@@ -413,14 +419,14 @@ int PMPI_Type_create_struct(int count, const int bls[], const MPI_Aint disps[],
 
 #pragma weak MPI_Type_create_resized = PMPI_Type_create_resized
 int PMPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
-                            MPI_Datatype *newtype)
+                             MPI_Datatype *newtype)
 {
     const char *fn = "MPI_Type_create_resized";
     SM_TRY(check_old(old, fn));
     SM_TRY(check_out(newtype, fn));
-    struct builder B = {0};
+    struct builder B = { 0 };
     add_child(&B, old, 0, 1);
-    MPI_Aint a[2] = {lb, extent};
+    MPI_Aint a[2] = { lb, extent };
     MPI_Datatype d = finish(&B, MPI_COMBINER_RESIZED, 0, NULL, 2, a, 1, &old);
     d->lb = lb;
     d->extent = extent;
@@ -434,7 +440,7 @@ int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
     const char *fn = "MPI_Type_dup";
     SM_TRY(check_old(old, fn));
     SM_TRY(check_out(newtype, fn));
-    struct builder B = {0};
+    struct builder B = { 0 };
     add_child(&B, old, 0, 1);
     MPI_Datatype d = finish(&B, MPI_COMBINER_DUP, 0, NULL, 0, NULL, 1, &old);
     d->lb = old->lb;
@@ -453,7 +459,7 @@ int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
 static void array_elems(struct builder *B, int nd, const int *gsizes, int *const *idx,
                         const int *nidx, int order, MPI_Datatype old)
 {
-    int pos[32] = {0};
+    int pos[32] = { 0 };
     for (int d = 0; d < nd; d++)
         if (!nidx[d])
             return;
@@ -488,8 +494,8 @@ static void array_elems(struct builder *B, int nd, const int *gsizes, int *const
     }
 }
 
-static MPI_Datatype array_finish(struct builder *B, int nd, const int *gsizes,
-                                 MPI_Datatype old, int combiner, int ni, const int *ints)
+static MPI_Datatype array_finish(struct builder *B, int nd, const int *gsizes, MPI_Datatype old,
+                                 int combiner, int ni, const int *ints)
 {
     MPI_Aint total = old->extent;
     for (int d = 0; d < nd; d++)
@@ -502,8 +508,8 @@ static MPI_Datatype array_finish(struct builder *B, int nd, const int *gsizes,
 
 #pragma weak MPI_Type_create_subarray = PMPI_Type_create_subarray
 int PMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
-                             const int starts[], int order, MPI_Datatype old,
-                             MPI_Datatype *newtype)
+                              const int starts[], int order, MPI_Datatype old,
+                              MPI_Datatype *newtype)
 {
     const char *fn = "MPI_Type_create_subarray";
     SM_TRY(check_old(old, fn));
@@ -521,7 +527,7 @@ int PMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[]
         for (int i = 0; i < subsizes[d]; i++)
             idx[d][i] = starts[d] + i;
     }
-    struct builder B = {0};
+    struct builder B = { 0 };
     array_elems(&B, ndims, sizes, idx, nidx, order, old);
     int *ints = sm_xmalloc(sizeof(int) * (3 * (size_t)ndims + 2));
     ints[0] = ndims;
@@ -539,8 +545,8 @@ int PMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[]
 
 #pragma weak MPI_Type_create_darray = PMPI_Type_create_darray
 int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[],
-                           const int distribs[], const int dargs[], const int psizes[],
-                           int order, MPI_Datatype old, MPI_Datatype *newtype)
+                            const int distribs[], const int dargs[], const int psizes[],
+                            int order, MPI_Datatype old, MPI_Datatype *newtype)
 {
     const char *fn = "MPI_Type_create_darray";
     SM_TRY(check_old(old, fn));
@@ -578,7 +584,7 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[],
                     idx[d][nidx[d]++] = i;
         }
     }
-    struct builder B = {0};
+    struct builder B = { 0 };
     array_elems(&B, ndims, gsizes, idx, nidx, order, old);
     int *ints = sm_xmalloc(sizeof(int) * (4 * (size_t)ndims + 4));
     int ni = 0;
@@ -608,14 +614,13 @@ int PMPI_Type_hvector(int count, int bl, MPI_Aint stride, MPI_Datatype old, MPI_
     return PMPI_Type_create_hvector(count, bl, stride, old, nt);
 }
 #pragma weak MPI_Type_hindexed = PMPI_Type_hindexed
-int PMPI_Type_hindexed(int count, int bls[], MPI_Aint disps[], MPI_Datatype old,
-                      MPI_Datatype *nt)
+int PMPI_Type_hindexed(int count, int bls[], MPI_Aint disps[], MPI_Datatype old, MPI_Datatype *nt)
 {
     return PMPI_Type_create_hindexed(count, bls, disps, old, nt);
 }
 #pragma weak MPI_Type_struct = PMPI_Type_struct
 int PMPI_Type_struct(int count, int bls[], MPI_Aint disps[], MPI_Datatype types[],
-                    MPI_Datatype *nt)
+                     MPI_Datatype *nt)
 {
     return PMPI_Type_create_struct(count, bls, disps, types, nt);
 }
@@ -727,7 +732,7 @@ int PMPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nt, int *comb
 
 #pragma weak MPI_Type_get_contents = PMPI_Type_get_contents
 int PMPI_Type_get_contents(MPI_Datatype dt, int maxi, int maxa, int maxt, int ints[],
-                          MPI_Aint aints[], MPI_Datatype types[])
+                           MPI_Aint aints[], MPI_Datatype types[])
 {
     const char *fn = "MPI_Type_get_contents";
     SM_TRY(check_old(dt, fn));
@@ -799,14 +804,22 @@ int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *dt)
     /* C types where C has one of the size (as before the Fortran types existed), else the
      * sized Fortran type (INTEGER*16) */
     if (typeclass == MPI_TYPECLASS_REAL)
-        r = size == 4 ? MPI_FLOAT : size == 8 ? MPI_DOUBLE
-            : size == (int)sizeof(long double) ? MPI_LONG_DOUBLE : NULL;
+        r = size == 4                          ? MPI_FLOAT
+            : size == 8                        ? MPI_DOUBLE
+            : size == (int)sizeof(long double) ? MPI_LONG_DOUBLE
+                                               : NULL;
     else if (typeclass == MPI_TYPECLASS_INTEGER)
-        r = size == 1 ? MPI_INT8_T : size == 2 ? MPI_INT16_T : size == 4 ? MPI_INT32_T
-            : size == 8 ? MPI_INT64_T : size == 16 ? MPI_INTEGER16 : NULL;
+        r = size == 1    ? MPI_INT8_T
+            : size == 2  ? MPI_INT16_T
+            : size == 4  ? MPI_INT32_T
+            : size == 8  ? MPI_INT64_T
+            : size == 16 ? MPI_INTEGER16
+                         : NULL;
     else if (typeclass == MPI_TYPECLASS_COMPLEX)
-        r = size == 8 ? MPI_C_FLOAT_COMPLEX : size == 16 ? MPI_C_DOUBLE_COMPLEX
-            : size == (int)sizeof(long double _Complex) ? MPI_C_LONG_DOUBLE_COMPLEX : NULL;
+        r = size == 8                                   ? MPI_C_FLOAT_COMPLEX
+            : size == 16                                ? MPI_C_DOUBLE_COMPLEX
+            : size == (int)sizeof(long double _Complex) ? MPI_C_LONG_DOUBLE_COMPLEX
+                                                        : NULL;
     if (!r || !dt)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Type_match_size",
                         "no type of class %d and size %d", typeclass, size);

@@ -21,7 +21,17 @@ struct htab {
 };
 
 enum {
-    H_COMM, H_GROUP, H_TYPE, H_REQUEST, H_OP, H_ERRH, H_INFO, H_WIN, H_FILE, H_MESSAGE, H_SESSION,
+    H_COMM,
+    H_GROUP,
+    H_TYPE,
+    H_REQUEST,
+    H_OP,
+    H_ERRH,
+    H_INFO,
+    H_WIN,
+    H_FILE,
+    H_MESSAGE,
+    H_SESSION,
     H_N
 };
 static struct htab tabs[H_N];
@@ -29,7 +39,10 @@ static int tabs_ready;
 
 /* the map's slot is the key's low bits: spread the (aligned) addresses by an odd multiplier,
  * a bijection, so distinct handles keep distinct keys */
-static uint64_t key_of(void *h) { return (uint64_t)(uintptr_t)h * 0x9e3779b97f4a7c15ull; }
+static uint64_t key_of(void *h)
+{
+    return (uint64_t)(uintptr_t)h * 0x9e3779b97f4a7c15ull;
+}
 
 static MPI_Fint add(struct htab *t, void *h)
 {
@@ -61,9 +74,10 @@ static void init_tabs(void)
     SCTPMPI_DT_LIST(SM_ADD_TYPE)
     SCTPMPI_DT_LIST_MPI3(SM_ADD_TYPE)
 #undef SM_ADD_TYPE
-    MPI_Op ops[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,    MPI_PROD,   MPI_LAND,    MPI_BAND,
-                    MPI_LOR,  MPI_BOR,  MPI_LXOR,   MPI_BXOR,   MPI_MINLOC,  MPI_MAXLOC,
-                    MPI_REPLACE, MPI_NO_OP};
+    MPI_Op ops[] = {
+        MPI_MAX, MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
+        MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE, MPI_NO_OP
+    };
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         add(&tabs[H_OP], ops[i]);
     add(&tabs[H_ERRH], MPI_ERRORS_ARE_FATAL);
@@ -94,9 +108,15 @@ static void *f2c(int kind, MPI_Fint f)
 
 #define CONVERT(Kind, CType, K)                                                                  \
     _Pragma(SM_STR(weak MPI_##Kind##_c2f = PMPI_##Kind##_c2f))                                   \
-    MPI_Fint PMPI_##Kind##_c2f(CType h) { return c2f(K, (void *)h); }                            \
+        MPI_Fint PMPI_##Kind##_c2f(CType h)                                                      \
+    {                                                                                            \
+        return c2f(K, (void *)h);                                                                \
+    }                                                                                            \
     _Pragma(SM_STR(weak MPI_##Kind##_f2c = PMPI_##Kind##_f2c))                                   \
-    CType PMPI_##Kind##_f2c(MPI_Fint f) { return (CType)f2c(K, f); }
+        CType PMPI_##Kind##_f2c(MPI_Fint f)                                                      \
+    {                                                                                            \
+        return (CType)f2c(K, f);                                                                 \
+    }
 #define SM_STR(x) #x
 
 CONVERT(Comm, MPI_Comm, H_COMM)
@@ -113,15 +133,15 @@ CONVERT(Session, MPI_Session, H_SESSION)
 
 /* A Fortran status is MPI_F_STATUS_SIZE integers: MPI_SOURCE, MPI_TAG, MPI_ERROR (Fortran's
  * indices 1-3), then the private fields (cancelled flag, received byte count). */
-_Static_assert(3 * sizeof(int) + sizeof(int) + sizeof(size_t) <= MPI_F_STATUS_SIZE * sizeof(MPI_Fint),
+_Static_assert(3 * sizeof(int) + sizeof(int) + sizeof(size_t) <=
+                   MPI_F_STATUS_SIZE * sizeof(MPI_Fint),
                "MPI_F_STATUS_SIZE too small for MPI_Status");
 
 #pragma weak MPI_Status_c2f = PMPI_Status_c2f
 int PMPI_Status_c2f(const MPI_Status *c, MPI_Fint *f)
 {
     if (!c || !f)
-        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_c2f",
-                        "NULL or ignored status");
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_c2f", "NULL or ignored status");
     memset(f, 0, MPI_F_STATUS_SIZE * sizeof(MPI_Fint));
     f[0] = c->MPI_SOURCE;
     f[1] = c->MPI_TAG;
@@ -135,8 +155,7 @@ int PMPI_Status_c2f(const MPI_Status *c, MPI_Fint *f)
 int PMPI_Status_f2c(const MPI_Fint *f, MPI_Status *c)
 {
     if (!c || !f)
-        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_f2c",
-                        "NULL or ignored status");
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Status_f2c", "NULL or ignored status");
     c->MPI_SOURCE = f[0];
     c->MPI_TAG = f[1];
     c->MPI_ERROR = f[2];

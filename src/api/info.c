@@ -15,7 +15,7 @@ struct sctpmpi_info {
 };
 
 /* MPI_INFO_ENV: filled at its first use after MPI_Init (env_fill, below) */
-struct sctpmpi_info sctpmpi_info_env = {.valid = 1};
+struct sctpmpi_info sctpmpi_info_env = { .valid = 1 };
 static int env_filled;
 static void env_fill(void);
 
@@ -221,8 +221,8 @@ static void env_fill(void)
         put(e, "arch", u.machine);
     if (getcwd(buf, sizeof buf))
         put(e, "wdir", buf);
-    static const char *const levels[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
-                                         "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE"};
+    static const char *const levels[] = { "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                          "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE" };
     if (sm_thread_level >= 0 && sm_thread_level <= 3)
         put(e, "thread_level", levels[sm_thread_level]);
 }
@@ -277,7 +277,10 @@ int PMPI_Info_free(MPI_Info *info)
 }
 
 /* ---- MPI-4: Info_get_string, Info_create_env --------------------------------------------- */
-int sm_info_valid(MPI_Info info) { return info && info->valid; }
+int sm_info_valid(MPI_Info info)
+{
+    return info && info->valid;
+}
 
 #pragma weak MPI_Info_get_string = PMPI_Info_get_string
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)

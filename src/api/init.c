@@ -167,8 +167,7 @@ int PMPI_Finalize(void)
 int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
     (void)comm;
-    fprintf(stderr, "sctpmpi[%d]: MPI_Abort called with error code %d\n", sm_log_rank,
-            errorcode);
+    fprintf(stderr, "sctpmpi[%d]: MPI_Abort called with error code %d\n", sm_log_rank, errorcode);
     fflush(stderr);
     fflush(stdout);
     char msg[64];
@@ -227,4 +226,7 @@ double PMPI_Wtime(void)
 }
 
 #pragma weak MPI_Wtick = PMPI_Wtick
-double PMPI_Wtick(void) { return 1e-9; }
+double PMPI_Wtick(void)
+{
+    return 1e-9;
+}

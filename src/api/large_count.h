@@ -29,10 +29,13 @@ int sm_lc_hrep(MPI_Count n, MPI_Aint s, MPI_Datatype t, MPI_Datatype *out);
  * with count *n (dt/op themselves when the count is small, unless force: the int function
  * would overflow a total of its own).  sm_lc_red_done frees what was built (running
  * non-blocking collectives keep their own references). */
-int sm_lc_red(MPI_Count count, int force, MPI_Datatype dt, MPI_Op op, MPI_Datatype *t,
-              MPI_Op *o, int *n, MPI_Comm comm, const char *fn);
+int sm_lc_red(MPI_Count count, int force, MPI_Datatype dt, MPI_Op op, MPI_Datatype *t, MPI_Op *o,
+              int *n, MPI_Comm comm, const char *fn);
 void sm_lc_red_done(MPI_Datatype t, MPI_Op o, MPI_Datatype dt, MPI_Op op);
 
-static inline int sm_lc_fits(MPI_Count c) { return c >= 0 && c <= sm_lc_chunk(); }
+static inline int sm_lc_fits(MPI_Count c)
+{
+    return c >= 0 && c <= sm_lc_chunk();
+}
 
 #endif

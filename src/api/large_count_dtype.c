@@ -10,7 +10,10 @@
 #include "api/large_count.h"
 #include "util/util.h"
 
-static int fits_int(MPI_Count c) { return c >= INT_MIN && c <= INT_MAX; }
+static int fits_int(MPI_Count c)
+{
+    return c >= INT_MIN && c <= INT_MAX;
+}
 
 /* ---- what get_envelope_c / get_contents_c answer for a type made by a "_c" constructor -- */
 struct lc_contents {
@@ -135,20 +138,20 @@ int PMPI_Type_vector_c(MPI_Count count, MPI_Count bl, MPI_Count stride, MPI_Data
         SM_TRY(PMPI_Type_vector((int)count, (int)bl, (int)stride, old, newtype));
     else
         SM_TRY(hvec(count, bl, (MPI_Aint)stride * old->extent, old, newtype));
-    MPI_Count l[3] = {count, bl, stride};
+    MPI_Count l[3] = { count, bl, stride };
     return record(*newtype, MPI_COMBINER_VECTOR, 0, NULL, 3, l, 1, &old);
 }
 
 #pragma weak MPI_Type_create_hvector_c = PMPI_Type_create_hvector_c
-int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count bl, MPI_Count stride,
-                               MPI_Datatype old, MPI_Datatype *newtype)
+int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count bl, MPI_Count stride, MPI_Datatype old,
+                               MPI_Datatype *newtype)
 {
     SM_TRY(vector_args(count, bl, old, newtype, "MPI_Type_create_hvector_c"));
     if (sm_lc_fits(count) && sm_lc_fits(bl))
         SM_TRY(PMPI_Type_create_hvector((int)count, (int)bl, (MPI_Aint)stride, old, newtype));
     else
         SM_TRY(hvec(count, bl, (MPI_Aint)stride, old, newtype));
-    MPI_Count l[3] = {count, bl, stride};
+    MPI_Count l[3] = { count, bl, stride };
     return record(*newtype, MPI_COMBINER_HVECTOR, 0, NULL, 3, l, 1, &old);
 }
 
@@ -397,7 +400,7 @@ int PMPI_Type_create_subarray_c(int ndims, const MPI_Count sizes[], const MPI_Co
         l[ndims + i] = subsizes[i];
         l[2 * ndims + i] = starts[i];
     }
-    int ints[2] = {ndims, order};
+    int ints[2] = { ndims, order };
     rc = record(*newtype, MPI_COMBINER_SUBARRAY, 2, ints, 3 * ndims, l, 1, &old);
     free(l);
     return rc;
@@ -442,7 +445,7 @@ int PMPI_Type_create_resized_c(MPI_Datatype old, MPI_Count lb, MPI_Count extent,
                                MPI_Datatype *newtype)
 {
     SM_TRY(PMPI_Type_create_resized(old, (MPI_Aint)lb, (MPI_Aint)extent, newtype));
-    MPI_Count l[2] = {lb, extent};
+    MPI_Count l[2] = { lb, extent };
     return record(*newtype, MPI_COMBINER_RESIZED, 0, NULL, 2, l, 1, &old);
 }
 
@@ -510,7 +513,10 @@ int PMPI_Type_get_envelope_c(MPI_Datatype dt, MPI_Count *ni, MPI_Count *na, MPI_
     return MPI_SUCCESS;
 }
 
-static int clamp(MPI_Count c) { return c < 0 ? -1 : c > INT_MAX ? INT_MAX : (int)c; }
+static int clamp(MPI_Count c)
+{
+    return c < 0 ? -1 : c > INT_MAX ? INT_MAX : (int)c;
+}
 
 #pragma weak MPI_Type_get_contents_c = PMPI_Type_get_contents_c
 int PMPI_Type_get_contents_c(MPI_Datatype dt, MPI_Count maxi, MPI_Count maxa, MPI_Count maxl,
@@ -561,8 +567,9 @@ int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype dt, void *out
     int rc = sm_check_buffer(comm, inbuf, n, t, fn);
     MPI_Count bytes = (MPI_Count)sm_dt_psize(t) * n;
     if (rc == MPI_SUCCESS && *position + bytes > outsize)
-        rc = sm_error(comm, MPI_ERR_TRUNCATE, fn, "%lld bytes do not fit at position %lld of %lld",
-                      (long long)bytes, (long long)*position, (long long)outsize);
+        rc =
+            sm_error(comm, MPI_ERR_TRUNCATE, fn, "%lld bytes do not fit at position %lld of %lld",
+                     (long long)bytes, (long long)*position, (long long)outsize);
     if (rc == MPI_SUCCESS) {
         sm_dt_pack(inbuf, n, t, (char *)outbuf + *position);
         *position += bytes;
@@ -628,8 +635,7 @@ int PMPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count inco
 
 #pragma weak MPI_Unpack_external_c = PMPI_Unpack_external_c
 int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize,
-                           MPI_Count *position, void *outbuf, MPI_Count outcount,
-                           MPI_Datatype dt)
+                           MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype dt)
 {
     const char *fn = "MPI_Unpack_external_c";
     if (!position)

@@ -10,9 +10,9 @@ MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes); /* pack.c */
 
 /* the sends and receives that take (buf, count, dt, peer, tag, comm, last) */
 #define LC_P2P(NAME, BUFT, LASTT)                                                                \
-    _Pragma(LC_STR(weak MPI_##NAME##_c = PMPI_##NAME##_c))                                       \
-    int PMPI_##NAME##_c(BUFT *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag,          \
-                        MPI_Comm comm, LASTT last)                                               \
+    _Pragma(LC_STR(weak MPI_##NAME##_c = PMPI_##NAME##_c)) int PMPI_##NAME##_c(                  \
+        BUFT *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,           \
+        LASTT last)                                                                              \
     {                                                                                            \
         MPI_Datatype t;                                                                          \
         int n;                                                                                   \
@@ -23,9 +23,8 @@ MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes); /* pack.c */
     }
 #define LC_STR(x) #x
 #define LC_SEND(NAME)                                                                            \
-    _Pragma(LC_STR(weak MPI_##NAME##_c = PMPI_##NAME##_c))                                       \
-    int PMPI_##NAME##_c(const void *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag,    \
-                        MPI_Comm comm)                                                           \
+    _Pragma(LC_STR(weak MPI_##NAME##_c = PMPI_##NAME##_c)) int PMPI_##NAME##_c(                  \
+        const void *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm)     \
     {                                                                                            \
         MPI_Datatype t;                                                                          \
         int n;                                                                                   \
@@ -134,7 +133,9 @@ int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype dt, MPI_Count *co
     SM_TRY(status_args(status, dt, count, "MPI_Get_elements_c"));
     if (dt->basic) {
         size_t e = (size_t)dt->extent;
-        *count = !e ? 0 : status->sm_count % e ? MPI_UNDEFINED : (MPI_Count)(status->sm_count / e);
+        *count = !e                     ? 0
+                 : status->sm_count % e ? MPI_UNDEFINED
+                                        : (MPI_Count)(status->sm_count / e);
         return MPI_SUCCESS;
     }
     *count = sm_dt_elements(dt, status->sm_count);
@@ -209,7 +210,7 @@ static int attach_c(const void *owner, int session, void *buffer, MPI_Count size
     free(take_big(owner));
     if (size > INT_MAX) {
         struct big_buf *b = sm_xmalloc(sizeof *b);
-        *b = (struct big_buf){big_bufs, owner, buffer, size};
+        *b = (struct big_buf){ big_bufs, owner, buffer, size };
         big_bufs = b;
     }
     return MPI_SUCCESS;

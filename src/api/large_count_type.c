@@ -43,8 +43,8 @@ int sm_lc_hrep(MPI_Count n, MPI_Aint s, MPI_Datatype t, MPI_Datatype *out)
         SM_TRY(PMPI_Type_create_hvector((int)r, 1, s, t, &parts[1]));
         np = 2;
     }
-    int bls[2] = {1, 1};
-    MPI_Aint disps[2] = {0, s * (MPI_Aint)(q * f)};
+    int bls[2] = { 1, 1 };
+    MPI_Aint disps[2] = { 0, s * (MPI_Aint)(q * f) };
     MPI_Datatype st;
     rc = PMPI_Type_create_struct(np, bls, disps, parts, &st);
     for (int i = 0; i < np; i++)
@@ -148,8 +148,8 @@ static void red_apply(void *in, void *inout, int *len, MPI_Datatype *t)
     }
 }
 
-int sm_lc_red(MPI_Count count, int force, MPI_Datatype dt, MPI_Op op, MPI_Datatype *t,
-              MPI_Op *o, int *n, MPI_Comm comm, const char *fn)
+int sm_lc_red(MPI_Count count, int force, MPI_Datatype dt, MPI_Op op, MPI_Datatype *t, MPI_Op *o,
+              int *n, MPI_Comm comm, const char *fn)
 {
     *o = op;
     SM_TRY(arg(count, dt, force, t, n, comm, fn));

@@ -33,7 +33,11 @@ int PMPI_Free_mem(void *base)
 }
 
 /* ---- user error classes and codes: numbered after MPI_ERR_LASTCODE --------------------- */
-struct uerr { int klass; char *text; int removed; };
+struct uerr {
+    int klass;
+    char *text;
+    int removed;
+};
 static struct uerr *uerrs;
 static int nuerr;
 
@@ -65,7 +69,10 @@ const char *sm_user_error_string(int code, int *klass)
     return u->text ? u->text : "";
 }
 
-int sm_last_used_code(void) { return MPI_ERR_LASTCODE + nuerr; }
+int sm_last_used_code(void)
+{
+    return MPI_ERR_LASTCODE + nuerr;
+}
 
 #pragma weak MPI_Add_error_class = PMPI_Add_error_class
 int PMPI_Add_error_class(int *errorclass)
@@ -185,13 +192,19 @@ int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
     SM_TRY(sm_check_init(fn));
     if (!pair_type)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL argument");
-    static const struct { MPI_Datatype value, index, pair; } pairs[] = {
-        {MPI_FLOAT, MPI_INT, MPI_FLOAT_INT},   {MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT},
-        {MPI_LONG, MPI_INT, MPI_LONG_INT},     {MPI_INT, MPI_INT, MPI_2INT},
-        {MPI_SHORT, MPI_INT, MPI_SHORT_INT},   {MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT},
+    static const struct {
+        MPI_Datatype value, index, pair;
+    } pairs[] = {
+        { MPI_FLOAT, MPI_INT, MPI_FLOAT_INT },
+        { MPI_DOUBLE, MPI_INT, MPI_DOUBLE_INT },
+        { MPI_LONG, MPI_INT, MPI_LONG_INT },
+        { MPI_INT, MPI_INT, MPI_2INT },
+        { MPI_SHORT, MPI_INT, MPI_SHORT_INT },
+        { MPI_LONG_DOUBLE, MPI_INT, MPI_LONG_DOUBLE_INT },
 #ifdef MPI_2INTEGER
-        {MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER}, {MPI_REAL, MPI_REAL, MPI_2REAL},
-        {MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_2DOUBLE_PRECISION},
+        { MPI_INTEGER, MPI_INTEGER, MPI_2INTEGER },
+        { MPI_REAL, MPI_REAL, MPI_2REAL },
+        { MPI_DOUBLE_PRECISION, MPI_DOUBLE_PRECISION, MPI_2DOUBLE_PRECISION },
 #endif
     };
     *pair_type = MPI_DATATYPE_NULL;
@@ -265,7 +278,10 @@ int PMPI_Get_address(const void *location, MPI_Aint *address)
 }
 
 #pragma weak MPI_Address = PMPI_Address
-int PMPI_Address(void *location, MPI_Aint *address) { return MPI_Get_address(location, address); }
+int PMPI_Address(void *location, MPI_Aint *address)
+{
+    return MPI_Get_address(location, address);
+}
 
 #pragma weak MPI_Aint_add = PMPI_Aint_add
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
@@ -274,4 +290,7 @@ MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
 }
 
 #pragma weak MPI_Aint_diff = PMPI_Aint_diff
-MPI_Aint PMPI_Aint_diff(MPI_Aint a, MPI_Aint b) { return (MPI_Aint)((uintptr_t)a - (uintptr_t)b); }
+MPI_Aint PMPI_Aint_diff(MPI_Aint a, MPI_Aint b)
+{
+    return (MPI_Aint)((uintptr_t)a - (uintptr_t)b);
+}

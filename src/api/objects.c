@@ -8,28 +8,35 @@
 
 #include "api/api.h"
 
-struct sctpmpi_comm sctpmpi_comm_world = {.valid = 1, .ctx = 0, .errh = MPI_ERRORS_ARE_FATAL,
-                                          .name = "MPI_COMM_WORLD"};
-struct sctpmpi_comm sctpmpi_comm_self = {.valid = 1, .ctx = 2, .errh = MPI_ERRORS_ARE_FATAL,
-                                         .name = "MPI_COMM_SELF"};
-struct sctpmpi_comm sctpmpi_comm_null_obj = {.valid = 0};
+struct sctpmpi_comm sctpmpi_comm_world = {
+    .valid = 1, .ctx = 0, .errh = MPI_ERRORS_ARE_FATAL, .name = "MPI_COMM_WORLD"
+};
+struct sctpmpi_comm sctpmpi_comm_self = {
+    .valid = 1, .ctx = 2, .errh = MPI_ERRORS_ARE_FATAL, .name = "MPI_COMM_SELF"
+};
+struct sctpmpi_comm sctpmpi_comm_null_obj = { .valid = 0 };
 
-struct sctpmpi_errhandler sctpmpi_errors_are_fatal = {SM_EH_FATAL, NULL, 1};
-struct sctpmpi_errhandler sctpmpi_errors_return = {SM_EH_RETURN, NULL, 1};
-struct sctpmpi_errhandler sctpmpi_errors_abort = {SM_EH_ABORT, NULL, 1};
+struct sctpmpi_errhandler sctpmpi_errors_are_fatal = { SM_EH_FATAL, NULL, 1 };
+struct sctpmpi_errhandler sctpmpi_errors_return = { SM_EH_RETURN, NULL, 1 };
+struct sctpmpi_errhandler sctpmpi_errors_abort = { SM_EH_ABORT, NULL, 1 };
 
-struct sctpmpi_group sctpmpi_group_empty = {.valid = 1, .size = 0, .refcount = 1};
+struct sctpmpi_group sctpmpi_group_empty = { .valid = 1, .size = 0, .refcount = 1 };
 int sctpmpi_unweighted[1], sctpmpi_weights_empty[1];
-struct sctpmpi_message sctpmpi_message_no_proc = {NULL, 1, NULL};
+struct sctpmpi_message sctpmpi_message_no_proc = { NULL, 1, NULL };
 
 #define BASIC(id, type)                                                                          \
-    struct sctpmpi_datatype sctpmpi_dt_##id = {.valid = 1, .basic = 1, .size = sizeof(type),     \
-                                               .extent = sizeof(type), .name = #id};
+    struct sctpmpi_datatype sctpmpi_dt_##id = {                                                  \
+        .valid = 1, .basic = 1, .size = sizeof(type), .extent = sizeof(type), .name = #id        \
+    };
 #define PAIR(id, a, b)                                                                           \
-    struct sctpmpi_datatype sctpmpi_dt_##id = {.valid = 1, .basic = 1,                          \
-                                               .size = sizeof(a) + sizeof(b),                    \
-                                               .extent = sizeof(struct { a x; b y; }),           \
-                                               .name = #id};
+    struct sctpmpi_datatype sctpmpi_dt_##id = { .valid = 1,                                      \
+                                                .basic = 1,                                      \
+                                                .size = sizeof(a) + sizeof(b),                   \
+                                                .extent = sizeof(struct {                        \
+                                                    a x;                                         \
+                                                    b y;                                         \
+                                                }),                                              \
+                                                .name = #id };
 BASIC(char, char)
 BASIC(signed_char, signed char)
 BASIC(unsigned_char, unsigned char)
@@ -59,10 +66,11 @@ BASIC(aint, MPI_Aint)
 BASIC(offset, MPI_Offset)
 BASIC(count, MPI_Count)
 /* MPI_C_COMPLEX and MPI_C_FLOAT_COMPLEX are one type; its name is the shorter one */
-struct sctpmpi_datatype sctpmpi_dt_c_float_complex = {.valid = 1, .basic = 1,
-                                                      .size = sizeof(float _Complex),
-                                                      .extent = sizeof(float _Complex),
-                                                      .name = "c_complex"};
+struct sctpmpi_datatype sctpmpi_dt_c_float_complex = { .valid = 1,
+                                                       .basic = 1,
+                                                       .size = sizeof(float _Complex),
+                                                       .extent = sizeof(float _Complex),
+                                                       .name = "c_complex" };
 BASIC(c_double_complex, double _Complex)
 BASIC(c_long_double_complex, long double _Complex)
 BASIC(packed, unsigned char)
@@ -72,13 +80,15 @@ PAIR(long_int, long, int)
 PAIR(2int, int, int)
 PAIR(short_int, short, int)
 PAIR(long_double_int, long double, int)
-struct sctpmpi_datatype sctpmpi_dt_ub = {.valid = 1, .basic = 1, .name = "MPI_UB"};
-struct sctpmpi_datatype sctpmpi_dt_lb = {.valid = 1, .basic = 1, .name = "MPI_LB"};
+struct sctpmpi_datatype sctpmpi_dt_ub = { .valid = 1, .basic = 1, .name = "MPI_UB" };
+struct sctpmpi_datatype sctpmpi_dt_lb = { .valid = 1, .basic = 1, .name = "MPI_LB" };
 
 /* the reduction functions are in op.c */
 #define OP(id)                                                                                   \
     extern sm_op_fn sm_op_##id;                                                                  \
-    struct sctpmpi_op sctpmpi_op_##id = {.valid = 1, .name = "MPI_" #id, .commute = 1,           \
-                                         .fn = sm_op_##id};
-OP(max) OP(min) OP(sum) OP(prod) OP(land) OP(band) OP(lor) OP(bor) OP(lxor) OP(bxor)
-OP(minloc) OP(maxloc) OP(replace) OP(no_op)
+    struct sctpmpi_op sctpmpi_op_##id = {                                                        \
+        .valid = 1, .name = "MPI_" #id, .commute = 1, .fn = sm_op_##id                           \
+    };
+OP(max)
+OP(min) OP(sum) OP(prod) OP(land) OP(band) OP(lor) OP(bor) OP(lxor) OP(bxor) OP(minloc) OP(maxloc)
+    OP(replace) OP(no_op)

@@ -9,27 +9,32 @@
 #include "api/api.h"
 
 #define INT_TYPES(X)                                                                             \
-    X(MPI_CHAR, char) X(MPI_SIGNED_CHAR, signed char) X(MPI_UNSIGNED_CHAR, unsigned char)       \
-    X(MPI_SHORT, short) X(MPI_UNSIGNED_SHORT, unsigned short) X(MPI_INT, int)                  \
-    X(MPI_UNSIGNED, unsigned) X(MPI_LONG, long) X(MPI_UNSIGNED_LONG, unsigned long)            \
-    X(MPI_LONG_LONG_INT, long long) X(MPI_UNSIGNED_LONG_LONG, unsigned long long)              \
-    X(MPI_INT8_T, int8_t) X(MPI_INT16_T, int16_t) X(MPI_INT32_T, int32_t)                      \
-    X(MPI_INT64_T, int64_t) X(MPI_UINT8_T, uint8_t) X(MPI_UINT16_T, uint16_t)                  \
-    X(MPI_UINT32_T, uint32_t) X(MPI_UINT64_T, uint64_t) X(MPI_AINT, MPI_Aint)                  \
-    X(MPI_OFFSET, MPI_Offset) X(MPI_COUNT, MPI_Count) X(MPI_WCHAR, wchar_t)                  \
-    X(MPI_INTEGER, int32_t) X(MPI_INTEGER1, int8_t) X(MPI_INTEGER2, int16_t)                   \
-    X(MPI_INTEGER4, int32_t) X(MPI_INTEGER8, int64_t) INT16_TYPES(X)
+    X(MPI_CHAR, char)                                                                            \
+    X(MPI_SIGNED_CHAR, signed char) X(MPI_UNSIGNED_CHAR, unsigned char) X(MPI_SHORT, short)      \
+        X(MPI_UNSIGNED_SHORT, unsigned short) X(MPI_INT, int) X(MPI_UNSIGNED, unsigned)          \
+            X(MPI_LONG, long) X(MPI_UNSIGNED_LONG, unsigned long)                                \
+                X(MPI_LONG_LONG_INT, long long) X(MPI_UNSIGNED_LONG_LONG, unsigned long long)    \
+                    X(MPI_INT8_T, int8_t) X(MPI_INT16_T, int16_t) X(MPI_INT32_T, int32_t)        \
+                        X(MPI_INT64_T, int64_t) X(MPI_UINT8_T, uint8_t)                          \
+                            X(MPI_UINT16_T, uint16_t) X(MPI_UINT32_T, uint32_t)                  \
+                                X(MPI_UINT64_T, uint64_t) X(MPI_AINT, MPI_Aint)                  \
+                                    X(MPI_OFFSET, MPI_Offset) X(MPI_COUNT, MPI_Count)            \
+                                        X(MPI_WCHAR, wchar_t) X(MPI_INTEGER, int32_t)            \
+                                            X(MPI_INTEGER1, int8_t) X(MPI_INTEGER2, int16_t)     \
+                                                X(MPI_INTEGER4, int32_t)                         \
+                                                    X(MPI_INTEGER8, int64_t) INT16_TYPES(X)
 #define FLOAT_TYPES(X)                                                                           \
-    X(MPI_FLOAT, float) X(MPI_DOUBLE, double) X(MPI_LONG_DOUBLE, long double)                   \
-    X(MPI_REAL, float) X(MPI_DOUBLE_PRECISION, double) X(MPI_REAL4, float) X(MPI_REAL8, double) \
-    REAL16_TYPES(X)
+    X(MPI_FLOAT, float)                                                                          \
+    X(MPI_DOUBLE, double) X(MPI_LONG_DOUBLE, long double) X(MPI_REAL, float)                     \
+        X(MPI_DOUBLE_PRECISION, double) X(MPI_REAL4, float) X(MPI_REAL8, double) REAL16_TYPES(X)
 #define COMPLEX_TYPES(X)                                                                         \
-    X(MPI_C_FLOAT_COMPLEX, float _Complex) X(MPI_C_DOUBLE_COMPLEX, double _Complex)            \
-    X(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex) X(MPI_COMPLEX, float _Complex)          \
-    X(MPI_DOUBLE_COMPLEX, double _Complex) X(MPI_COMPLEX8, float _Complex)                     \
-    X(MPI_COMPLEX16, double _Complex) X(MPI_CXX_FLOAT_COMPLEX, float _Complex)                 \
-    X(MPI_CXX_DOUBLE_COMPLEX, double _Complex)                                                 \
-    X(MPI_CXX_LONG_DOUBLE_COMPLEX, long double _Complex) COMPLEX32_TYPES(X)
+    X(MPI_C_FLOAT_COMPLEX, float _Complex)                                                       \
+    X(MPI_C_DOUBLE_COMPLEX, double _Complex) X(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex)  \
+        X(MPI_COMPLEX, float _Complex) X(MPI_DOUBLE_COMPLEX, double _Complex)                    \
+            X(MPI_COMPLEX8, float _Complex) X(MPI_COMPLEX16, double _Complex)                    \
+                X(MPI_CXX_FLOAT_COMPLEX, float _Complex)                                         \
+                    X(MPI_CXX_DOUBLE_COMPLEX, double _Complex)                                   \
+                        X(MPI_CXX_LONG_DOUBLE_COMPLEX, long double _Complex) COMPLEX32_TYPES(X)
 /* Fortran LOGICAL: 4 bytes, .TRUE. is 1 (gfortran), any non-zero value counts as true */
 #define BOOL_TYPES(X) X(MPI_C_BOOL, bool) X(MPI_CXX_BOOL, bool) X(MPI_LOGICAL, int32_t)
 
@@ -64,26 +69,45 @@ __extension__ typedef _Complex float __attribute__((mode(TC))) sm_complex32;
         return 1;                                                                                \
     }
 
-#define DEFINE_OP(NAME, TYPES)                                                             \
+#define DEFINE_OP(NAME, TYPES)                                                                   \
     int sm_op_##NAME(const void *in, void *inout, int count, MPI_Datatype dt)                    \
     {                                                                                            \
-        TYPES                                                                                    \
-        (void)in;                                                                                \
+        TYPES(void) in;                                                                          \
         (void)inout;                                                                             \
         (void)count;                                                                             \
         return 0;                                                                                \
     }
 
-#define X_MAX(D, T) if (dt == D) LOOP(T, a[i] > b[i] ? a[i] : b[i])
-#define X_MIN(D, T) if (dt == D) LOOP(T, a[i] < b[i] ? a[i] : b[i])
-#define X_SUM(D, T) if (dt == D) LOOP(T, b[i] + a[i])
-#define X_PROD(D, T) if (dt == D) LOOP(T, b[i] * a[i])
-#define X_LAND(D, T) if (dt == D) LOOP(T, a[i] && b[i])
-#define X_LOR(D, T) if (dt == D) LOOP(T, a[i] || b[i])
-#define X_LXOR(D, T) if (dt == D) LOOP(T, (!a[i]) != (!b[i]))
-#define X_BAND(D, T) if (dt == D) LOOP(T, a[i] & b[i])
-#define X_BOR(D, T) if (dt == D) LOOP(T, a[i] | b[i])
-#define X_BXOR(D, T) if (dt == D) LOOP(T, a[i] ^ b[i])
+#define X_MAX(D, T)                                                                              \
+    if (dt == D)                                                                                 \
+    LOOP(T, a[i] > b[i] ? a[i] : b[i])
+#define X_MIN(D, T)                                                                              \
+    if (dt == D)                                                                                 \
+    LOOP(T, a[i] < b[i] ? a[i] : b[i])
+#define X_SUM(D, T)                                                                              \
+    if (dt == D)                                                                                 \
+    LOOP(T, b[i] + a[i])
+#define X_PROD(D, T)                                                                             \
+    if (dt == D)                                                                                 \
+    LOOP(T, b[i] * a[i])
+#define X_LAND(D, T)                                                                             \
+    if (dt == D)                                                                                 \
+    LOOP(T, a[i] && b[i])
+#define X_LOR(D, T)                                                                              \
+    if (dt == D)                                                                                 \
+    LOOP(T, a[i] || b[i])
+#define X_LXOR(D, T)                                                                             \
+    if (dt == D)                                                                                 \
+    LOOP(T, (!a[i]) != (!b[i]))
+#define X_BAND(D, T)                                                                             \
+    if (dt == D)                                                                                 \
+    LOOP(T, a[i] & b[i])
+#define X_BOR(D, T)                                                                              \
+    if (dt == D)                                                                                 \
+    LOOP(T, a[i] | b[i])
+#define X_BXOR(D, T)                                                                             \
+    if (dt == D)                                                                                 \
+    LOOP(T, a[i] ^ b[i])
 
 DEFINE_OP(max, INT_TYPES(X_MAX) FLOAT_TYPES(X_MAX))
 DEFINE_OP(min, INT_TYPES(X_MIN) FLOAT_TYPES(X_MIN))
@@ -97,17 +121,21 @@ DEFINE_OP(bor, INT_TYPES(X_BOR) BYTE_TYPES(X_BOR))
 DEFINE_OP(bxor, INT_TYPES(X_BXOR) BYTE_TYPES(X_BXOR))
 
 #define PAIR_TYPES(X)                                                                            \
-    X(MPI_FLOAT_INT, float) X(MPI_DOUBLE_INT, double) X(MPI_LONG_INT, long) X(MPI_2INT, int)    \
-    X(MPI_SHORT_INT, short) X(MPI_LONG_DOUBLE_INT, long double)
+    X(MPI_FLOAT_INT, float)                                                                      \
+    X(MPI_DOUBLE_INT, double) X(MPI_LONG_INT, long) X(MPI_2INT, int) X(MPI_SHORT_INT, short)     \
+        X(MPI_LONG_DOUBLE_INT, long double)
 /* the Fortran pairs: the index has the value's type */
 #define FPAIR_TYPES(X)                                                                           \
-    X(MPI_2INTEGER, int32_t, int32_t) X(MPI_2REAL, float, float)                                \
-    X(MPI_2DOUBLE_PRECISION, double, double)
+    X(MPI_2INTEGER, int32_t, int32_t)                                                            \
+    X(MPI_2REAL, float, float) X(MPI_2DOUBLE_PRECISION, double, double)
 
 #define LOC_LOOP(D, T, CMP) LOC_LOOP2(D, T, int, CMP)
 #define LOC_LOOP2(D, T, IT, CMP)                                                                 \
     if (dt == D) {                                                                               \
-        struct pair { T v; IT i; };                                                              \
+        struct pair {                                                                            \
+            T v;                                                                                 \
+            IT i;                                                                                \
+        };                                                                                       \
         const struct pair *a = in;                                                               \
         struct pair *b = inout;                                                                  \
         for (int k = 0; k < count; k++) {                                                        \

@@ -81,7 +81,8 @@ static void stream_recv_complete(struct sm_req *e)
 {
     struct sctpmpi_request *r = sm_request_of(e);
     if (r->base.received == 0 && r->base.status.MPI_ERROR != MPI_ERR_PROC_FAILED) {
-        size_t n = r->base.status.sm_count < r->base.bytes ? r->base.status.sm_count : r->base.bytes;
+        size_t n =
+            r->base.status.sm_count < r->base.bytes ? r->base.status.sm_count : r->base.bytes;
         if (n > sm_eager_limit())
             n = sm_eager_limit(); /* the size of r->buf (never more for eager data) */
         sm_dt_unpack(r->base.buf, n, r->hook_buf, r->hook_count, r->hook_dt);
@@ -251,7 +252,7 @@ static int blocking(int rc, MPI_Request *req, MPI_Status *status, MPI_Comm comm,
                         MPI_STATUS_IGNORE, comm, #NAME);                                         \
     }                                                                                            \
     int P##INAME(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,  \
-              MPI_Request *request)                                                              \
+                 MPI_Request *request)                                                           \
     {                                                                                            \
         return sm_isend(buf, count, dt, dest, tag, comm, MODE, request, #INAME);                 \
     }
@@ -277,37 +278,36 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, M
 
 #pragma weak MPI_Ibsend = PMPI_Ibsend
 int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request)
+                MPI_Request *request)
 {
     return sm_isend(buf, count, dt, dest, tag, comm, SM_MODE_BUFFERED, request, "MPI_Ibsend");
 }
 
 #pragma weak MPI_Recv = PMPI_Recv
 int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
-             MPI_Status *status)
+              MPI_Status *status)
 {
     MPI_Request r;
-    return blocking(sm_irecv(buf, count, dt, source, tag, comm, &r, "MPI_Recv"), &r, status,
-                    comm, "MPI_Recv");
+    return blocking(sm_irecv(buf, count, dt, source, tag, comm, &r, "MPI_Recv"), &r, status, comm,
+                    "MPI_Recv");
 }
 
 #pragma weak MPI_Irecv = PMPI_Irecv
 int PMPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
-              MPI_Request *request)
+               MPI_Request *request)
 {
     return sm_irecv(buf, count, dt, source, tag, comm, request, "MPI_Irecv");
 }
 
 #pragma weak MPI_Sendrecv = PMPI_Sendrecv
 int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
-                 int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
-                 int recvtag, MPI_Comm comm, MPI_Status *status)
+                  int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
+                  int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     MPI_Request rq[2];
-    SM_TRY(sm_irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &rq[0],
-                    "MPI_Sendrecv"));
-    int rc = sm_isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, SM_MODE_STANDARD,
-                      &rq[1], "MPI_Sendrecv");
+    SM_TRY(sm_irecv(recvbuf, recvcount, recvtype, source, recvtag, comm, &rq[0], "MPI_Sendrecv"));
+    int rc = sm_isend(sendbuf, sendcount, sendtype, dest, sendtag, comm, SM_MODE_STANDARD, &rq[1],
+                      "MPI_Sendrecv");
     if (rc) {
         sm_cancel_recv(&rq[0]->base);
         sm_wait_one(&rq[0], MPI_STATUS_IGNORE);
@@ -321,7 +321,7 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
 
 #pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int sendtag,
-                         int source, int recvtag, MPI_Comm comm, MPI_Status *status)
+                          int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Sendrecv_replace"));
     SM_TRY(sm_check_buffer(comm, buf, count, dt, "MPI_Sendrecv_replace"));
@@ -329,7 +329,7 @@ int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int s
     void *tmp = sm_xmalloc(n ? n : 1);
     sm_dt_pack(buf, count, dt, tmp); /* the outgoing copy, packed */
     int rc = PMPI_Sendrecv(tmp, (int)n, MPI_PACKED, dest, sendtag, buf, count, dt, source,
-                          recvtag, comm, status);
+                           recvtag, comm, status);
     free(tmp);
     return rc;
 }

@@ -80,8 +80,8 @@ static const size_t *block_marks(MPI_Datatype dt)
 
 /* copy packed bytes [off, off + n) between packed and the typed buffer user (to_user: unpack);
  * the starting block is found by binary search over the marks, then at most SM_DT_MARK steps */
-static void range_copy(char *user, int count, MPI_Datatype dt, size_t off, size_t n,
-                       char *packed, int to_user)
+static void range_copy(char *user, int count, MPI_Datatype dt, size_t off, size_t n, char *packed,
+                       int to_user)
 {
     MPI_Aint coff;
     if (sm_dt_contig(dt, count, &coff)) {
@@ -272,7 +272,7 @@ int PMPI_Pack_size(int incount, MPI_Datatype dt, MPI_Comm comm, int *size)
 
 #pragma weak MPI_Pack = PMPI_Pack
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype dt, void *outbuf, int outsize,
-             int *position, MPI_Comm comm)
+              int *position, MPI_Comm comm)
 {
     const char *fn = "MPI_Pack";
     SM_TRY(sm_check_comm(comm, fn));
@@ -290,7 +290,7 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype dt, void *outbuf, int
 
 #pragma weak MPI_Unpack = PMPI_Unpack
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
-               MPI_Datatype dt, MPI_Comm comm)
+                MPI_Datatype dt, MPI_Comm comm)
 {
     const char *fn = "MPI_Unpack";
     SM_TRY(sm_check_comm(comm, fn));
@@ -299,8 +299,8 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
         return sm_error(comm, MPI_ERR_ARG, fn, "bad position");
     size_t n = sm_dt_psize(dt) * (size_t)outcount;
     if ((size_t)*position + n > (size_t)(insize < 0 ? 0 : insize))
-        return sm_error(comm, MPI_ERR_TRUNCATE, fn, "%zu bytes are not there at position %d of %d",
-                        n, *position, insize);
+        return sm_error(comm, MPI_ERR_TRUNCATE, fn,
+                        "%zu bytes are not there at position %d of %d", n, *position, insize);
     sm_dt_unpack((const char *)inbuf + *position, n, outbuf, outcount, dt);
     *position += (int)n;
     return MPI_SUCCESS;
@@ -313,36 +313,39 @@ int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int 
 /* one field of a leaf: at native offset noff, nsize bytes there, esize bytes in external32;
  * kind 'i' signed integer, 'u' unsigned integer or plain bytes, 'L' x87 long double stored as
  * IEEE binary128 */
-struct ext_field { unsigned char noff, nsize, esize; char kind; };
+struct ext_field {
+    unsigned char noff, nsize, esize;
+    char kind;
+};
 
 static const struct ext_leaf {
     MPI_Datatype t;
     int n;
     struct ext_field f[2];
 } ext_leaves[] = {
-    {MPI_LONG, 1, {{0, sizeof(long), 4, 'i'}}},
-    {MPI_UNSIGNED_LONG, 1, {{0, sizeof(long), 4, 'u'}}},
-    {MPI_LONG_DOUBLE, 1, {{0, 16, 16, 'L'}}},
-    {MPI_C_LONG_DOUBLE_COMPLEX, 2, {{0, 16, 16, 'L'}, {16, 16, 16, 'L'}}},
-    {MPI_CXX_LONG_DOUBLE_COMPLEX, 2, {{0, 16, 16, 'L'}, {16, 16, 16, 'L'}}},
-    {MPI_C_FLOAT_COMPLEX, 2, {{0, 4, 4, 'u'}, {4, 4, 4, 'u'}}},
-    {MPI_CXX_FLOAT_COMPLEX, 2, {{0, 4, 4, 'u'}, {4, 4, 4, 'u'}}},
-    {MPI_COMPLEX, 2, {{0, 4, 4, 'u'}, {4, 4, 4, 'u'}}},
-    {MPI_COMPLEX8, 2, {{0, 4, 4, 'u'}, {4, 4, 4, 'u'}}},
-    {MPI_C_DOUBLE_COMPLEX, 2, {{0, 8, 8, 'u'}, {8, 8, 8, 'u'}}},
-    {MPI_CXX_DOUBLE_COMPLEX, 2, {{0, 8, 8, 'u'}, {8, 8, 8, 'u'}}},
-    {MPI_DOUBLE_COMPLEX, 2, {{0, 8, 8, 'u'}, {8, 8, 8, 'u'}}},
-    {MPI_COMPLEX16, 2, {{0, 8, 8, 'u'}, {8, 8, 8, 'u'}}},
-    {MPI_COMPLEX32, 2, {{0, 16, 16, 'u'}, {16, 16, 16, 'u'}}},
-    {MPI_FLOAT_INT, 2, {{0, 4, 4, 'u'}, {4, 4, 4, 'i'}}},
-    {MPI_DOUBLE_INT, 2, {{0, 8, 8, 'u'}, {8, 4, 4, 'i'}}},
-    {MPI_LONG_INT, 2, {{0, sizeof(long), 4, 'i'}, {sizeof(long), 4, 4, 'i'}}},
-    {MPI_2INT, 2, {{0, 4, 4, 'i'}, {4, 4, 4, 'i'}}},
-    {MPI_SHORT_INT, 2, {{0, 2, 2, 'i'}, {4, 4, 4, 'i'}}},
-    {MPI_LONG_DOUBLE_INT, 2, {{0, 16, 16, 'L'}, {16, 4, 4, 'i'}}},
-    {MPI_2INTEGER, 2, {{0, 4, 4, 'i'}, {4, 4, 4, 'i'}}},
-    {MPI_2REAL, 2, {{0, 4, 4, 'u'}, {4, 4, 4, 'u'}}},
-    {MPI_2DOUBLE_PRECISION, 2, {{0, 8, 8, 'u'}, {8, 8, 8, 'u'}}},
+    { MPI_LONG, 1, { { 0, sizeof(long), 4, 'i' } } },
+    { MPI_UNSIGNED_LONG, 1, { { 0, sizeof(long), 4, 'u' } } },
+    { MPI_LONG_DOUBLE, 1, { { 0, 16, 16, 'L' } } },
+    { MPI_C_LONG_DOUBLE_COMPLEX, 2, { { 0, 16, 16, 'L' }, { 16, 16, 16, 'L' } } },
+    { MPI_CXX_LONG_DOUBLE_COMPLEX, 2, { { 0, 16, 16, 'L' }, { 16, 16, 16, 'L' } } },
+    { MPI_C_FLOAT_COMPLEX, 2, { { 0, 4, 4, 'u' }, { 4, 4, 4, 'u' } } },
+    { MPI_CXX_FLOAT_COMPLEX, 2, { { 0, 4, 4, 'u' }, { 4, 4, 4, 'u' } } },
+    { MPI_COMPLEX, 2, { { 0, 4, 4, 'u' }, { 4, 4, 4, 'u' } } },
+    { MPI_COMPLEX8, 2, { { 0, 4, 4, 'u' }, { 4, 4, 4, 'u' } } },
+    { MPI_C_DOUBLE_COMPLEX, 2, { { 0, 8, 8, 'u' }, { 8, 8, 8, 'u' } } },
+    { MPI_CXX_DOUBLE_COMPLEX, 2, { { 0, 8, 8, 'u' }, { 8, 8, 8, 'u' } } },
+    { MPI_DOUBLE_COMPLEX, 2, { { 0, 8, 8, 'u' }, { 8, 8, 8, 'u' } } },
+    { MPI_COMPLEX16, 2, { { 0, 8, 8, 'u' }, { 8, 8, 8, 'u' } } },
+    { MPI_COMPLEX32, 2, { { 0, 16, 16, 'u' }, { 16, 16, 16, 'u' } } },
+    { MPI_FLOAT_INT, 2, { { 0, 4, 4, 'u' }, { 4, 4, 4, 'i' } } },
+    { MPI_DOUBLE_INT, 2, { { 0, 8, 8, 'u' }, { 8, 4, 4, 'i' } } },
+    { MPI_LONG_INT, 2, { { 0, sizeof(long), 4, 'i' }, { sizeof(long), 4, 4, 'i' } } },
+    { MPI_2INT, 2, { { 0, 4, 4, 'i' }, { 4, 4, 4, 'i' } } },
+    { MPI_SHORT_INT, 2, { { 0, 2, 2, 'i' }, { 4, 4, 4, 'i' } } },
+    { MPI_LONG_DOUBLE_INT, 2, { { 0, 16, 16, 'L' }, { 16, 4, 4, 'i' } } },
+    { MPI_2INTEGER, 2, { { 0, 4, 4, 'i' }, { 4, 4, 4, 'i' } } },
+    { MPI_2REAL, 2, { { 0, 4, 4, 'u' }, { 4, 4, 4, 'u' } } },
+    { MPI_2DOUBLE_PRECISION, 2, { { 0, 8, 8, 'u' }, { 8, 8, 8, 'u' } } },
 };
 
 /* the fields of leaf t (a plain leaf: one field of its extent) */
@@ -353,7 +356,7 @@ static const struct ext_field *ext_fields(MPI_Datatype t, int *n, struct ext_fie
             *n = ext_leaves[i].n;
             return ext_leaves[i].f;
         }
-    *one = (struct ext_field){0, (unsigned char)t->extent, (unsigned char)t->extent, 'u'};
+    *one = (struct ext_field){ 0, (unsigned char)t->extent, (unsigned char)t->extent, 'u' };
     *n = 1;
     return one;
 }
@@ -416,7 +419,8 @@ static void field_to_ext(const unsigned char *nat, const struct ext_field *f, un
     memcpy(ext, be + (f->nsize - f->esize), f->esize);
 }
 
-static void field_from_ext(const unsigned char *ext, const struct ext_field *f, unsigned char *nat)
+static void field_from_ext(const unsigned char *ext, const struct ext_field *f,
+                           unsigned char *nat)
 {
     if (f->kind == 'L') {
 #ifdef __SIZEOF_FLOAT128__
@@ -491,7 +495,7 @@ int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype dt, M
 
 #pragma weak MPI_Pack_external = PMPI_Pack_external
 int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype dt,
-                      void *outbuf, MPI_Aint outsize, MPI_Aint *position)
+                       void *outbuf, MPI_Aint outsize, MPI_Aint *position)
 {
     const char *fn = "MPI_Pack_external";
     SM_TRY(sm_check_init(fn));
@@ -512,7 +516,7 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI
 
 #pragma weak MPI_Unpack_external = PMPI_Unpack_external
 int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
-                        MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype dt)
+                         MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype dt)
 {
     const char *fn = "MPI_Unpack_external";
     SM_TRY(sm_check_init(fn));

@@ -26,7 +26,7 @@ struct part {
     int partitions, count; /* count: elements of the whole buffer */
     MPI_Datatype dt;
     int peer, tag;
-    int wire_tag;         /* on the collective context */
+    int wire_tag; /* on the collective context */
     MPI_Comm comm;
     MPI_Request self;     /* the user's request */
     MPI_Request inner;    /* the message of this round */
@@ -47,11 +47,12 @@ static int wire_tag(MPI_Comm c, int peer, int tag, int is_send)
 {
     int wpeer = sm_comm_world_rank(c, peer);
     struct initno *e = initnos;
-    while (e && !(e->ctx == c->ctx && e->wpeer == wpeer && e->tag == tag && e->is_send == is_send))
+    while (e &&
+           !(e->ctx == c->ctx && e->wpeer == wpeer && e->tag == tag && e->is_send == is_send))
         e = e->next;
     if (!e) {
         e = sm_xcalloc(1, sizeof *e);
-        *e = (struct initno){initnos, c->ctx, wpeer, tag, is_send, 0};
+        *e = (struct initno){ initnos, c->ctx, wpeer, tag, is_send, 0 };
         initnos = e;
     }
     uint32_t k = e->n++;
@@ -65,7 +66,10 @@ static struct part *of_waiter(struct sm_waiter *w)
     return (struct part *)((char *)w - offsetof(struct part, w));
 }
 
-static int part_poll(struct sm_waiter *w) { return of_waiter(w)->inner->base.complete; }
+static int part_poll(struct sm_waiter *w)
+{
+    return of_waiter(w)->inner->base.complete;
+}
 
 static void part_done(struct sm_waiter *w)
 {
@@ -126,7 +130,7 @@ static int part_free(MPI_Request r)
     return MPI_SUCCESS;
 }
 
-static const struct sm_preq_ops part_ops = {part_start, part_free};
+static const struct sm_preq_ops part_ops = { part_start, part_free };
 
 static int make(void *buf, int partitions, MPI_Count count, MPI_Datatype dt, int peer, int tag,
                 MPI_Comm comm, MPI_Info info, MPI_Request *request, int is_send, const char *fn)
@@ -183,8 +187,8 @@ int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Dataty
 }
 
 #pragma weak MPI_Precv_init = PMPI_Precv_init
-int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
-                    int source, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source,
+                    int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     return make(buf, partitions, count, datatype, source, tag, comm, info, request, 0,
                 "MPI_Precv_init");
@@ -262,8 +266,8 @@ int PMPI_Parrived(MPI_Request request, int partition, int *flag)
     if (!flag)
         return sm_error(p->comm, MPI_ERR_ARG, fn, "NULL flag pointer");
     if (partition < 0 || partition >= p->partitions)
-        return sm_error(p->comm, MPI_ERR_ARG, fn, "partition %d out of range [0, %d)",
-                        partition, p->partitions);
+        return sm_error(p->comm, MPI_ERR_ARG, fn, "partition %d out of range [0, %d)", partition,
+                        p->partitions);
     struct sctpmpi_request *r = p->self;
     if (!r->active || r->base.complete) { /* inactive: every partition is there */
         *flag = 1;

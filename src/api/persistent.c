@@ -31,35 +31,35 @@ static int make(const void *buf, int count, MPI_Datatype dt, int peer, int tag, 
 
 #pragma weak MPI_Send_init = PMPI_Send_init
 int PMPI_Send_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
-                  MPI_Request *request)
+                   MPI_Request *request)
 {
     return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_STANDARD, request,
                 "MPI_Send_init");
 }
 #pragma weak MPI_Ssend_init = PMPI_Ssend_init
-int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request)
+int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                    MPI_Request *request)
 {
     return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_SYNC, request,
                 "MPI_Ssend_init");
 }
 #pragma weak MPI_Rsend_init = PMPI_Rsend_init
-int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request)
+int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                    MPI_Request *request)
 {
     return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_READY, request,
                 "MPI_Rsend_init");
 }
 #pragma weak MPI_Bsend_init = PMPI_Bsend_init
-int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request)
+int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
+                    MPI_Request *request)
 {
     return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_BUFFERED, request,
                 "MPI_Bsend_init");
 }
 #pragma weak MPI_Recv_init = PMPI_Recv_init
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
-                  MPI_Request *request)
+                   MPI_Request *request)
 {
     return make(buf, count, dt, source, tag, comm, SM_REQ_RECV, SM_MODE_STANDARD, request,
                 "MPI_Recv_init");
@@ -87,17 +87,19 @@ int PMPI_Start(MPI_Request *request)
     }
     if (r->base.kind == SM_REQ_RECV) {
         sm_req_recv_buffer(r, (void *)r->p_buf, r->p_count, r->p_dt);
-        sm_req_init(&r->base, r->base.comm, r->base.comm->ctx, r->base.peer, r->base.tag, r->base.mode);
+        sm_req_init(&r->base, r->base.comm, r->base.comm->ctx, r->base.peer, r->base.tag,
+                    r->base.mode);
         return sm_recv_post(&r->base);
     }
     if (r->base.mode == SM_MODE_BUFFERED) {
-        int rc = sm_bsend_start(r->p_buf, r->p_count, r->p_dt, r->base.peer, r->base.tag, r->base.comm,
-                                "MPI_Start");
+        int rc = sm_bsend_start(r->p_buf, r->p_count, r->p_dt, r->base.peer, r->base.tag,
+                                r->base.comm, "MPI_Start");
         r->base.complete = 1;
         return rc;
     }
     sm_req_send_buffer(r, r->p_buf, r->p_count, r->p_dt);
-    sm_req_init(&r->base, r->base.comm, r->base.comm->ctx, r->base.peer, r->base.tag, r->base.mode);
+    sm_req_init(&r->base, r->base.comm, r->base.comm->ctx, r->base.peer, r->base.tag,
+                r->base.mode);
     return sm_send_start(&r->base);
 }
 

@@ -82,4 +82,3 @@ const struct sm_preq_ops *sm_preq_ops_of(MPI_Request r)
         return NULL;
     return *(const struct sm_preq_ops *const *)r->hook_buf;
 }
-

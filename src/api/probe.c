@@ -34,7 +34,10 @@ static void msg_status(MPI_Comm comm, const struct sm_envelope *e, MPI_Status *s
 }
 
 struct probe_arg {
-    int src; uint32_t ctx; int tag; int take;
+    int src;
+    uint32_t ctx;
+    int tag;
+    int take;
     struct sm_envelope env;
     struct sm_msg *msg;
 };
@@ -45,11 +48,15 @@ static int probe_found(void *a)
 }
 
 /* 1 if a message matches (its envelope in *env; with take, *msg is the message taken) */
-static int probe(int source, int tag, MPI_Comm comm, int block, int take,
-                 struct sm_envelope *env, struct sm_msg **msg)
+static int probe(int source, int tag, MPI_Comm comm, int block, int take, struct sm_envelope *env,
+                 struct sm_msg **msg)
 {
-    struct probe_arg a = {source == MPI_ANY_SOURCE ? -1 : sm_comm_world_rank(comm, source),
-                          comm->ctx, tag, take, {0, 0, 0}, NULL};
+    struct probe_arg a = { source == MPI_ANY_SOURCE ? -1 : sm_comm_world_rank(comm, source),
+                           comm->ctx,
+                           tag,
+                           take,
+                           { 0, 0, 0 },
+                           NULL };
     int found;
     if (block)
         found = !sm_progress_until(probe_found, &a);
@@ -105,7 +112,7 @@ static MPI_Message wrap(MPI_Comm comm, struct sm_msg *m)
 
 #pragma weak MPI_Improbe = PMPI_Improbe
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
-                MPI_Status *status)
+                 MPI_Status *status)
 {
     SM_TRY(check_probe(source, tag, comm, "MPI_Improbe"));
     if (!flag || !message)
@@ -146,8 +153,7 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
 }
 
 #pragma weak MPI_Imrecv = PMPI_Imrecv
-int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message,
-               MPI_Request *request)
+int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Request *request)
 {
     SM_TRY(sm_check_init("MPI_Imrecv"));
     if (!message || !*message || !request)

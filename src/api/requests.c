@@ -19,8 +19,7 @@ static void release_owned(struct sm_req *e)
 
 struct sctpmpi_request *sm_request_alloc(int kind)
 {
-    struct sctpmpi_request *r =
-        sm_request_of(sm_req_alloc(kind, sizeof(struct sctpmpi_request)));
+    struct sctpmpi_request *r = sm_request_of(sm_req_alloc(kind, sizeof(struct sctpmpi_request)));
     r->base.on_release = release_owned;
     return r;
 }
@@ -114,8 +113,14 @@ void sm_status_empty(MPI_Status *s)
 
 static void wait_until(int (*done)(void *), void *arg, int n, MPI_Request *reqs);
 
-static int inactive(MPI_Request r) { return !r || (r->persistent && !r->active); }
-static int req_complete(void *a) { return ((struct sctpmpi_request *)a)->base.complete; }
+static int inactive(MPI_Request r)
+{
+    return !r || (r->persistent && !r->active);
+}
+static int req_complete(void *a)
+{
+    return ((struct sctpmpi_request *)a)->base.complete;
+}
 
 /* r is complete: report its status and retire it (persistent ones become inactive) */
 static int finish(MPI_Request *req, MPI_Status *status)
@@ -139,7 +144,8 @@ static int finish(MPI_Request *req, MPI_Status *status)
     if (status) {
         int keep_err = status->MPI_ERROR;
         *status = r->base.status;
-        if (r->base.kind == SM_REQ_SEND) /* DONE requests carry their own count (0 or a receive's) */
+        if (r->base.kind ==
+            SM_REQ_SEND) /* DONE requests carry their own count (0 or a receive's) */
             status->sm_count = r->base.bytes;
         status->MPI_ERROR = err ? err : keep_err;
     }
@@ -162,7 +168,10 @@ int sm_wait_one(MPI_Request *req, MPI_Status *status)
     return finish(req, status);
 }
 
-static MPI_Comm comm_of(MPI_Request r) { return r && r->base.comm ? r->base.comm : MPI_COMM_WORLD; }
+static MPI_Comm comm_of(MPI_Request r)
+{
+    return r && r->base.comm ? r->base.comm : MPI_COMM_WORLD;
+}
 
 /* progress until done(arg); when an incomplete generalized request is among reqs, poll and
  * yield instead of blocking in the transport: its completion comes from the program (another
@@ -215,7 +224,10 @@ int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     return err ? sm_error(c, err, "MPI_Test", NULL) : MPI_SUCCESS;
 }
 
-struct all_arg { int n; MPI_Request *r; };
+struct all_arg {
+    int n;
+    MPI_Request *r;
+};
 static int all_complete(void *a)
 {
     struct all_arg *x = a;
@@ -273,7 +285,7 @@ static int finish_all(int count, MPI_Request *reqs, MPI_Status *statuses, MPI_Co
 int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     SM_TRY(check_array(count, requests, "MPI_Waitall"));
-    struct all_arg a = {count, requests};
+    struct all_arg a = { count, requests };
     wait_until(all_complete, &a, count, requests);
     MPI_Comm c = MPI_COMM_WORLD;
     int err = finish_all(count, requests, statuses, &c);
@@ -284,7 +296,7 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
     SM_TRY(check_array(count, requests, "MPI_Testall"));
-    struct all_arg a = {count, requests};
+    struct all_arg a = { count, requests };
     if (!all_complete(&a))
         sm_progress_poll();
     *flag = all_complete(&a);
@@ -315,7 +327,7 @@ static int take_any(int count, MPI_Request *requests, int *index, MPI_Status *st
 int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
     SM_TRY(check_array(count, requests, "MPI_Waitany"));
-    struct all_arg a = {count, requests};
+    struct all_arg a = { count, requests };
     wait_until(any_complete, &a, count, requests);
     return take_any(count, requests, index, status, "MPI_Waitany");
 }
@@ -324,7 +336,7 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
 int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
     SM_TRY(check_array(count, requests, "MPI_Testany"));
-    struct all_arg a = {count, requests};
+    struct all_arg a = { count, requests };
     if (!any_complete(&a))
         sm_progress_poll();
     *flag = any_complete(&a);
@@ -362,17 +374,17 @@ static int take_some(int incount, MPI_Request *requests, int *outcount, int *ind
 
 #pragma weak MPI_Waitsome = PMPI_Waitsome
 int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-                 MPI_Status statuses[])
+                  MPI_Status statuses[])
 {
     SM_TRY(check_array(incount, requests, "MPI_Waitsome"));
-    struct all_arg a = {incount, requests};
+    struct all_arg a = { incount, requests };
     wait_until(any_complete, &a, incount, requests);
     return take_some(incount, requests, outcount, indices, statuses, "MPI_Waitsome");
 }
 
 #pragma weak MPI_Testsome = PMPI_Testsome
 int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
-                 MPI_Status statuses[])
+                  MPI_Status statuses[])
 {
     SM_TRY(check_array(incount, requests, "MPI_Testsome"));
     sm_progress_poll();

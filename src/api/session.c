@@ -17,10 +17,10 @@
 struct sctpmpi_session {
     int valid;
     MPI_Errhandler errh;
-    MPI_Info info;      /* what MPI_Session_get_info returns (a copy of it) */
+    MPI_Info info; /* what MPI_Session_get_info returns (a copy of it) */
 };
 
-static const char *const psets[] = {"mpi://WORLD", "mpi://SELF"};
+static const char *const psets[] = { "mpi://WORLD", "mpi://SELF" };
 #define NPSETS 2
 
 int sm_lib_acquire(void);
@@ -80,8 +80,8 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
     s->info = info != MPI_INFO_NULL ? sm_info_dup(info) : MPI_INFO_NULL;
     if (!s->info)
         PMPI_Info_create(&s->info);
-    const char *lv[] = {"MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
-                        "MPI_THREAD_MULTIPLE"};
+    const char *lv[] = { "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
+                         "MPI_THREAD_MULTIPLE" };
     /* the library gives at most MPI_THREAD_SERIALIZED (init.c) */
     const char *req = sm_info_lookup(s->info, "thread_level");
     int lvl = MPI_THREAD_SERIALIZED;
@@ -176,8 +176,7 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
 }
 
 #pragma weak MPI_Group_from_session_pset = PMPI_Group_from_session_pset
-int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name,
-                                 MPI_Group *newgroup)
+int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup)
 {
     const char *fn = "MPI_Group_from_session_pset";
     SM_TRY(check_session(session, fn));
@@ -264,8 +263,9 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
     SM_TRY(PMPI_Comm_create_from_group(local_group, stringtag, MPI_INFO_NULL, MPI_ERRORS_RETURN,
                                        &local));
     if (local == MPI_COMM_NULL)
-        return sm_error(MPI_COMM_SELF, MPI_ERR_GROUP, fn, "the calling process is not in the "
-                                                          "local group");
+        return sm_error(MPI_COMM_SELF, MPI_ERR_GROUP, fn,
+                        "the calling process is not in the "
+                        "local group");
     MPI_Errhandler keep = sctpmpi_comm_world.errh;
     sctpmpi_comm_world.errh = MPI_ERRORS_RETURN;
     int rc = PMPI_Intercomm_create(local, local_leader, MPI_COMM_WORLD,

@@ -9,7 +9,7 @@
 struct sm_topo {
     int kind; /* MPI_CART, MPI_GRAPH, MPI_DIST_GRAPH */
     int ndims, *dims, *periods;
-    int nnodes, *index, *edges; /* graph */
+    int nnodes, *index, *edges;                          /* graph */
     int indeg, outdeg, *srcs, *dsts, *sw, *dw, weighted; /* dist graph (this process) */
 };
 
@@ -57,7 +57,9 @@ static struct sm_topo *topo_of(MPI_Comm c, int kind, const char *fn, int *err)
     struct sm_topo *t = c->x ? c->x->topo : NULL;
     if (!t || (kind && t->kind != kind)) {
         *err = sm_error(c, MPI_ERR_TOPOLOGY, fn, "communicator has no %s topology",
-                        kind == MPI_CART ? "Cartesian" : kind == MPI_GRAPH ? "graph" : "suitable");
+                        kind == MPI_CART    ? "Cartesian"
+                        : kind == MPI_GRAPH ? "graph"
+                                            : "suitable");
         return NULL;
     }
     return t;
@@ -68,7 +70,7 @@ static int sub_first(MPI_Comm comm, int n, MPI_Comm *out)
 {
     MPI_Group g, sub;
     PMPI_Comm_group(comm, &g);
-    int range[1][3] = {{0, n - 1, 1}};
+    int range[1][3] = { { 0, n - 1, 1 } };
     if (n > 0)
         PMPI_Group_range_incl(g, 1, range, &sub);
     else
@@ -90,8 +92,8 @@ int PMPI_Topo_test(MPI_Comm comm, int *status)
 
 /* ---- Cartesian --------------------------------------------------------------------------- */
 #pragma weak MPI_Cart_create = PMPI_Cart_create
-int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[],
-                    int reorder, MPI_Comm *comm_cart)
+int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
+                     MPI_Comm *comm_cart)
 {
     const char *fn = "MPI_Cart_create";
     (void)reorder;
@@ -105,8 +107,8 @@ int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int perio
         n *= dims[i];
     }
     if (n > comm->size)
-        return sm_error(comm, MPI_ERR_TOPOLOGY, fn, "grid of %d is larger than the group (%d)",
-                        n, comm->size);
+        return sm_error(comm, MPI_ERR_TOPOLOGY, fn, "grid of %d is larger than the group (%d)", n,
+                        comm->size);
     SM_TRY(sub_first(comm, n, comm_cart));
     if (*comm_cart == MPI_COMM_NULL)
         return MPI_SUCCESS;
@@ -258,11 +260,11 @@ int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[
 
 /* ---- Dims_create ------------------------------------------------------------------------- */
 struct dims_search {
-    int k;          /* number of free dimensions */
-    int *divs;      /* divisors of the number to split, ascending */
+    int k;     /* number of free dimensions */
+    int *divs; /* divisors of the number to split, ascending */
     int ndivs;
-    int *cur;       /* the sequence being built, non-increasing */
-    int *best;      /* the best complete sequence so far */
+    int *cur;        /* the sequence being built, non-increasing */
+    int *best;       /* the best complete sequence so far */
     int best_spread; /* its largest minus smallest; -1 before the first */
 };
 
@@ -367,7 +369,7 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
     /* the free dimensions get the most balanced factorisation of rest: smallest spread
      * (largest minus smallest); among equal spreads, the one whose values sorted upward are
      * lexicographically largest.  Searched exhaustively over rest's divisors. */
-    struct dims_search s = {.k = free_n};
+    struct dims_search s = { .k = free_n };
     s.divs = sm_xmalloc(sizeof(int) * 1600);
     for (int x = 1; (long long)x * x <= rest; x++)
         if (rest % x == 0) {
@@ -392,7 +394,7 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 /* ---- graphs ------------------------------------------------------------------------------ */
 #pragma weak MPI_Graph_create = PMPI_Graph_create
 int PMPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[],
-                     int reorder, MPI_Comm *comm_graph)
+                      int reorder, MPI_Comm *comm_graph)
 {
     const char *fn = "MPI_Graph_create";
     (void)reorder;
@@ -464,8 +466,7 @@ int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbor
 }
 
 #pragma weak MPI_Graph_map = PMPI_Graph_map
-int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[],
-                  int *newrank)
+int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank)
 {
     (void)index, (void)edges;
     SM_TRY(sm_check_comm(comm, "MPI_Graph_map"));
@@ -493,9 +494,9 @@ static void set_dist(MPI_Comm c, int indeg, const int *srcs, const int *sw, int 
 
 #pragma weak MPI_Dist_graph_create_adjacent = PMPI_Dist_graph_create_adjacent
 int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
-                                   const int sourceweights[], int outdegree,
-                                   const int destinations[], const int destweights[],
-                                   MPI_Info info, int reorder, MPI_Comm *newcomm)
+                                    const int sourceweights[], int outdegree,
+                                    const int destinations[], const int destweights[],
+                                    MPI_Info info, int reorder, MPI_Comm *newcomm)
 {
     (void)info, (void)reorder;
     SM_TRY(PMPI_Comm_dup(comm, newcomm));
@@ -507,8 +508,8 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sourc
  * and out-edges through an all-to-all of edge counts and edge lists */
 #pragma weak MPI_Dist_graph_create = PMPI_Dist_graph_create
 int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
-                          const int destinations[], const int weights[], MPI_Info info,
-                          int reorder, MPI_Comm *newcomm)
+                           const int destinations[], const int weights[], MPI_Info info,
+                           int reorder, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Dist_graph_create";
     (void)info, (void)reorder;
@@ -524,14 +525,17 @@ int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int 
                 cnt[destinations[k]] += 3;
             ne++;
         }
-    int *sd = sm_xcalloc((size_t)p + 1, sizeof(int)), *rd = sm_xcalloc((size_t)p + 1, sizeof(int));
+    int *sd = sm_xcalloc((size_t)p + 1, sizeof(int)),
+        *rd = sm_xcalloc((size_t)p + 1, sizeof(int));
     for (int i = 0; i < p; i++)
         sd[i + 1] = sd[i] + cnt[i];
-    int *sbuf = sm_xmalloc(sizeof(int) * ((size_t)sd[p] + 1)), *fill = sm_xcalloc((size_t)p, sizeof(int));
+    int *sbuf = sm_xmalloc(sizeof(int) * ((size_t)sd[p] + 1)),
+        *fill = sm_xcalloc((size_t)p, sizeof(int));
     for (int i = 0, k = 0; i < n; i++)
         for (int j = 0; j < degrees[i]; j++, k++) {
-            int e[3] = {sources[i], destinations[k], weighted && weights != MPI_WEIGHTS_EMPTY ? weights[k] : 1};
-            int tgt[2] = {sources[i], destinations[k]};
+            int e[3] = { sources[i], destinations[k],
+                         weighted && weights != MPI_WEIGHTS_EMPTY ? weights[k] : 1 };
+            int tgt[2] = { sources[i], destinations[k] };
             for (int z = 0; z < (tgt[0] == tgt[1] ? 1 : 2); z++) {
                 memcpy(&sbuf[sd[tgt[z]] + fill[tgt[z]]], e, sizeof e);
                 fill[tgt[z]] += 3;
@@ -544,8 +548,10 @@ int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int 
     int *rbuf = sm_xmalloc(sizeof(int) * ((size_t)rd[p] + 1));
     PMPI_Alltoallv(sbuf, cnt, sd, MPI_INT, rbuf, rcnt, rd, MPI_INT, comm);
     int me = comm->rank, indeg = 0, outdeg = 0, tot = rd[p] / 3;
-    int *srcs = sm_xmalloc(sizeof(int) * ((size_t)tot + 1)), *dsts = sm_xmalloc(sizeof(int) * ((size_t)tot + 1));
-    int *sw = sm_xmalloc(sizeof(int) * ((size_t)tot + 1)), *dw = sm_xmalloc(sizeof(int) * ((size_t)tot + 1));
+    int *srcs = sm_xmalloc(sizeof(int) * ((size_t)tot + 1)),
+        *dsts = sm_xmalloc(sizeof(int) * ((size_t)tot + 1));
+    int *sw = sm_xmalloc(sizeof(int) * ((size_t)tot + 1)),
+        *dw = sm_xmalloc(sizeof(int) * ((size_t)tot + 1));
     for (int i = 0; i < tot; i++) {
         int *e = &rbuf[3 * i];
         if (e[1] == me) {
@@ -591,7 +597,7 @@ int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree
 
 #pragma weak MPI_Dist_graph_neighbors = PMPI_Dist_graph_neighbors
 int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxin, int sources[], int sourceweights[],
-                             int maxout, int destinations[], int destweights[])
+                              int maxout, int destinations[], int destweights[])
 {
     int err;
     struct sm_topo *t = topo_of(comm, MPI_DIST_GRAPH, "MPI_Dist_graph_neighbors", &err);

@@ -32,17 +32,16 @@ int PMPI_Comm_get_parent(MPI_Comm *parent)
 /* ---- dynamic processes ---- */
 #pragma weak MPI_Comm_spawn = PMPI_Comm_spawn
 int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
-                   MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
+                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
-    return unsupported(comm, "MPI_Comm_spawn",
-                       "dynamic process management is not supported");
+    return unsupported(comm, "MPI_Comm_spawn", "dynamic process management is not supported");
 }
 
 #pragma weak MPI_Comm_spawn_multiple = PMPI_Comm_spawn_multiple
 int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
-                            const int array_of_maxprocs[], const MPI_Info array_of_info[],
-                            int root, MPI_Comm comm, MPI_Comm *intercomm,
-                            int array_of_errcodes[])
+                             const int array_of_maxprocs[], const MPI_Info array_of_info[],
+                             int root, MPI_Comm comm, MPI_Comm *intercomm,
+                             int array_of_errcodes[])
 {
     return unsupported(comm, "MPI_Comm_spawn_multiple",
                        "dynamic process management is not supported");
@@ -50,18 +49,16 @@ int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_
 
 #pragma weak MPI_Comm_connect = PMPI_Comm_connect
 int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
-                     MPI_Comm *newcomm)
+                      MPI_Comm *newcomm)
 {
-    return unsupported(comm, "MPI_Comm_connect",
-                       "dynamic process management is not supported");
+    return unsupported(comm, "MPI_Comm_connect", "dynamic process management is not supported");
 }
 
 #pragma weak MPI_Comm_accept = PMPI_Comm_accept
 int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
-                    MPI_Comm *newcomm)
+                     MPI_Comm *newcomm)
 {
-    return unsupported(comm, "MPI_Comm_accept",
-                       "dynamic process management is not supported");
+    return unsupported(comm, "MPI_Comm_accept", "dynamic process management is not supported");
 }
 
 #pragma weak MPI_Comm_join = PMPI_Comm_join
@@ -112,91 +109,79 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
 {
     if (fh)
         *fh = MPI_FILE_NULL; /* no half-made handle for the caller to use */
-    return unsupported(comm, "MPI_File_open",
-                       "MPI-IO is not supported");
+    return unsupported(comm, "MPI_File_open", "MPI-IO is not supported");
 }
 
 #pragma weak MPI_File_close = PMPI_File_close
 int PMPI_File_close(MPI_File *fh)
 {
-    return unsupported(MPI_COMM_WORLD, "MPI_File_close",
-                       "MPI-IO is not supported");
+    return unsupported(MPI_COMM_WORLD, "MPI_File_close", "MPI-IO is not supported");
 }
 
 #pragma weak MPI_File_delete = PMPI_File_delete
 int PMPI_File_delete(const char *filename, MPI_Info info)
 {
-    return unsupported(MPI_COMM_WORLD, "MPI_File_delete",
-                       "MPI-IO is not supported");
+    return unsupported(MPI_COMM_WORLD, "MPI_File_delete", "MPI-IO is not supported");
 }
 
 #pragma weak MPI_File_read = PMPI_File_read
 int PMPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status)
 {
-    return unsupported(MPI_COMM_WORLD, "MPI_File_read",
-                       "MPI-IO is not supported");
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read", "MPI-IO is not supported");
 }
 
 #pragma weak MPI_File_write = PMPI_File_write
 int PMPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                   MPI_Status *status)
+                    MPI_Status *status)
 {
-    return unsupported(MPI_COMM_WORLD, "MPI_File_write",
-                       "MPI-IO is not supported");
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write", "MPI-IO is not supported");
 }
 
 #pragma weak MPI_File_read_all = PMPI_File_read_all
 int PMPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
-                      MPI_Status *status)
+                       MPI_Status *status)
 {
-    return unsupported(MPI_COMM_WORLD, "MPI_File_read_all",
-                       "MPI-IO is not supported");
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_all", "MPI-IO is not supported");
 }
 
 #pragma weak MPI_File_write_all = PMPI_File_write_all
 int PMPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                       MPI_Status *status)
+                        MPI_Status *status)
 {
-    return unsupported(MPI_COMM_WORLD, "MPI_File_write_all",
-                       "MPI-IO is not supported");
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_all", "MPI-IO is not supported");
 }
 
 #pragma weak MPI_File_read_at = PMPI_File_read_at
 int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
-                     MPI_Status *status)
+                      MPI_Status *status)
 {
-    return unsupported(MPI_COMM_WORLD, "MPI_File_read_at",
-                       "MPI-IO is not supported");
+    return unsupported(MPI_COMM_WORLD, "MPI_File_read_at", "MPI-IO is not supported");
 }
 
 #pragma weak MPI_File_write_at = PMPI_File_write_at
 int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
-                      MPI_Datatype datatype, MPI_Status *status)
+                       MPI_Datatype datatype, MPI_Status *status)
 {
-    return unsupported(MPI_COMM_WORLD, "MPI_File_write_at",
-                       "MPI-IO is not supported");
+    return unsupported(MPI_COMM_WORLD, "MPI_File_write_at", "MPI-IO is not supported");
 }
 
 #pragma weak MPI_File_seek = PMPI_File_seek
 int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 {
-    return unsupported(MPI_COMM_WORLD, "MPI_File_seek",
-                       "MPI-IO is not supported");
+    return unsupported(MPI_COMM_WORLD, "MPI_File_seek", "MPI-IO is not supported");
 }
 
 #pragma weak MPI_File_get_size = PMPI_File_get_size
 int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
 {
-    return unsupported(MPI_COMM_WORLD, "MPI_File_get_size",
-                       "MPI-IO is not supported");
+    return unsupported(MPI_COMM_WORLD, "MPI_File_get_size", "MPI-IO is not supported");
 }
 
 #pragma weak MPI_File_set_view = PMPI_File_set_view
 int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
-                      const char *datarep, MPI_Info info)
+                       const char *datarep, MPI_Info info)
 {
-    return unsupported(MPI_COMM_WORLD, "MPI_File_set_view",
-                       "MPI-IO is not supported");
+    return unsupported(MPI_COMM_WORLD, "MPI_File_set_view", "MPI-IO is not supported");
 }
 
 /* ---- the rest of MPI-IO: no file can be opened, so none of these can do anything ---- */
@@ -258,8 +243,8 @@ int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
 }
 
 #pragma weak MPI_File_iread_at = PMPI_File_iread_at
-int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
-                       MPI_Request *request)
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                       MPI_Datatype datatype, MPI_Request *request)
 {
     if (request)
         *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
@@ -294,7 +279,8 @@ int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int
 }
 
 #pragma weak MPI_File_iread = PMPI_File_iread
-int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request)
+int PMPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                    MPI_Request *request)
 {
     if (request)
         *request = MPI_REQUEST_NULL; /* no half-made handle for the caller to use */
@@ -503,7 +489,8 @@ int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
 }
 
 #pragma weak MPI_Register_datarep = PMPI_Register_datarep
-int PMPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
+int PMPI_Register_datarep(const char *datarep,
+                          MPI_Datarep_conversion_function *read_conversion_fn,
                           MPI_Datarep_conversion_function *write_conversion_fn,
                           MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state)
 {

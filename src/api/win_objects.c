@@ -40,7 +40,8 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
     const char *fn = "MPI_File_set_errhandler";
     SM_TRY(sm_check_init(fn));
     if (file != MPI_FILE_NULL)
-        return sm_error(MPI_COMM_WORLD, MPI_ERR_FILE, fn, "invalid file (MPI-IO is not supported)");
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_FILE, fn,
+                        "invalid file (MPI-IO is not supported)");
     if (!errhandler)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "null error handler");
     sm_errh_retain(errhandler);
@@ -55,7 +56,8 @@ int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
     const char *fn = "MPI_File_get_errhandler";
     SM_TRY(sm_check_init(fn));
     if (file != MPI_FILE_NULL)
-        return sm_error(MPI_COMM_WORLD, MPI_ERR_FILE, fn, "invalid file (MPI-IO is not supported)");
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_FILE, fn,
+                        "invalid file (MPI-IO is not supported)");
     if (!errhandler)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "NULL argument");
     sm_errh_retain(file_default); /* the caller frees it with MPI_Errhandler_free */

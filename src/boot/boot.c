@@ -16,7 +16,10 @@ void sm_boot_start(int *rank, int *size)
     sm_log_rank = *rank;
 }
 
-int sm_boot_local_ranks(void) { return (int)sm_env_int("SCTPMPI_LOCAL_RANKS", 1); }
+int sm_boot_local_ranks(void)
+{
+    return (int)sm_env_int("SCTPMPI_LOCAL_RANKS", 1);
+}
 
 static void random_hex(char *out, size_t nbytes)
 {
@@ -71,7 +74,8 @@ static const struct sm_transport_ops *choose(const char **tname)
     const struct sm_transport_ops *ops = sm_transport_find(*tname);
     if (!ops)
         sm_die("unknown or unavailable transport '%s' (SCTPMPI_TRANSPORT / mpiexec --transport): "
-               "this build has tcp%s", *tname,
+               "this build has tcp%s",
+               *tname,
 #ifdef SCTPMPI_HAVE_SCTP
                ", sctp"
 #else
@@ -138,6 +142,12 @@ void sm_boot_transport(int rank, int size, const struct sm_upcalls *up,
     free(cards);
 }
 
-int sm_boot_barrier(void) { return sm_pmi_barrier() ? -1 : 0; }
+int sm_boot_barrier(void)
+{
+    return sm_pmi_barrier() ? -1 : 0;
+}
 
-void sm_boot_finish(void) { sm_pmi_finalize(); }
+void sm_boot_finish(void)
+{
+    sm_pmi_finalize();
+}

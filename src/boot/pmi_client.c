@@ -52,7 +52,7 @@ static struct {
     char inbuf[PMI_LINE_MAX]; /* bytes read past the current line */
     size_t inlen;
     struct singleton_entry *table;
-} pmi = {.mode = PMI_MODE_NONE, .fd = -1};
+} pmi = { .mode = PMI_MODE_NONE, .fd = -1 };
 
 static void pmi_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static void pmi_error(const char *fmt, ...)
@@ -142,7 +142,8 @@ static int parse_reply(struct pmi_reply *r)
 {
     r->npairs = 0;
     char *save = NULL;
-    for (char *tok = strtok_r(r->line, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
+    for (char *tok = strtok_r(r->line, " \t\r", &save); tok;
+         tok = strtok_r(NULL, " \t\r", &save)) {
         char *eq = strchr(tok, '=');
         if (!eq) {
             if (r->npairs > 0) {
@@ -192,7 +193,8 @@ static int read_reply(struct pmi_reply *r, const char *expect, int *rc_out, int 
     if (rcv != 0) {
         if (!quiet_rc) {
             const char *msg = reply_get(r, "msg");
-            pmi_error("cmd=%s failed: rc=%d%s%s", expect, rcv, msg ? " msg=" : "", msg ? msg : "");
+            pmi_error("cmd=%s failed: rc=%d%s%s", expect, rcv, msg ? " msg=" : "",
+                      msg ? msg : "");
         }
         return -1;
     }
@@ -225,7 +227,7 @@ static int connect_pmi_port(const char *hostport)
     }
     memcpy(host, hostport, (size_t)(colon - hostport));
     host[colon - hostport] = '\0';
-    struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res = NULL;
+    struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res = NULL;
     int gai = getaddrinfo(host, colon + 1, &hints, &res);
     if (gai != 0) {
         pmi_error("cannot resolve PMI_PORT=%s: %s", hostport, gai_strerror(gai));
@@ -390,7 +392,8 @@ static int check_token(const char *what, const char *s, int maxlen, int allow_eq
 {
     size_t len = strlen(s);
     if (len == 0 || (maxlen > 0 && len >= (size_t)maxlen)) {
-        pmi_error("%s of length %zu is empty or exceeds the launcher's limit %d", what, len, maxlen);
+        pmi_error("%s of length %zu is empty or exceeds the launcher's limit %d", what, len,
+                  maxlen);
         return -1;
     }
     for (const char *p = s; *p; p++) {

@@ -82,7 +82,7 @@ void sm_algo_bcast_scatter_ring(struct sm_sched *s, void *buf, int count, MPI_Da
         }
     }
     size_t chunk = (bytes + (size_t)n - 1) / (size_t)n;
-#define CH_OFF(r) ((size_t)(r) * chunk < bytes ? (size_t)(r) * chunk : bytes)
+#define CH_OFF(r) ((size_t)(r)*chunk < bytes ? (size_t)(r)*chunk : bytes)
 #define CH_LEN(r) (bytes - CH_OFF(r) < chunk ? bytes - CH_OFF(r) : chunk)
     sm_sched_round(s);
     if (rel == 0) {
@@ -145,7 +145,7 @@ void sm_algo_allgatherv_ring(struct sm_sched *s, void *rbuf, const int *rcounts,
     MPI_Comm c = s->comm;
     int n = c->size, me = c->rank, right = (me + 1) % n, left = (me - 1 + n) % n;
 #define RC(i) (rcounts ? rcounts[i] : rcount)
-#define RD(i) (displs ? displs[i] : (MPI_Aint)(i) * rcount)
+#define RD(i) (displs ? displs[i] : (MPI_Aint)(i)*rcount)
     for (int k = 0; k < n - 1; k++) {
         int sb = (me - k + n) % n, rb = (me - k - 1 + n) % n;
         sendrecv(s, at(rbuf, RD(sb), rt), RC(sb), rt, right, at(rbuf, RD(rb), rt), RC(rb), rt,
@@ -164,8 +164,8 @@ void sm_algo_alltoall_bruck(struct sm_sched *s, const void *sbuf, int scount, MP
     if (sbuf == MPI_IN_PLACE)
         sbuf = rbuf, scount = rcount, st = rt;
     size_t bs = sm_dt_psize(st) * (size_t)scount;
-    char *tmp = sm_sched_bytes(s, (size_t)n * bs + 1), *pk = sm_sched_bytes(s, (size_t)n * bs + 1),
-         *rv = sm_sched_bytes(s, (size_t)n * bs + 1);
+    char *tmp = sm_sched_bytes(s, (size_t)n * bs + 1),
+         *pk = sm_sched_bytes(s, (size_t)n * bs + 1), *rv = sm_sched_bytes(s, (size_t)n * bs + 1);
     sm_sched_round(s);
     for (int i = 0; i < n; i++) /* tmp block i: what I send to rank me + i */
         sm_sched_copy(s, at(sbuf, (MPI_Aint)((me + i) % n) * scount, st), scount, st,
@@ -386,4 +386,7 @@ void sm_algo_allreduce_rabenseifner(struct sm_sched *s, void *rbuf, int count, M
     pof2_leave(s, rbuf, count, dt, pof2);
 }
 
-int sm_algo_pof2_below(int n) { return pof2_below(n); }
+int sm_algo_pof2_below(int n)
+{
+    return pof2_below(n);
+}

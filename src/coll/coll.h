@@ -11,20 +11,24 @@
 #include "coll/sched.h"
 
 /* per-peer counts, byte displacements and types of an Alltoall(v,w) (move.c) */
-struct sm_a2a { int *sc, *rc; MPI_Aint *sd, *rd; MPI_Datatype *st, *rt; };
+struct sm_a2a {
+    int *sc, *rc;
+    MPI_Aint *sd, *rd;
+    MPI_Datatype *st, *rt;
+};
 
 /* ---- intracommunicator builders ---- */
 void sm_build_barrier(struct sm_sched *s);
 void sm_build_bcast(struct sm_sched *s, void *buf, int count, MPI_Datatype dt, int root);
-void sm_build_reduce(struct sm_sched *s, const void *sbuf, void *rbuf, int count,
-                     MPI_Datatype dt, MPI_Op op, int root);
+void sm_build_reduce(struct sm_sched *s, const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                     MPI_Op op, int root);
 void sm_build_allreduce(struct sm_sched *s, const void *sbuf, void *rbuf, int count,
                         MPI_Datatype dt, MPI_Op op);
 /* counts NULL: every rank gets rcount (Reduce_scatter_block) */
-void sm_build_reduce_scatter(struct sm_sched *s, const void *sbuf, void *rbuf,
-                             const int *counts, int rcount, MPI_Datatype dt, MPI_Op op);
-void sm_build_scan(struct sm_sched *s, const void *sbuf, void *rbuf, int count,
-                   MPI_Datatype dt, MPI_Op op, int inclusive);
+void sm_build_reduce_scatter(struct sm_sched *s, const void *sbuf, void *rbuf, const int *counts,
+                             int rcount, MPI_Datatype dt, MPI_Op op);
+void sm_build_scan(struct sm_sched *s, const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                   MPI_Op op, int inclusive);
 /* rcounts / scounts NULL: the non-v form (rcount / scount for every rank) */
 void sm_build_gatherv(struct sm_sched *s, const void *sbuf, int scount, MPI_Datatype st,
                       void *rbuf, const int *rcounts, const int *displs, int rcount,

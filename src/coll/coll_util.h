@@ -19,13 +19,11 @@ int sm_coll_check_root(MPI_Comm c, int root, const char *fn);
 /* root and buffers of (I)Gather(v) / (I)Scatter(v); the communicator is checked already.
  * Null counts/displs mean the non-v form (count scount or rcount for every rank). */
 int sm_coll_check_gather_args(MPI_Comm c, const void *sbuf, int scount, MPI_Datatype st,
-                              const void *rbuf, int rcount, const int *rcounts,
-                              const int *displs, MPI_Datatype rt, int root, int is_v,
-                              const char *fn);
+                              const void *rbuf, int rcount, const int *rcounts, const int *displs,
+                              MPI_Datatype rt, int root, int is_v, const char *fn);
 int sm_coll_check_scatter_args(MPI_Comm c, const void *sbuf, int scount, const int *scounts,
-                               const int *displs, MPI_Datatype st, const void *rbuf,
-                               int rcount, MPI_Datatype rt, int root, int is_v,
-                               const char *fn);
+                               const int *displs, MPI_Datatype st, const void *rbuf, int rcount,
+                               MPI_Datatype rt, int root, int is_v, const char *fn);
 /* intercommunicators (inter.c) */
 int sm_inter_check_root(MPI_Comm c, int root, const char *fn); /* MPI_ROOT, PROC_NULL or remote */
 int sm_inter_no_in_place(MPI_Comm c, const void *buf, const char *fn);
@@ -44,10 +42,11 @@ static inline void *at_bytes(const void *buf, MPI_Aint off)
 
 /* size thresholds of the algorithm choices (algo.c; docs/tunables.md) */
 struct sm_coll_tun {
-    size_t bcast_large;      /* SCTPMPI_COLL_BCAST_LARGE: bytes >= this (and > 2 ranks): van de Geijn */
-    size_t ag_bruck;         /* SCTPMPI_COLL_ALLGATHER_BRUCK: block bytes <= this: Bruck */
-    size_t ag_ring;          /* SCTPMPI_COLL_ALLGATHER_RING: total bytes >= this: ring */
-    size_t a2a_bruck;        /* SCTPMPI_COLL_ALLTOALL_BRUCK: block bytes <= this (> 2 ranks): Bruck */
+    size_t
+        bcast_large;  /* SCTPMPI_COLL_BCAST_LARGE: bytes >= this (and > 2 ranks): van de Geijn */
+    size_t ag_bruck;  /* SCTPMPI_COLL_ALLGATHER_BRUCK: block bytes <= this: Bruck */
+    size_t ag_ring;   /* SCTPMPI_COLL_ALLGATHER_RING: total bytes >= this: ring */
+    size_t a2a_bruck; /* SCTPMPI_COLL_ALLTOALL_BRUCK: block bytes <= this (> 2 ranks): Bruck */
     size_t redscat_pairwise; /* SCTPMPI_COLL_REDSCAT_PAIRWISE: total bytes >= this: pairwise */
     size_t allreduce_rab;    /* SCTPMPI_COLL_ALLREDUCE_RABENSEIFNER: bytes >= this (commutative
                                 op, count >= power of two below n): reduce-scatter + allgather */

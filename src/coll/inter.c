@@ -19,11 +19,15 @@ int sm_inter_check_root(MPI_Comm c, int root, const char *fn)
 int sm_inter_no_in_place(MPI_Comm c, const void *buf, const char *fn)
 {
     if (buf == MPI_IN_PLACE)
-        return sm_error(c, MPI_ERR_BUFFER, fn, "MPI_IN_PLACE is not allowed on intercommunicators");
+        return sm_error(c, MPI_ERR_BUFFER, fn,
+                        "MPI_IN_PLACE is not allowed on intercommunicators");
     return MPI_SUCCESS;
 }
 
-static MPI_Comm local_of(MPI_Comm c) { return c->x->local_comm; }
+static MPI_Comm local_of(MPI_Comm c)
+{
+    return c->x->local_comm;
+}
 
 static int check_counts(MPI_Comm c, const int *counts, const int *displs, int n, const char *fn)
 {

@@ -26,8 +26,8 @@ struct how {
     int init;
     MPI_Info info;
 };
-#define NB(req) (&(struct how){(req), 0, MPI_INFO_NULL})
-#define PI(info, req) (&(struct how){(req), 1, (info)})
+#define NB(req) (&(struct how){ (req), 0, MPI_INFO_NULL })
+#define PI(info, req) (&(struct how){ (req), 1, (info) })
 /* what a call built for the int function (see settle below) */
 #define KEEP_MEM 8
 struct keep {
@@ -43,7 +43,7 @@ static int settle(int e, const struct how *h, struct keep *k);
 
 /* the int function B, its non-blocking form I or its persistent form B_init, as h says */
 #define LC_RUN(h, B, I, ...)                                                                     \
-    (!(h)         ? PMPI_##B(__VA_ARGS__)                                                        \
+    (!(h)        ? PMPI_##B(__VA_ARGS__)                                                         \
      : (h)->init ? PMPI_##B##_init(__VA_ARGS__, (h)->info, (h)->req)                             \
                  : PMPI_##I(__VA_ARGS__, (h)->req))
 
@@ -59,7 +59,10 @@ static int arg(MPI_Count c, MPI_Datatype dt, int significant, MPI_Datatype *t, i
     return MPI_SUCCESS;
 }
 
-static int inter(MPI_Comm comm) { return comm && comm->valid && sm_comm_is_inter(comm); }
+static int inter(MPI_Comm comm)
+{
+    return comm && comm->valid && sm_comm_is_inter(comm);
+}
 
 static int am_root(MPI_Comm comm, int root)
 {
@@ -94,7 +97,7 @@ static int leaf(MPI_Comm comm, int root, const void *buf)
             e = PMPI_##NAME(sbuf, n1, t1, rbuf, n2, t2, comm PASS);                              \
         else                                                                                     \
             t2 = rt;                                                                             \
-        return settle(e, HOW, &(struct keep){.dt = {t1, t2}, .udt = {st, rt}});                  \
+        return settle(e, HOW, &(struct keep){ .dt = { t1, t2 }, .udt = { st, rt } });            \
     }
 
 LC_GATHERLIKE(Allgather, , , NULL)
@@ -125,7 +128,7 @@ LC_GATHERLIKE(Neighbor_alltoall_init, LC_PI_DECL, LC_PI_PASS, PI(info, req))
             e = PMPI_##NAME(sbuf, n1, t1, rbuf, n2, t2, root, comm PASS);                        \
         else                                                                                     \
             t2 = rt;                                                                             \
-        return settle(e, HOW, &(struct keep){.dt = {t1, t2}, .udt = {st, rt}});                  \
+        return settle(e, HOW, &(struct keep){ .dt = { t1, t2 }, .udt = { st, rt } });            \
     }
 
 LC_ROOTED(Gather, leaf(comm, root, sbuf), am_root(comm, root), , , NULL)
@@ -147,7 +150,7 @@ LC_ROOTED(Scatter_init, am_root(comm, root), leaf(comm, root, rbuf), LC_PI_DECL,
         SM_TRY(arg(count, dt, !inter(comm) || root >= 0 || root == MPI_ROOT, &t, &n, comm,       \
                    "MPI_" #NAME "_c"));                                                          \
         int e = PMPI_##NAME(buf, n, t, root, comm PASS);                                         \
-        return settle(e, HOW, &(struct keep){.dt = {t}, .udt = {dt}});                           \
+        return settle(e, HOW, &(struct keep){ .dt = { t }, .udt = { dt } });                     \
     }
 
 LC_BCAST(Bcast, , , NULL)
@@ -174,7 +177,7 @@ static int over_total(MPI_Comm comm, MPI_Count count)
         int n;                                                                                   \
         SM_TRY(sm_lc_red(count, FORCE, dt, op, &t, &o, &n, comm, "MPI_" #NAME "_c"));            \
         int e = PMPI_##NAME(sbuf, rbuf, n, t, o, comm PASS);                                     \
-        return settle(e, HOW, &(struct keep){.dt = {t}, .udt = {dt}, .op = o, .uop = op});       \
+        return settle(e, HOW, &(struct keep){ .dt = { t }, .udt = { dt }, .op = o, .uop = op }); \
     }
 
 LC_REDUCE(Allreduce, 0, , , NULL)
@@ -201,7 +204,7 @@ LC_REDUCE(Reduce_scatter_block_init, over_total(comm, count), LC_PI_DECL, LC_PI_
         int n;                                                                                   \
         SM_TRY(sm_lc_red(count, FORCE, dt, op, &t, &o, &n, comm, "MPI_" #NAME "_c"));            \
         int e = PMPI_##NAME(sbuf, rbuf, n, t, o, root, comm PASS);                               \
-        return settle(e, HOW, &(struct keep){.dt = {t}, .udt = {dt}, .op = o, .uop = op});       \
+        return settle(e, HOW, &(struct keep){ .dt = { t }, .udt = { dt }, .op = o, .uop = op }); \
     }
 
 LC_REDUCE_ROOTED(Reduce, 0, , , NULL)
@@ -251,7 +254,10 @@ int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_
 }
 
 /* ---- the v/w collectives ------------------------------------------------------------------- */
-static int fits(MPI_Count c) { return c >= INT_MIN && c <= INT_MAX; }
+static int fits(MPI_Count c)
+{
+    return c >= INT_MIN && c <= INT_MAX;
+}
 
 /* do counts c[0..n) (and displacements d[0..n), if given) fit the int function */
 static int small(int n, const MPI_Count *c, const MPI_Aint *d)
@@ -420,7 +426,7 @@ static int keep_free(MPI_Request r)
     return MPI_SUCCESS;
 }
 
-static const struct sm_preq_ops keep_ops = {keep_start, keep_free};
+static const struct sm_preq_ops keep_ops = { keep_start, keep_free };
 
 /* the end of a call that passed k's arrays and types to an int function: a persistent request
  * it made keeps them, else they are released now */
@@ -449,13 +455,15 @@ static int exchange(const void *sbuf, const struct side *ss, void *rbuf, const s
     MPI_Aint *sd = sm_xcalloc(m, sizeof *sd), *rd = sm_xcalloc(m, sizeof *rd);
     MPI_Datatype *st = sm_xcalloc(m, sizeof *st), *rt = sm_xcalloc(m, sizeof *rt);
     int *zero = sm_xcalloc(m, sizeof *zero);
-    struct keep k = {.mem = {sc, rc, sd, rd, st, rt, zero}, .t = {st, rt}, .tn = {ss->n, rs->n}};
+    struct keep k = { .mem = { sc, rc, sd, rd, st, rt, zero },
+                      .t = { st, rt },
+                      .tn = { ss->n, rs->n } };
     int e = build(ss, neighbor, sc, sd, st);
     if (e == MPI_SUCCESS)
         e = build(rs, neighbor, rc, rd, rt);
     if (e == MPI_SUCCESS && neighbor)
-        e = LC_RUN(h, Neighbor_alltoallw, Ineighbor_alltoallw, sbuf, sc, sd, st, rbuf, rc, rd,
-                   rt, comm);
+        e = LC_RUN(h, Neighbor_alltoallw, Ineighbor_alltoallw, sbuf, sc, sd, st, rbuf, rc, rd, rt,
+                   comm);
     else if (e == MPI_SUCCESS)
         e = LC_RUN(h, Alltoallw, Ialltoallw, sbuf, sc, zero, st, rbuf, rc, zero, rt, comm);
     return settle(e, h, &k);
@@ -500,7 +508,7 @@ static int gatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
         SM_TRY(arg(sc, st, leaf(comm, root, sbuf), &t, &n, comm, fn));
         int *c = ints(me ? np : 0, rcs), *d = aints_as_ints(me ? np : 0, displs);
         int e = LC_RUN(h, Gatherv, Igatherv, sbuf, n, t, rbuf, c, d, rt, root, comm);
-        return settle(e, h, &(struct keep){.mem = {c, d}, .dt = {0, t}, .udt = {0, st}});
+        return settle(e, h, &(struct keep){ .mem = { c, d }, .dt = { 0, t }, .udt = { 0, st } });
     }
     if (inter(comm))
         return no_large_inter(comm, fn);
@@ -566,7 +574,7 @@ static int scatterv(const void *sbuf, const MPI_Count *scs, const MPI_Aint *disp
         SM_TRY(arg(rc, rt, leaf(comm, root, rbuf), &t, &n, comm, fn));
         int *c = ints(me ? np : 0, scs), *d = aints_as_ints(me ? np : 0, displs);
         int e = LC_RUN(h, Scatterv, Iscatterv, sbuf, c, d, st, rbuf, n, t, root, comm);
-        return settle(e, h, &(struct keep){.mem = {c, d}, .dt = {0, t}, .udt = {0, rt}});
+        return settle(e, h, &(struct keep){ .mem = { c, d }, .dt = { 0, t }, .udt = { 0, rt } });
     }
     if (inter(comm))
         return no_large_inter(comm, fn);
@@ -629,7 +637,7 @@ static int allgatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbu
         SM_TRY(arg(sc, st, sbuf != MPI_IN_PLACE, &t, &n, comm, fn));
         int *c = ints(np, rcs), *d = aints_as_ints(np, displs);
         int e = LC_RUN(h, Allgatherv, Iallgatherv, sbuf, n, t, rbuf, c, d, rt, comm);
-        return settle(e, h, &(struct keep){.mem = {c, d}, .dt = {0, t}, .udt = {0, st}});
+        return settle(e, h, &(struct keep){ .mem = { c, d }, .dt = { 0, t }, .udt = { 0, st } });
     }
     if (inter(comm))
         return no_large_inter(comm, fn);
@@ -685,9 +693,9 @@ int PMPI_Iallgatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rb
 /* Alltoallv (one type each side, element displacements) and Alltoallw (types and byte
  * displacements per peer) */
 static int alltoallvw(const void *sbuf, const MPI_Count *scs, const MPI_Aint *sds,
-                      MPI_Datatype st1, const MPI_Datatype *stv, void *rbuf,
-                      const MPI_Count *rcs, const MPI_Aint *rds, MPI_Datatype rt1,
-                      const MPI_Datatype *rtv, MPI_Comm comm, const struct how *h, const char *fn)
+                      MPI_Datatype st1, const MPI_Datatype *stv, void *rbuf, const MPI_Count *rcs,
+                      const MPI_Aint *rds, MPI_Datatype rt1, const MPI_Datatype *rtv,
+                      MPI_Comm comm, const struct how *h, const char *fn)
 {
     SM_TRY(sm_check_comm(comm, fn));
     int np = peers(comm), w = stv || rtv, inplace = sbuf == MPI_IN_PLACE;
@@ -703,7 +711,7 @@ static int alltoallvw(const void *sbuf, const MPI_Count *scs, const MPI_Aint *sd
                        comm);
         else
             e = LC_RUN(h, Alltoallv, Ialltoallv, sbuf, a, b, st1, rbuf, c, d, rt1, comm);
-        return settle(e, h, &(struct keep){.mem = {a, b, c, d}});
+        return settle(e, h, &(struct keep){ .mem = { a, b, c, d } });
     }
     if (inplace)
         return sm_error(comm, MPI_ERR_COUNT, fn,
@@ -783,13 +791,13 @@ static int reduce_scatter(const void *sbuf, void *rbuf, const MPI_Count *rcs, MP
     if (small(np, rcs, NULL) && total <= sm_lc_chunk()) {
         int *c = ints(np, rcs);
         int e = LC_RUN(h, Reduce_scatter, Ireduce_scatter, sbuf, rbuf, c, dt, op, comm);
-        return settle(e, h, &(struct keep){.mem = {c}});
+        return settle(e, h, &(struct keep){ .mem = { c } });
     }
     int equal = 1;
     for (int i = 1; i < np; i++)
         equal = equal && rcs[i] == rcs[0];
     if (equal)
-        return !h      ? PMPI_Reduce_scatter_block_c(sbuf, rbuf, rcs[0], dt, op, comm)
+        return !h        ? PMPI_Reduce_scatter_block_c(sbuf, rbuf, rcs[0], dt, op, comm)
                : h->init ? PMPI_Reduce_scatter_block_init_c(sbuf, rbuf, rcs[0], dt, op, comm,
                                                             h->info, h->req)
                          : PMPI_Ireduce_scatter_block_c(sbuf, rbuf, rcs[0], dt, op, comm, h->req);
@@ -844,9 +852,10 @@ int PMPI_Ireduce_scatter_c(const void *sbuf, void *rbuf, const MPI_Count rcs[], 
 
 /* ---- neighbourhood v/w collectives --------------------------------------------------------- */
 static int neighbor_vw(int kind, const void *sbuf, MPI_Count sc, const MPI_Count *scs,
-                       const MPI_Aint *sds, MPI_Datatype st1, const MPI_Datatype *stv,
-                       void *rbuf, const MPI_Count *rcs, const MPI_Aint *rds, MPI_Datatype rt1,
-                       const MPI_Datatype *rtv, MPI_Comm comm, const struct how *h, const char *fn)
+                       const MPI_Aint *sds, MPI_Datatype st1, const MPI_Datatype *stv, void *rbuf,
+                       const MPI_Count *rcs, const MPI_Aint *rds, MPI_Datatype rt1,
+                       const MPI_Datatype *rtv, MPI_Comm comm, const struct how *h,
+                       const char *fn)
 {
     enum { ALLGATHERV, ALLTOALLV, ALLTOALLW };
     SM_TRY(sm_check_comm(comm, fn));
@@ -856,12 +865,12 @@ static int neighbor_vw(int kind, const void *sbuf, MPI_Count sc, const MPI_Count
     free(out);
     if (!rcs || !rds || (kind != ALLGATHERV && (!scs || !sds)))
         return sm_error(comm, MPI_ERR_ARG, fn, "NULL counts or displacements");
-    int big = !small(ni, rcs, kind == ALLTOALLW ? NULL : rds) ||
-              (kind == ALLGATHERV ? !sm_lc_fits(sc)
-                                  : !small(no, scs, kind == ALLTOALLW ? NULL : sds));
+    int big =
+        !small(ni, rcs, kind == ALLTOALLW ? NULL : rds) ||
+        (kind == ALLGATHERV ? !sm_lc_fits(sc) : !small(no, scs, kind == ALLTOALLW ? NULL : sds));
     if (!big) {
         int *c = ints(ni, rcs), e;
-        struct keep k = {.mem = {c}};
+        struct keep k = { .mem = { c } };
         if (kind == ALLGATHERV) {
             int *d = k.mem[1] = aints_as_ints(ni, rds);
             e = LC_RUN(h, Neighbor_allgatherv, Ineighbor_allgatherv, sbuf, (int)sc, st1, rbuf, c,
@@ -904,8 +913,8 @@ int PMPI_Neighbor_allgatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, 
                                const MPI_Count rcs[], const MPI_Aint displs[], MPI_Datatype rt,
                                MPI_Comm comm)
 {
-    return neighbor_vw(0, sbuf, sc, NULL, NULL, st, NULL, rbuf, rcs, displs, rt, NULL, comm,
-                       NULL, "MPI_Neighbor_allgatherv_c");
+    return neighbor_vw(0, sbuf, sc, NULL, NULL, st, NULL, rbuf, rcs, displs, rt, NULL, comm, NULL,
+                       "MPI_Neighbor_allgatherv_c");
 }
 
 #pragma weak MPI_Ineighbor_allgatherv_c = PMPI_Ineighbor_allgatherv_c
@@ -974,8 +983,8 @@ int PMPI_Ineighbor_alltoallw_c(const void *sbuf, const MPI_Count scs[], const MP
 
 #pragma weak MPI_Gatherv_init_c = PMPI_Gatherv_init_c
 int PMPI_Gatherv_init_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
-                        const MPI_Count rcs[], const MPI_Aint displs[], MPI_Datatype rt,
-                        int root, MPI_Comm comm, MPI_Info info, MPI_Request *req)
+                        const MPI_Count rcs[], const MPI_Aint displs[], MPI_Datatype rt, int root,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *req)
 {
     LC_NULLREQ("MPI_Gatherv_init_c");
     return gatherv(sbuf, sc, st, rbuf, rcs, displs, rt, root, comm, PI(info, req),
@@ -1061,8 +1070,8 @@ int PMPI_Neighbor_alltoallv_init_c(const void *sbuf, const MPI_Count scs[], cons
 #pragma weak MPI_Neighbor_alltoallw_init_c = PMPI_Neighbor_alltoallw_init_c
 int PMPI_Neighbor_alltoallw_init_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
                                    const MPI_Datatype sts[], void *rbuf, const MPI_Count rcs[],
-                                   const MPI_Aint rds[], const MPI_Datatype rts[],
-                                   MPI_Comm comm, MPI_Info info, MPI_Request *req)
+                                   const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm,
+                                   MPI_Info info, MPI_Request *req)
 {
     LC_NULLREQ("MPI_Neighbor_alltoallw_init_c");
     if (!sts || !rts)

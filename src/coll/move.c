@@ -33,9 +33,8 @@ int sm_coll_check_root(MPI_Comm c, int root, const char *fn)
 }
 
 int sm_coll_check_gather_args(MPI_Comm c, const void *sbuf, int scount, MPI_Datatype st,
-                              const void *rbuf, int rcount, const int *rcounts,
-                              const int *displs, MPI_Datatype rt, int root, int is_v,
-                              const char *fn)
+                              const void *rbuf, int rcount, const int *rcounts, const int *displs,
+                              MPI_Datatype rt, int root, int is_v, const char *fn)
 {
     SM_TRY(sm_coll_check_root(c, root, fn));
     if (c->rank == root) {
@@ -52,9 +51,8 @@ int sm_coll_check_gather_args(MPI_Comm c, const void *sbuf, int scount, MPI_Data
 }
 
 int sm_coll_check_scatter_args(MPI_Comm c, const void *sbuf, int scount, const int *scounts,
-                               const int *displs, MPI_Datatype st, const void *rbuf,
-                               int rcount, MPI_Datatype rt, int root, int is_v,
-                               const char *fn)
+                               const int *displs, MPI_Datatype st, const void *rbuf, int rcount,
+                               MPI_Datatype rt, int root, int is_v, const char *fn)
 {
     SM_TRY(sm_coll_check_root(c, root, fn));
     if (c->rank == root) {
@@ -198,9 +196,9 @@ int PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, cons
 }
 
 #pragma weak MPI_Igatherv = PMPI_Igatherv
-int PMPI_Igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
-                  const int rcounts[], const int displs[], MPI_Datatype rt, int root,
-                  MPI_Comm comm, MPI_Request *request)
+int PMPI_Igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, const int rcounts[],
+                  const int displs[], MPI_Datatype rt, int root, MPI_Comm comm,
+                  MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Igatherv"));
     return gatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, root, comm, 1, SM_NB(request),
@@ -237,8 +235,8 @@ static int scatterv(const void *sbuf, int scount, const int *scounts, const int 
 {
     SM_TRY(sm_check_comm(comm, fn));
     if (sm_comm_is_inter(comm))
-        return sm_inter_iscatterv(sbuf, scount, scounts, displs, st, rbuf, rcount, rt, root,
-                                  comm, how, fn);
+        return sm_inter_iscatterv(sbuf, scount, scounts, displs, st, rbuf, rcount, rt, root, comm,
+                                  how, fn);
     SM_TRY(sm_coll_check_scatter_args(comm, sbuf, scount, scounts, displs, st, rbuf, rcount, rt,
                                       root, is_v, fn));
     struct sm_sched *s = sm_sched_new(comm);
@@ -432,8 +430,8 @@ void sm_build_alltoallw(struct sm_sched *s, int kind, const void *sbuf, int scou
     MPI_Datatype rt0 = rts[0];
     if (kind == 0 && n > 2 && rcount > 0 &&
         sm_dt_psize(rt0) * (size_t)rcount <= sm_coll_tunables()->a2a_bruck) {
-        sm_algo_alltoall_bruck(s, sbuf, scount, sbuf == MPI_IN_PLACE ? rt0 : sts[0], rbuf,
-                               rcount, rt0);
+        sm_algo_alltoall_bruck(s, sbuf, scount, sbuf == MPI_IN_PLACE ? rt0 : sts[0], rbuf, rcount,
+                               rt0);
         return;
     }
     struct sm_a2a a;
@@ -452,8 +450,9 @@ void sm_build_alltoallw(struct sm_sched *s, int kind, const void *sbuf, int scou
         if (sbuf != MPI_IN_PLACE) {
             MPI_Datatype st = sts[kind == 2 ? i : 0];
             a.sc[i] = kind ? scounts[i] : scount;
-            a.sd[i] = kind == 2 ? sdispls[i]
-                                : (kind ? (MPI_Aint)sdispls[i] : (MPI_Aint)i * scount) * st->extent;
+            a.sd[i] = kind == 2
+                          ? sdispls[i]
+                          : (kind ? (MPI_Aint)sdispls[i] : (MPI_Aint)i * scount) * st->extent;
             a.st[i] = st;
         }
     }
@@ -500,8 +499,8 @@ static int alltoallw(int kind, const void *sbuf, int scount, const int *scounts,
 int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                   MPI_Datatype rt, MPI_Comm comm)
 {
-    return alltoallw(0, sbuf, scount, NULL, NULL, &st, rbuf, rcount, NULL, NULL, &rt, comm,
-                     NULL, "MPI_Alltoall");
+    return alltoallw(0, sbuf, scount, NULL, NULL, &st, rbuf, rcount, NULL, NULL, &rt, comm, NULL,
+                     "MPI_Alltoall");
 }
 
 #pragma weak MPI_Ialltoall = PMPI_Ialltoall
@@ -554,8 +553,8 @@ int PMPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[],
 
 /* ---- persistent forms (MPI-4): the schedule is built here and run at every MPI_Start ---- */
 #pragma weak MPI_Bcast_init = PMPI_Bcast_init
-int PMPI_Bcast_init(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
-                    MPI_Info info, MPI_Request *request)
+int PMPI_Bcast_init(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Info info,
+                    MPI_Request *request)
 {
     SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Bcast_init"));
     return bcast(buf, count, dt, root, comm, SM_INIT(request), "MPI_Bcast_init");
@@ -567,8 +566,8 @@ int PMPI_Gather_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, 
                      MPI_Request *request)
 {
     SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Gather_init"));
-    return gatherv(sbuf, scount, st, rbuf, rcount, NULL, NULL, rt, root, comm, 0, SM_INIT(request),
-                   "MPI_Gather_init");
+    return gatherv(sbuf, scount, st, rbuf, rcount, NULL, NULL, rt, root, comm, 0,
+                   SM_INIT(request), "MPI_Gather_init");
 }
 
 #pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
@@ -577,8 +576,8 @@ int PMPI_Gatherv_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Gatherv_init"));
-    return gatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, root, comm, 1, SM_INIT(request),
-                   "MPI_Gatherv_init");
+    return gatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, root, comm, 1,
+                   SM_INIT(request), "MPI_Gatherv_init");
 }
 
 #pragma weak MPI_Scatter_init = PMPI_Scatter_init
@@ -587,18 +586,18 @@ int PMPI_Scatter_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                       MPI_Request *request)
 {
     SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Scatter_init"));
-    return scatterv(sbuf, scount, NULL, NULL, st, rbuf, rcount, rt, root, comm, 0, SM_INIT(request),
-                    "MPI_Scatter_init");
+    return scatterv(sbuf, scount, NULL, NULL, st, rbuf, rcount, rt, root, comm, 0,
+                    SM_INIT(request), "MPI_Scatter_init");
 }
 
 #pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
-int PMPI_Scatterv_init(const void *sbuf, const int scounts[], const int displs[],
-                       MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt, int root,
-                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
+int PMPI_Scatterv_init(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype st,
+                       void *rbuf, int rcount, MPI_Datatype rt, int root, MPI_Comm comm,
+                       MPI_Info info, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Scatterv_init"));
-    return scatterv(sbuf, 0, scounts, displs, st, rbuf, rcount, rt, root, comm, 1, SM_INIT(request),
-                    "MPI_Scatterv_init");
+    return scatterv(sbuf, 0, scounts, displs, st, rbuf, rcount, rt, root, comm, 1,
+                    SM_INIT(request), "MPI_Scatterv_init");
 }
 
 #pragma weak MPI_Allgather_init = PMPI_Allgather_init
@@ -612,8 +611,8 @@ int PMPI_Allgather_init(const void *sbuf, int scount, MPI_Datatype st, void *rbu
 
 #pragma weak MPI_Allgatherv_init = PMPI_Allgatherv_init
 int PMPI_Allgatherv_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
-                         const int rcounts[], const int displs[], MPI_Datatype rt,
-                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
+                         const int rcounts[], const int displs[], MPI_Datatype rt, MPI_Comm comm,
+                         MPI_Info info, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Allgatherv_init"));
     return allgatherv(sbuf, scount, st, rbuf, 0, rcounts, displs, rt, comm, 1, SM_INIT(request),

@@ -12,12 +12,15 @@
  * graph neighbourhoods with repeated edges pair up in list order, as in MPICH. */
 #include "coll/coll.h"
 
-struct nb_side { const void **buf; int *count; MPI_Datatype *type; };
+struct nb_side {
+    const void **buf;
+    int *count;
+    MPI_Datatype *type;
+};
 
 /* one round: receive rs[j] from in[j], send ss[j] to out[j] */
 static int exchange(MPI_Comm c, int kind, int ni, const int *in, struct nb_side *rs, int no,
-                    const int *out, struct nb_side *ss, const struct sm_how *how,
-                    const char *fn)
+                    const int *out, struct nb_side *ss, const struct sm_how *how, const char *fn)
 {
     struct sm_sched *s = sm_sched_new(c);
     sm_sched_round(s);
@@ -55,8 +58,7 @@ enum { NB_ALLGATHER, NB_ALLGATHERV, NB_ALLTOALL, NB_ALLTOALLV, NB_ALLTOALLW };
 static int neighbor(int op, const void *sbuf, int scount, const int *scounts, const int *sdispls,
                     const MPI_Aint *sdisplsw, const MPI_Datatype *sts, void *rbuf, int rcount,
                     const int *rcounts, const int *rdispls, const MPI_Aint *rdisplsw,
-                    const MPI_Datatype *rts, MPI_Comm c, const struct sm_how *how,
-                    const char *fn)
+                    const MPI_Datatype *rts, MPI_Comm c, const struct sm_how *how, const char *fn)
 {
     SM_TRY(sm_check_comm(c, fn));
     if (how && !how->req)
@@ -117,8 +119,8 @@ static int neighbor(int op, const void *sbuf, int scount, const int *scounts, co
 }
 
 #pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
-int PMPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
-                           int rcount, MPI_Datatype rt, MPI_Comm comm)
+int PMPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                            MPI_Datatype rt, MPI_Comm comm)
 {
     return neighbor(NB_ALLGATHER, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
                     NULL, &rt, comm, NULL, "MPI_Neighbor_allgather");
@@ -126,8 +128,8 @@ int PMPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void 
 
 #pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
 int PMPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
-                            const int rcounts[], const int displs[], MPI_Datatype rt,
-                            MPI_Comm comm)
+                             const int rcounts[], const int displs[], MPI_Datatype rt,
+                             MPI_Comm comm)
 {
     return neighbor(NB_ALLGATHERV, sbuf, scount, NULL, NULL, NULL, &st, rbuf, 0, rcounts, displs,
                     NULL, &rt, comm, NULL, "MPI_Neighbor_allgatherv");
@@ -135,7 +137,7 @@ int PMPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void
 
 #pragma weak MPI_Neighbor_alltoall = PMPI_Neighbor_alltoall
 int PMPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
-                          MPI_Datatype rt, MPI_Comm comm)
+                           MPI_Datatype rt, MPI_Comm comm)
 {
     return neighbor(NB_ALLTOALL, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
                     NULL, &rt, comm, NULL, "MPI_Neighbor_alltoall");
@@ -143,8 +145,8 @@ int PMPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *
 
 #pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
 int PMPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
-                           MPI_Datatype st, void *rbuf, const int rcounts[], const int rdispls[],
-                           MPI_Datatype rt, MPI_Comm comm)
+                            MPI_Datatype st, void *rbuf, const int rcounts[], const int rdispls[],
+                            MPI_Datatype rt, MPI_Comm comm)
 {
     return neighbor(NB_ALLTOALLV, sbuf, 0, scounts, sdispls, NULL, &st, rbuf, 0, rcounts, rdispls,
                     NULL, &rt, comm, NULL, "MPI_Neighbor_alltoallv");
@@ -152,8 +154,8 @@ int PMPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const int sdi
 
 #pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
 int PMPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
-                           const MPI_Datatype sts[], void *rbuf, const int rcounts[],
-                           const MPI_Aint rdispls[], const MPI_Datatype rts[], MPI_Comm comm)
+                            const MPI_Datatype sts[], void *rbuf, const int rcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype rts[], MPI_Comm comm)
 {
     return neighbor(NB_ALLTOALLW, sbuf, 0, scounts, NULL, sdispls, sts, rbuf, 0, rcounts, NULL,
                     rdispls, rts, comm, NULL, "MPI_Neighbor_alltoallw");
@@ -161,7 +163,7 @@ int PMPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Ain
 
 #pragma weak MPI_Ineighbor_allgather = PMPI_Ineighbor_allgather
 int PMPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
-                            int rcount, MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
+                             int rcount, MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
     return neighbor(NB_ALLGATHER, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
                     NULL, &rt, comm, SM_NB(request), "MPI_Ineighbor_allgather");
@@ -169,16 +171,16 @@ int PMPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void
 
 #pragma weak MPI_Ineighbor_allgatherv = PMPI_Ineighbor_allgatherv
 int PMPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
-                             const int rcounts[], const int displs[], MPI_Datatype rt,
-                             MPI_Comm comm, MPI_Request *request)
+                              const int rcounts[], const int displs[], MPI_Datatype rt,
+                              MPI_Comm comm, MPI_Request *request)
 {
     return neighbor(NB_ALLGATHERV, sbuf, scount, NULL, NULL, NULL, &st, rbuf, 0, rcounts, displs,
                     NULL, &rt, comm, SM_NB(request), "MPI_Ineighbor_allgatherv");
 }
 
 #pragma weak MPI_Ineighbor_alltoall = PMPI_Ineighbor_alltoall
-int PMPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
-                           int rcount, MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
+int PMPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
+                            MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
     return neighbor(NB_ALLTOALL, sbuf, scount, NULL, NULL, NULL, &st, rbuf, rcount, NULL, NULL,
                     NULL, &rt, comm, SM_NB(request), "MPI_Ineighbor_alltoall");
@@ -186,9 +188,9 @@ int PMPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void 
 
 #pragma weak MPI_Ineighbor_alltoallv = PMPI_Ineighbor_alltoallv
 int PMPI_Ineighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
-                            MPI_Datatype st, void *rbuf, const int rcounts[],
-                            const int rdispls[], MPI_Datatype rt, MPI_Comm comm,
-                            MPI_Request *request)
+                             MPI_Datatype st, void *rbuf, const int rcounts[],
+                             const int rdispls[], MPI_Datatype rt, MPI_Comm comm,
+                             MPI_Request *request)
 {
     return neighbor(NB_ALLTOALLV, sbuf, 0, scounts, sdispls, NULL, &st, rbuf, 0, rcounts, rdispls,
                     NULL, &rt, comm, SM_NB(request), "MPI_Ineighbor_alltoallv");
@@ -196,9 +198,9 @@ int PMPI_Ineighbor_alltoallv(const void *sbuf, const int scounts[], const int sd
 
 #pragma weak MPI_Ineighbor_alltoallw = PMPI_Ineighbor_alltoallw
 int PMPI_Ineighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
-                            const MPI_Datatype sts[], void *rbuf, const int rcounts[],
-                            const MPI_Aint rdispls[], const MPI_Datatype rts[], MPI_Comm comm,
-                            MPI_Request *request)
+                             const MPI_Datatype sts[], void *rbuf, const int rcounts[],
+                             const MPI_Aint rdispls[], const MPI_Datatype rts[], MPI_Comm comm,
+                             MPI_Request *request)
 {
     return neighbor(NB_ALLTOALLW, sbuf, 0, scounts, NULL, sdispls, sts, rbuf, 0, rcounts, NULL,
                     rdispls, rts, comm, SM_NB(request), "MPI_Ineighbor_alltoallw");
@@ -247,11 +249,10 @@ int PMPI_Neighbor_alltoallv_init(const void *sbuf, const int scounts[], const in
 }
 
 #pragma weak MPI_Neighbor_alltoallw_init = PMPI_Neighbor_alltoallw_init
-int PMPI_Neighbor_alltoallw_init(const void *sbuf, const int scounts[],
-                                 const MPI_Aint sdispls[], const MPI_Datatype sts[], void *rbuf,
-                                 const int rcounts[], const MPI_Aint rdispls[],
-                                 const MPI_Datatype rts[], MPI_Comm comm, MPI_Info info,
-                                 MPI_Request *request)
+int PMPI_Neighbor_alltoallw_init(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
+                                 const MPI_Datatype sts[], void *rbuf, const int rcounts[],
+                                 const MPI_Aint rdispls[], const MPI_Datatype rts[],
+                                 MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Neighbor_alltoallw_init"));
     return neighbor(NB_ALLTOALLW, sbuf, 0, scounts, NULL, sdispls, sts, rbuf, 0, rcounts, NULL,

@@ -8,8 +8,8 @@
 #include "coll/coll.h"
 
 /* ---- Reduce -------------------------------------------------------------------------------- */
-void sm_build_reduce(struct sm_sched *s, const void *sbuf, void *rbuf, int count,
-                     MPI_Datatype dt, MPI_Op op, int root)
+void sm_build_reduce(struct sm_sched *s, const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                     MPI_Op op, int root)
 {
     MPI_Comm c = s->comm;
     int n = c->size, me = c->rank;
@@ -138,8 +138,8 @@ int PMPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MP
 }
 
 /* ---- Reduce_scatter(_block) ---------------------------------------------------------------- */
-void sm_build_reduce_scatter(struct sm_sched *s, const void *sbuf, void *rbuf,
-                             const int *counts, int rcount, MPI_Datatype dt, MPI_Op op)
+void sm_build_reduce_scatter(struct sm_sched *s, const void *sbuf, void *rbuf, const int *counts,
+                             int rcount, MPI_Datatype dt, MPI_Op op)
 {
     MPI_Comm c = s->comm;
     int n = c->size, total = 0, mine = 0;
@@ -221,8 +221,8 @@ int PMPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Dat
 }
 
 /* ---- Scan, Exscan: inclusive (exclusive = 0) or exclusive prefix by recursive doubling ---- */
-void sm_build_scan(struct sm_sched *s, const void *sbuf, void *rbuf, int count,
-                   MPI_Datatype dt, MPI_Op op, int inclusive)
+void sm_build_scan(struct sm_sched *s, const void *sbuf, void *rbuf, int count, MPI_Datatype dt,
+                   MPI_Op op, int inclusive)
 {
     MPI_Comm c = s->comm;
     int n = c->size, me = c->rank, have = inclusive;
@@ -272,8 +272,8 @@ int PMPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op o
 }
 
 #pragma weak MPI_Iscan = PMPI_Iscan
-int PMPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
-               MPI_Comm comm, MPI_Request *request)
+int PMPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
+               MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Iscan"));
     return scan(sbuf, rbuf, count, dt, op, 1, comm, SM_NB(request), "MPI_Iscan");
@@ -322,8 +322,7 @@ int PMPI_Reduce_scatter_init(const void *sbuf, void *rbuf, const int rcounts[], 
 
 #pragma weak MPI_Reduce_scatter_block_init = PMPI_Reduce_scatter_block_init
 int PMPI_Reduce_scatter_block_init(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt,
-                                   MPI_Op op, MPI_Comm comm, MPI_Info info,
-                                   MPI_Request *request)
+                                   MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Reduce_scatter_block_init"));
     return reduce_scatter(sbuf, rbuf, NULL, rcount, dt, op, comm, 1, SM_INIT(request),

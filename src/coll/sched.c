@@ -11,16 +11,19 @@ enum { ST_SEND = 1, ST_RECV, ST_COPY, ST_REDUCE };
 
 struct step {
     int type;
-    const void *src;     /* SEND data, COPY source, REDUCE in */
-    void *dst;           /* RECV buffer, COPY destination, REDUCE inout */
+    const void *src; /* SEND data, COPY source, REDUCE in */
+    void *dst;       /* RECV buffer, COPY destination, REDUCE inout */
     int count, dcount;
     MPI_Datatype dt, ddt;
     int peer;
     MPI_Op op;
-    MPI_Comm comm;       /* SEND, RECV: the communicator the step was added on */
+    MPI_Comm comm; /* SEND, RECV: the communicator the step was added on */
 };
 
-struct sm_round { struct step *st; int n, cap; };
+struct sm_round {
+    struct step *st;
+    int n, cap;
+};
 
 static struct sm_sched *active_head;
 
@@ -63,7 +66,7 @@ void sm_sched_round(struct sm_sched *s)
 {
     if (s->nrd == s->rdinit) {
         s->rd = grow(s->rd, &s->cap, s->nrd + 1, sizeof *s->rd);
-        s->rd[s->rdinit++] = (struct sm_round){NULL, 0, 0};
+        s->rd[s->rdinit++] = (struct sm_round){ NULL, 0, 0 };
     }
     s->rd[s->nrd++].n = 0;
 }
@@ -107,24 +110,29 @@ static void add(struct sm_sched *s, struct step st)
 
 void sm_sched_send(struct sm_sched *s, const void *b, int n, MPI_Datatype dt, int peer)
 {
-    add(s, (struct step){.type = ST_SEND, .src = b, .count = n, .dt = dt, .peer = peer});
+    add(s, (struct step){ .type = ST_SEND, .src = b, .count = n, .dt = dt, .peer = peer });
 }
 void sm_sched_recv(struct sm_sched *s, void *b, int n, MPI_Datatype dt, int peer)
 {
-    add(s, (struct step){.type = ST_RECV, .dst = b, .count = n, .dt = dt, .peer = peer});
+    add(s, (struct step){ .type = ST_RECV, .dst = b, .count = n, .dt = dt, .peer = peer });
 }
-void sm_sched_copy(struct sm_sched *s, const void *src, int sn, MPI_Datatype st, void *dst, int dn,
-                   MPI_Datatype dt)
+void sm_sched_copy(struct sm_sched *s, const void *src, int sn, MPI_Datatype st, void *dst,
+                   int dn, MPI_Datatype dt)
 {
-    add(s, (struct step){.type = ST_COPY, .src = src, .count = sn, .dt = st, .dst = dst,
-                         .dcount = dn, .ddt = dt});
+    add(s, (struct step){ .type = ST_COPY,
+                          .src = src,
+                          .count = sn,
+                          .dt = st,
+                          .dst = dst,
+                          .dcount = dn,
+                          .ddt = dt });
 }
 /* inout = in op inout */
 void sm_sched_reduce(struct sm_sched *s, MPI_Op op, const void *in, void *inout, int n,
                      MPI_Datatype dt)
 {
-    add(s, (struct step){.type = ST_REDUCE, .src = in, .dst = inout, .count = n, .dt = dt,
-                         .op = op});
+    add(s, (struct step){
+               .type = ST_REDUCE, .src = in, .dst = inout, .count = n, .dt = dt, .op = op });
 }
 /* acc = acc op higher (higher is clobbered when the op does not commute) */
 void sm_sched_combine_higher(struct sm_sched *s, MPI_Op op, void *acc, void *higher, int n,
@@ -275,10 +283,14 @@ static int nbc_hook(void)
 }
 
 /* a request is one of ours (for MPI_Cancel, which must refuse it) */
-static void nbc_marker(struct sctpmpi_request *r) { (void)r; }
+static void nbc_marker(struct sctpmpi_request *r)
+{
+    (void)r;
+}
 int sm_nbc_is_request(MPI_Request r)
 {
-    return r && r->base.kind == SM_REQ_DONE && r->hook_dt == NULL && r->hook_buf == (void *)nbc_marker;
+    return r && r->base.kind == SM_REQ_DONE && r->hook_dt == NULL &&
+           r->hook_buf == (void *)nbc_marker;
 }
 
 /* advance a schedule just started (s->user set) and queue it if it has to wait */
@@ -351,7 +363,7 @@ static int persist_free(MPI_Request r)
     return MPI_SUCCESS;
 }
 
-static const struct sm_preq_ops persist_ops = {persist_start, persist_free};
+static const struct sm_preq_ops persist_ops = { persist_start, persist_free };
 
 int sm_coll_check_init(MPI_Comm c, MPI_Info info, MPI_Request *req, const char *fn)
 {

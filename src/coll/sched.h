@@ -21,30 +21,30 @@ struct sm_round;
 
 struct sm_sched {
     const struct sm_preq_ops *preq_ops; /* first: a persistent schedule is its request's object */
-    int persist;          /* built by *_init, run at every MPI_Start, freed with the request */
+    int persist; /* built by *_init, run at every MPI_Start, freed with the request */
     struct sm_sched *next;
-    MPI_Comm owner;       /* the user's communicator (tag sequence, request) */
-    MPI_Comm comm;        /* communicator of the steps being added now */
+    MPI_Comm owner; /* the user's communicator (tag sequence, request) */
+    MPI_Comm comm;  /* communicator of the steps being added now */
     int tag;
     struct sm_round *rd;
     int nrd, cap;
-    int rdinit;           /* rounds whose step arrays exist (kept when the schedule is reused) */
-    int cur;              /* round in progress */
-    MPI_Request *rq;      /* its requests */
+    int rdinit;      /* rounds whose step arrays exist (kept when the schedule is reused) */
+    int cur;         /* round in progress */
+    MPI_Request *rq; /* its requests */
     int nrq, rqcap;
-    void **mem;           /* temporaries to free */
+    void **mem; /* temporaries to free */
     int nmem, memcap;
-    MPI_Datatype *dts;    /* derived types retained until the end */
+    MPI_Datatype *dts; /* derived types retained until the end */
     int ndts, dtcap;
-    MPI_Op *ops;          /* user ops retained until the end */
+    MPI_Op *ops; /* user ops retained until the end */
     int nops, opcap;
     int err;
     struct sctpmpi_request *user;
 };
 
-struct sm_sched *sm_sched_new(MPI_Comm c); /* takes the next tag of c */
+struct sm_sched *sm_sched_new(MPI_Comm c);                   /* takes the next tag of c */
 struct sm_sched *sm_sched_new_seq(MPI_Comm c, uint32_t seq); /* the tag of sequence number seq */
-void sm_sched_round(struct sm_sched *s);                  /* start a new round */
+void sm_sched_round(struct sm_sched *s);                     /* start a new round */
 void sm_sched_send(struct sm_sched *s, const void *b, int n, MPI_Datatype dt, int peer);
 void sm_sched_recv(struct sm_sched *s, void *b, int n, MPI_Datatype dt, int peer);
 void sm_sched_copy(struct sm_sched *s, const void *src, int sn, MPI_Datatype st, void *dst,
@@ -62,9 +62,12 @@ int sm_sched_start(struct sm_sched *s, MPI_Request *req);
 /* how a collective call runs: blocking (a NULL pointer), non-blocking (req: the user's
  * request) or persistent (init: *req becomes an inactive persistent request that runs the
  * schedule, built once here, at every MPI_Start) */
-struct sm_how { MPI_Request *req; int init; };
-#define SM_NB(r) (&(struct sm_how){(r), 0})
-#define SM_INIT(r) (&(struct sm_how){(r), 1})
+struct sm_how {
+    MPI_Request *req;
+    int init;
+};
+#define SM_NB(r) (&(struct sm_how){ (r), 0 })
+#define SM_INIT(r) (&(struct sm_how){ (r), 1 })
 /* the checks every *_init call makes before its collective's own (communicator, request
  * pointer, info) */
 int sm_coll_check_init(MPI_Comm c, MPI_Info info, MPI_Request *req, const char *fn);

@@ -36,15 +36,15 @@ struct sctpmpi_errhandler {
 enum { SM_EH_FATAL = 1, SM_EH_RETURN, SM_EH_ABORT, SM_EH_USER };
 
 struct sctpmpi_comm {
-    int valid;            /* 0 for freed/null objects */
-    int rank, size;       /* this process in the communicator */
-    uint32_t ctx;         /* point-to-point context id; ctx + 1 is the collective context */
-    int *world_of;        /* comm rank -> world rank (NULL: identity) */
-    struct sm_map rank_of;/* world rank + 1 -> comm rank + 1 (empty map: identity) */
+    int valid;             /* 0 for freed/null objects */
+    int rank, size;        /* this process in the communicator */
+    uint32_t ctx;          /* point-to-point context id; ctx + 1 is the collective context */
+    int *world_of;         /* comm rank -> world rank (NULL: identity) */
+    struct sm_map rank_of; /* world rank + 1 -> comm rank + 1 (empty map: identity) */
     MPI_Errhandler errh;
     char name[MPI_MAX_OBJECT_NAME];
-    int coll_tag;         /* sequence for internal collective tags */
-    struct sm_comm_ext *x;/* API-layer state (groups, attributes, topology, info): api.h */
+    int coll_tag;          /* sequence for internal collective tags */
+    struct sm_comm_ext *x; /* API-layer state (groups, attributes, topology, info): api.h */
 };
 
 static inline int sm_comm_world_rank(const struct sctpmpi_comm *c, int r)
@@ -54,42 +54,46 @@ static inline int sm_comm_world_rank(const struct sctpmpi_comm *c, int r)
 int sm_comm_rank_of_world(const struct sctpmpi_comm *c, int world); /* -1 if not a member */
 
 /* ---- requests ---------------------------------------------------------------------------- */
-enum sm_req_kind { SM_REQ_SEND = 1, SM_REQ_RECV, SM_REQ_DONE /* pre-completed (PROC_NULL) */,
-                   SM_REQ_GREQ /* generalized request (api/requests.c) */ };
+enum sm_req_kind {
+    SM_REQ_SEND = 1,
+    SM_REQ_RECV,
+    SM_REQ_DONE /* pre-completed (PROC_NULL) */,
+    SM_REQ_GREQ /* generalized request (api/requests.c) */
+};
 enum sm_send_mode { SM_MODE_STANDARD, SM_MODE_SYNC, SM_MODE_READY, SM_MODE_BUFFERED };
 
 /* The engine's request.  The API layer's request (MPI_Request, struct sm_req in
  * api/api.h) embeds it as its first member `base` and adds what only the API needs (owned
  * buffers, persistent arguments, datatype hooks); the engine sees only this part. */
 struct sm_req {
-    struct sm_list link;      /* posted queue / reservation list */
-    uint64_t id;              /* wire id: slot index | generation << 32 */
+    struct sm_list link; /* posted queue / reservation list */
+    uint64_t id;         /* wire id: slot index | generation << 32 */
     int kind;
     volatile int complete;
-    int freed;                /* MPI_Request_free called while active */
+    int freed; /* MPI_Request_free called while active */
     int cancel_pending;
     MPI_Status status;
     /* message spec */
-    void *buf;                /* contiguous bytes (send: user buffer or bsend copy) */
+    void *buf; /* contiguous bytes (send: user buffer or bsend copy) */
     size_t bytes;
-    int peer;                 /* rank in comm (or ANY_SOURCE / PROC_NULL) */
+    int peer; /* rank in comm (or ANY_SOURCE / PROC_NULL) */
     int tag;
     struct sctpmpi_comm *comm;
     uint32_t ctx;
     int mode;
     /* send state */
-    int wpeer;                /* send: destination world rank; recv: source world rank or -1 */
-    struct sm_list waiting;   /* in sm_eng.waiting_sends: needs CTS, sync ack or cancel answer */
+    int wpeer;              /* send: destination world rank; recv: source world rank or -1 */
+    struct sm_list waiting; /* in sm_eng.waiting_sends: needs CTS, sync ack or cancel answer */
     uint32_t seq;
-    int io_pending;           /* transport sends still referencing buf */
-    int await_sync;           /* synchronous eager: waiting for SYNC_ACK */
-    int await_cts;            /* rendezvous: RTS sent, waiting for CTS */
-    int matched;              /* the receiver matched this send (sync ack / CTS seen) */
+    int io_pending; /* transport sends still referencing buf */
+    int await_sync; /* synchronous eager: waiting for SYNC_ACK */
+    int await_cts;  /* rendezvous: RTS sent, waiting for CTS */
+    int matched;    /* the receiver matched this send (sync ack / CTS seen) */
     /* receive state */
-    size_t msg_size;          /* size of the matched message */
-    size_t received;          /* bytes placed so far (rendezvous) */
-    int reserved;             /* bound to a missing message by the ordering rule */
-    uint64_t t_us;            /* timing.c: RTS sent (send) / CTS sent (receive) */
+    size_t msg_size; /* size of the matched message */
+    size_t received; /* bytes placed so far (rendezvous) */
+    int reserved;    /* bound to a missing message by the ordering rule */
+    uint64_t t_us;   /* timing.c: RTS sent (send) / CTS sent (receive) */
     /* completion hook (API layer: unpack a derived-type receive, advance a collective, give
      * back buffered-send space); called by sm_req_complete before a freed request is released */
     void (*on_complete)(struct sm_req *r);
@@ -105,13 +109,17 @@ struct sm_req {
 
 /* ---- matched probes (MPI_Mprobe/Improbe): a message taken off the unexpected queue ------ */
 struct sm_msg; /* engine-internal */
-struct sctpmpi_message { struct sm_msg *msg; int is_no_proc; struct sctpmpi_comm *comm; };
+struct sctpmpi_message {
+    struct sm_msg *msg;
+    int is_no_proc;
+    struct sctpmpi_comm *comm;
+};
 
 /* the envelope of an arrived message, as a probe reports it */
 struct sm_envelope {
-    int src;                  /* world rank of the sender */
+    int src; /* world rank of the sender */
     int tag;
-    size_t size;              /* bytes */
+    size_t size; /* bytes */
 };
 
 /* ---- the engine's public calls ------------------------------------------------------------ */
@@ -127,8 +135,8 @@ void sm_req_complete(struct sm_req *r);
 int sm_req_any_for_comm(const struct sctpmpi_comm *c);
 /* the message spec of a send or receive: peer is a rank of comm (ANY_SOURCE for a receive),
  * ctx the context id it travels in; sets the world rank and, for sends, the status */
-void sm_req_init(struct sm_req *r, struct sctpmpi_comm *comm, uint32_t ctx, int peer,
-                 int tag, int mode);
+void sm_req_init(struct sm_req *r, struct sctpmpi_comm *comm, uint32_t ctx, int peer, int tag,
+                 int mode);
 /* a persistent request starts again: its protocol state is reset (the status is the caller's) */
 void sm_req_restart(struct sm_req *r);
 
@@ -152,7 +160,7 @@ void sm_ctx_set_relaxed(uint32_t ctx, int relaxed);
 /* the job and the engine's limits */
 int sm_world_rank(void);
 int sm_world_size(void);
-size_t sm_eager_limit(void);  /* largest message sent eagerly (bytes) */
+size_t sm_eager_limit(void); /* largest message sent eagerly (bytes) */
 
 /* start, stop and progress (progress.c) */
 int sm_engine_start(void);

@@ -11,26 +11,26 @@
 
 /* ---- arrived, not yet matched messages --------------------------------------------------- */
 struct sm_msg {
-    struct sm_list link;      /* unexpected queue (arrival order) */
-    int src;                  /* world rank of the sender */
+    struct sm_list link; /* unexpected queue (arrival order) */
+    int src;             /* world rank of the sender */
     int tag;
     uint32_t ctx, seq;
     int is_rts;
-    int sync;                 /* EAGER with SM_FL_SYNC */
-    int relaxed;              /* SM_FL_RELAXED: matched as it arrives, no ordering rule */
+    int sync;    /* EAGER with SM_FL_SYNC */
+    int relaxed; /* SM_FL_RELAXED: matched as it arrives, no ordering rule */
     size_t size;
     uint64_t sreq;
-    uint32_t credit;          /* eager credit to return when consumed */
-    void *data;               /* eager payload */
-    uint64_t t_us;            /* timing.c: arrival / entry into the unexpected queue */
+    uint32_t credit; /* eager credit to return when consumed */
+    void *data;      /* eager payload */
+    uint64_t t_us;   /* timing.c: arrival / entry into the unexpected queue */
 };
 
 /* ---- the engine -------------------------------------------------------------------------- */
 struct sm_peer {
-    int64_t credit;           /* eager bytes we may still send to this peer */
-    int64_t credit_owed;      /* bytes consumed here, not yet returned to the peer */
+    int64_t credit;      /* eager bytes we may still send to this peer */
+    int64_t credit_owed; /* bytes consumed here, not yet returned to the peer */
     int failed;
-    struct sm_msg *cur_msg;   /* frame in flight from this peer (between begin and end) */
+    struct sm_msg *cur_msg; /* frame in flight from this peer (between begin and end) */
     struct sm_req *cur_req;
     uint64_t cur_dst_off;
 };
@@ -41,19 +41,19 @@ struct sm_engine {
     struct sm_transport *tp;
     int lanes;
     struct sm_peer *peers;
-    size_t eager_limit;       /* SCTPMPI_EAGER_LIMIT */
-    size_t segment;           /* SCTPMPI_RNDV_SEGMENT */
-    int64_t credit_window;    /* SCTPMPI_EAGER_CREDIT */
-    size_t unexpected_max;    /* SCTPMPI_UNEXPECTED_MAX: bytes of unexpected data before error */
+    size_t eager_limit;    /* SCTPMPI_EAGER_LIMIT */
+    size_t segment;        /* SCTPMPI_RNDV_SEGMENT */
+    int64_t credit_window; /* SCTPMPI_EAGER_CREDIT */
+    size_t unexpected_max; /* SCTPMPI_UNEXPECTED_MAX: bytes of unexpected data before error */
     size_t unexpected_bytes, unexpected_peak_bytes;
     size_t unexpected_count, unexpected_peak, early_peak;
     long spin_ns, block_us;
-    struct sm_list posted;    /* posted receives in posting order */
-    struct sm_list unexpected;/* in-order arrivals without a receive */
-    struct sm_map send_seq;   /* (dst, ctx) -> next seq (stored as pointer-sized integer) */
-    struct sm_map order;      /* (src, ctx) -> struct sm_order */
-    struct sm_map relaxed;    /* ctx + 1 -> non-NULL: its sends carry SM_FL_RELAXED (no ordering) */
-    struct sm_list self_q;    /* frames to self, delivered in progress */
+    struct sm_list posted;     /* posted receives in posting order */
+    struct sm_list unexpected; /* in-order arrivals without a receive */
+    struct sm_map send_seq;    /* (dst, ctx) -> next seq (stored as pointer-sized integer) */
+    struct sm_map order;       /* (src, ctx) -> struct sm_order */
+    struct sm_map relaxed; /* ctx + 1 -> non-NULL: its sends carry SM_FL_RELAXED (no ordering) */
+    struct sm_list self_q; /* frames to self, delivered in progress */
     struct sm_list waiting_sends; /* sends that need an answer from their peer */
     uint64_t stats_eager, stats_rndv, stats_early_matched;
 };
@@ -127,19 +127,21 @@ void sm_rndv_send_data(struct sm_req *r, int peer, uint64_t rreq);
 /* send_done for a ring buffer of a streamed send; 0 if cookie is not one */
 int sm_rndv_ring_send_done(void *cookie);
 
-
 /* flowctl.c */
 int sm_credit_take(int peer, uint32_t bytes);
 void sm_credit_consumed(int peer, uint32_t bytes);
 void sm_credit_returned(int peer, uint64_t bytes);
-static inline uint32_t sm_credit_cost(size_t payload) { return (uint32_t)payload + 64; }
+static inline uint32_t sm_credit_cost(size_t payload)
+{
+    return (uint32_t)payload + 64;
+}
 
 /* frames.c */
 /* returns 0 sent, 1 pending (send_done(cookie) later), < 0 MPI error class */
 int sm_frame_send(int peer, int lane, struct sm_frame_hdr *h, const void *payload, size_t len,
                   void *cookie);
 void sm_frame_init(struct sm_frame_hdr *h, int type);
-int sm_lane_for(int peer, uint32_t ctx, int tag);   /* lane with the rail (transport.h) */
+int sm_lane_for(int peer, uint32_t ctx, int tag); /* lane with the rail (transport.h) */
 #define SM_MAX_RAILS 8
 int sm_rails(int peer, struct sm_rail_load *load, int max);
 int sm_stripe_lane(int peer, int lane, size_t window); /* -1: every rail is busy */

@@ -32,7 +32,8 @@ void sm_credit_returned(int peer, uint64_t bytes)
     struct sm_peer *p = &sm_eng.peers[peer];
     p->credit += (int64_t)bytes;
     if (p->credit > sm_eng.credit_window) {
-        SM_WARN("rank %d returned more eager credit than it was given; ignoring the excess", peer);
+        SM_WARN("rank %d returned more eager credit than it was given; ignoring the excess",
+                peer);
         p->credit = sm_eng.credit_window;
     }
 }

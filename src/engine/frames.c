@@ -78,7 +78,7 @@ int sm_frame_send(int peer, int lane, struct sm_frame_hdr *h, const void *payloa
     }
     if (sm_eng.peers[peer].failed)
         return -MPI_ERR_PROC_FAILED;
-    struct iovec iov[2] = {{h, sizeof *h}, {(void *)payload, len}};
+    struct iovec iov[2] = { { h, sizeof *h }, { (void *)payload, len } };
     return sm_eng.tp_ops->send(sm_eng.tp, peer, lane, iov, len ? 2 : 1, cookie);
 }
 

@@ -157,7 +157,10 @@ void sm_unexpected_charge(size_t bytes)
                sm_eng.unexpected_max);
 }
 
-void sm_unexpected_uncharge(size_t bytes) { sm_eng.unexpected_bytes -= bytes; }
+void sm_unexpected_uncharge(size_t bytes)
+{
+    sm_eng.unexpected_bytes -= bytes;
+}
 
 void sm_msg_free(struct sm_msg *m)
 {

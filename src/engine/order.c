@@ -16,16 +16,19 @@ struct sm_order {
     int src;
     uint32_t ctx;
     uint32_t next;
-    struct sm_list early;   /* struct sm_early, sorted by seq */
-    struct sm_list resv;    /* reserved receives (r->seq = the missing seq), sorted by seq */
-    struct sm_list owners;  /* in early_owners while early is not empty */
+    struct sm_list early;  /* struct sm_early, sorted by seq */
+    struct sm_list resv;   /* reserved receives (r->seq = the missing seq), sorted by seq */
+    struct sm_list owners; /* in early_owners while early is not empty */
     size_t nearly;
 };
 
-static struct sm_list early_owners = {&early_owners, &early_owners};
+static struct sm_list early_owners = { &early_owners, &early_owners };
 static size_t early_total;
 
-static int seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
+static int seq_lt(uint32_t a, uint32_t b)
+{
+    return (int32_t)(a - b) < 0;
+}
 
 struct sm_order *sm_order_get(int src, uint32_t ctx)
 {
@@ -44,7 +47,10 @@ struct sm_order *sm_order_get(int src, uint32_t ctx)
     return o;
 }
 
-uint32_t sm_order_next(const struct sm_order *o) { return o->next; }
+uint32_t sm_order_next(const struct sm_order *o)
+{
+    return o->next;
+}
 
 /* The missing numbers in [next, seq) are those neither in the early list nor reserved.  Both
  * lists are sorted, so one merged walk counts them and lists the first max, in
@@ -128,7 +134,10 @@ void sm_order_add_early(struct sm_order *o, uint32_t seq, struct sm_msg *m)
         sm_eng.early_peak = early_total;
 }
 
-void sm_order_advance(struct sm_order *o) { o->next++; }
+void sm_order_advance(struct sm_order *o)
+{
+    o->next++;
+}
 
 static void drop_early(struct sm_order *o, struct sm_early *e)
 {
@@ -190,7 +199,10 @@ void sm_order_consume_early(struct sm_order *o, struct sm_msg *m)
     }
 }
 
-size_t sm_order_early_count(void) { return early_total; }
+size_t sm_order_early_count(void)
+{
+    return early_total;
+}
 
 void sm_order_fini(void)
 {

@@ -48,11 +48,11 @@ int sm_engine_start(void)
     if (sm_eng.size == 1)
         return 0; /* a singleton talks only to itself */
 
-    static struct sm_upcalls up = {.frame_begin = sm_up_frame_begin,
-                                   .frame_end = sm_up_frame_end,
-                                   .send_done = sm_up_send_done,
-                                   .peer_failed = sm_up_peer_failed,
-                                   .rma_frame = sm_up_rma_frame};
+    static struct sm_upcalls up = { .frame_begin = sm_up_frame_begin,
+                                    .frame_end = sm_up_frame_end,
+                                    .send_done = sm_up_send_done,
+                                    .peer_failed = sm_up_peer_failed,
+                                    .rma_frame = sm_up_rma_frame };
     sm_boot_transport(sm_eng.rank, sm_eng.size, &up, &sm_eng.tp_ops, &sm_eng.tp);
     sm_eng.lanes = sm_eng.tp_ops->lanes(sm_eng.tp);
     size_t maxp = sm_eng.tp_ops->max_payload(sm_eng.tp);

@@ -6,7 +6,7 @@
 #include "engine/engine_internal.h"
 
 static struct sm_req **slots;
-static size_t *slot_cap;     /* bytes of the object behind each slot */
+static size_t *slot_cap; /* bytes of the object behind each slot */
 static uint32_t nslots, *free_stack, nfree;
 static uint32_t generation = 1;
 
@@ -60,8 +60,8 @@ struct sm_req *sm_req_done(int source, size_t obj_size)
     return r;
 }
 
-void sm_req_init(struct sm_req *r, struct sctpmpi_comm *comm, uint32_t ctx, int peer,
-                 int tag, int mode)
+void sm_req_init(struct sm_req *r, struct sctpmpi_comm *comm, uint32_t ctx, int peer, int tag,
+                 int mode)
 {
     r->comm = comm;
     r->ctx = ctx;

@@ -154,7 +154,7 @@ int sm_rma_chan_send(int peer, unsigned lane, const void *seg, size_t len)
     struct sm_frame_hdr h;
     sm_frame_init(&h, SM_F_RMA);
     h.payload_len = (uint32_t)len;
-    struct iovec iov[2] = {{&h, sizeof h}, {(void *)seg, len}};
+    struct iovec iov[2] = { { &h, sizeof h }, { (void *)seg, len } };
     int tlane = sm_eng.lanes + (int)lane;
     /* NULL cookie: the transport copies what it cannot write now (transport.h), so the caller's
      * buffer is free on return and no send_done ever names this frame */
@@ -196,7 +196,8 @@ void sm_rma_frame_in(int peer, const struct sm_frame_hdr *h, const void *payload
         rx_cur.segment(rx_cur.ctx, peer, payload, h->payload_len);
     else
         SM_ERR("dropping an RMA segment of %u bytes from rank %d: no one-sided receiver is "
-               "registered", h->payload_len, peer);
+               "registered",
+               h->payload_len, peer);
     sm_rma_chan_unlock();
 }
 

@@ -21,24 +21,24 @@
 #define SM_PACK_RING 4
 struct pack_slot {
     char *mem;
-    int busy;                 /* handed to the transport, send_done not yet seen */
+    int busy; /* handed to the transport, send_done not yet seen */
 };
 struct stripe_job {
     struct sm_list link;
     uint64_t sreq, rreq;
     int peer, lane;
-    int striped;              /* pick a rail per segment (else every segment on lane) */
-    int over;                 /* every segment handed over (or the send ended) */
+    int striped; /* pick a rail per segment (else every segment on lane) */
+    int over;    /* every segment handed over (or the send ended) */
     size_t off, seg;
-    char *ring;               /* streamed send: SM_PACK_RING x seg bytes, else NULL */
+    char *ring; /* streamed send: SM_PACK_RING x seg bytes, else NULL */
     struct pack_slot slots[SM_PACK_RING];
 };
 
-static struct sm_list stripe_jobs = {&stripe_jobs, &stripe_jobs};
+static struct sm_list stripe_jobs = { &stripe_jobs, &stripe_jobs };
 static size_t stripe_min = (size_t)-1; /* SCTPMPI_STRIPE_MIN, read on first use */
 
-static void send_segment(struct sm_req *r, int peer, int lane, uint64_t rreq,
-                         size_t off, size_t n)
+static void send_segment(struct sm_req *r, int peer, int lane, uint64_t rreq, size_t off,
+                         size_t n)
 {
     struct sm_frame_hdr d;
     sm_frame_init(&d, SM_F_DATA);
@@ -64,8 +64,8 @@ static int slots_busy(const struct stripe_job *j)
 }
 
 /* pack the segment [off, off + n) into a free ring buffer and send it with the slot as cookie */
-static void send_packed_segment(struct sm_req *r, struct pack_slot *s, int peer,
-                                int lane, uint64_t rreq, size_t off, size_t n)
+static void send_packed_segment(struct sm_req *r, struct pack_slot *s, int peer, int lane,
+                                uint64_t rreq, size_t off, size_t n)
 {
     struct sm_frame_hdr d;
     sm_frame_init(&d, SM_F_DATA);

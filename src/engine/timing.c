@@ -8,12 +8,16 @@
 #include "engine/timing.h"
 
 int sm_timing_mode = 1;
-static unsigned sample_every;   /* sample:N */
+static unsigned sample_every; /* sample:N */
 static struct sm_timing_sums S;
 
 enum { K_ORDER, K_UNEXP, K_RTS, K_RDATA, K_N };
-static const char *const kind_name[K_N] = {"order-hold", "unexpected", "rts->cts", "cts->data"};
-struct sample { int kind, peer, tag; uint32_t seq; uint64_t us; };
+static const char *const kind_name[K_N] = { "order-hold", "unexpected", "rts->cts", "cts->data" };
+struct sample {
+    int kind, peer, tag;
+    uint32_t seq;
+    uint64_t us;
+};
 #define NSAMPLES 32
 static struct sample samples[NSAMPLES];
 static uint64_t nsamples, nevents[K_N];
@@ -39,7 +43,10 @@ void sm_timing_init(void)
     memset(nevents, 0, sizeof nevents);
 }
 
-static uint64_t now_us(void) { return sm_now_ns() / 1000; }
+static uint64_t now_us(void)
+{
+    return sm_now_ns() / 1000;
+}
 
 static void add(int kind, uint64_t *n, uint64_t *sum, uint64_t *max, uint64_t us, int peer,
                 int tag, uint32_t seq)
@@ -49,7 +56,7 @@ static void add(int kind, uint64_t *n, uint64_t *sum, uint64_t *max, uint64_t us
     if (us > *max)
         *max = us;
     if (sample_every && nevents[kind]++ % sample_every == 0)
-        samples[nsamples++ % NSAMPLES] = (struct sample){kind, peer, tag, seq, us};
+        samples[nsamples++ % NSAMPLES] = (struct sample){ kind, peer, tag, seq, us };
 }
 
 static uint64_t since(uint64_t t)
@@ -118,22 +125,28 @@ void sm_timing_rndv_done(struct sm_req *r)
             r->status.MPI_TAG, 0);
 }
 
-const struct sm_timing_sums *sm_timing_get(void) { return &S; }
+const struct sm_timing_sums *sm_timing_get(void)
+{
+    return &S;
+}
 
-static double ms(uint64_t us) { return (double)us / 1000.0; }
+static double ms(uint64_t us)
+{
+    return (double)us / 1000.0;
+}
 
 void sm_timing_print(FILE *f, int rank)
 {
     if (!sm_timing_mode)
         return;
-    fprintf(f, "sctpmpi[%d] where the time went (engine): order-hold %llu msgs %.3f ms (max "
-               "%.3f), unexpected %llu msgs %.3f ms (max %.3f; %llu taken early), rts->cts %llu "
-               "%.3f ms (max %.3f), cts->data %llu %.3f ms (max %.3f)\n",
+    fprintf(f,
+            "sctpmpi[%d] where the time went (engine): order-hold %llu msgs %.3f ms (max "
+            "%.3f), unexpected %llu msgs %.3f ms (max %.3f; %llu taken early), rts->cts %llu "
+            "%.3f ms (max %.3f), cts->data %llu %.3f ms (max %.3f)\n",
             rank, (unsigned long long)S.order_n, ms(S.order_us), ms(S.order_max_us),
             (unsigned long long)S.unexp_n, ms(S.unexp_us), ms(S.unexp_max_us),
             (unsigned long long)S.early_taken, (unsigned long long)S.rts_n, ms(S.rts_us),
-            ms(S.rts_max_us), (unsigned long long)S.rdata_n, ms(S.rdata_us),
-            ms(S.rdata_max_us));
+            ms(S.rts_max_us), (unsigned long long)S.rdata_n, ms(S.rdata_us), ms(S.rdata_max_us));
     uint64_t have = nsamples < NSAMPLES ? nsamples : NSAMPLES;
     for (uint64_t i = 0; i < have; i++) {
         const struct sample *s = &samples[(nsamples - have + i) % NSAMPLES];

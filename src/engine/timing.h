@@ -24,20 +24,20 @@ void sm_timing_early_released(struct sm_msg *m);
 void sm_timing_early_taken(struct sm_msg *m);
 void sm_timing_unexpected_in(struct sm_msg *m);
 void sm_timing_unexpected_out(struct sm_msg *m);
-void sm_timing_rts_sent(struct sm_req *r);   /* sender */
-void sm_timing_cts_in(struct sm_req *r);     /* sender: handshake done */
-void sm_timing_cts_sent(struct sm_req *r);   /* receiver */
-void sm_timing_rndv_done(struct sm_req *r);  /* receiver: every segment placed */
+void sm_timing_rts_sent(struct sm_req *r);  /* sender */
+void sm_timing_cts_in(struct sm_req *r);    /* sender: handshake done */
+void sm_timing_cts_sent(struct sm_req *r);  /* receiver */
+void sm_timing_rndv_done(struct sm_req *r); /* receiver: every segment placed */
 /* the "where the time went" lines of SCTPMPI_STATS */
 void sm_timing_print(FILE *f, int rank);
 
 /* the sums (also for tests) */
 struct sm_timing_sums {
-    uint64_t order_n, order_us, order_max_us;   /* held by the ordering rule */
-    uint64_t unexp_n, unexp_us, unexp_max_us;   /* unexpected until a receive came */
-    uint64_t early_taken;                       /* of those: taken out of the early list */
-    uint64_t rts_n, rts_us, rts_max_us;         /* sender: RTS -> CTS */
-    uint64_t rdata_n, rdata_us, rdata_max_us;   /* receiver: CTS -> last segment */
+    uint64_t order_n, order_us, order_max_us; /* held by the ordering rule */
+    uint64_t unexp_n, unexp_us, unexp_max_us; /* unexpected until a receive came */
+    uint64_t early_taken;                     /* of those: taken out of the early list */
+    uint64_t rts_n, rts_us, rts_max_us;       /* sender: RTS -> CTS */
+    uint64_t rdata_n, rdata_us, rdata_max_us; /* receiver: CTS -> last segment */
 };
 const struct sm_timing_sums *sm_timing_get(void);
 

@@ -13,24 +13,24 @@
 #define SM_WIRE_MAX_PAYLOAD (64u << 20) /* larger frames are malformed */
 
 enum sm_frame_type {
-    SM_F_EAGER = 1,       /* message data in one frame: tag, context, seq, size = payload_len */
-    SM_F_RTS = 2,         /* rendezvous request: tag, context, seq, size, sreq */
-    SM_F_CTS = 3,         /* clear to send: sreq, rreq (0 = receiver truncates to nothing) */
-    SM_F_DATA = 4,        /* rendezvous data segment: rreq, offset, payload */
-    SM_F_SYNC_ACK = 5,    /* a synchronous eager send was matched: sreq */
-    SM_F_CANCEL_REQ = 6,  /* sender asks to cancel message (context, seq): sreq */
-    SM_F_CANCEL_ACK = 7,  /* answer: sreq, flags SM_FL_CANCELLED if removed */
-    SM_F_CREDIT = 8,      /* eager flow-control credit returned: size = bytes */
-    SM_F_RMA = 9,         /* one-sided traffic: payload = one segment of the RDMA protocol
+    SM_F_EAGER = 1,      /* message data in one frame: tag, context, seq, size = payload_len */
+    SM_F_RTS = 2,        /* rendezvous request: tag, context, seq, size, sreq */
+    SM_F_CTS = 3,        /* clear to send: sreq, rreq (0 = receiver truncates to nothing) */
+    SM_F_DATA = 4,       /* rendezvous data segment: rreq, offset, payload */
+    SM_F_SYNC_ACK = 5,   /* a synchronous eager send was matched: sreq */
+    SM_F_CANCEL_REQ = 6, /* sender asks to cancel message (context, seq): sreq */
+    SM_F_CANCEL_ACK = 7, /* answer: sreq, flags SM_FL_CANCELLED if removed */
+    SM_F_CREDIT = 8,     /* eager flow-control credit returned: size = bytes */
+    SM_F_RMA = 9,        /* one-sided traffic: payload = one segment of the RDMA protocol
                            * (engine/rma_channel.h), on the RMA lanes */
     SM_F_TYPE_MAX = 9
 };
 
 enum sm_frame_flags {
-    SM_FL_SYNC = 1,       /* EAGER: sender wants SYNC_ACK when matched */
-    SM_FL_CANCELLED = 2,  /* CANCEL_ACK: message removed */
-    SM_FL_CREDITED = 4,   /* EAGER: counted against the receiver's eager credit */
-    SM_FL_RELAXED = 8,    /* EAGER, RTS: match without the ordering rule (the sender's
+    SM_FL_SYNC = 1,      /* EAGER: sender wants SYNC_ACK when matched */
+    SM_FL_CANCELLED = 2, /* CANCEL_ACK: message removed */
+    SM_FL_CREDITED = 4,  /* EAGER: counted against the receiver's eager credit */
+    SM_FL_RELAXED = 8,   /* EAGER, RTS: match without the ordering rule (the sender's
                            * communicator asserted allow_overtaking or no_any_tag) */
 };
 

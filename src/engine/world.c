@@ -2,9 +2,18 @@
  * job size, the eager limit, and translating world ranks to ranks of a communicator. */
 #include "engine/engine_internal.h"
 
-int sm_world_rank(void) { return sm_eng.rank; }
-int sm_world_size(void) { return sm_eng.size; }
-size_t sm_eager_limit(void) { return sm_eng.eager_limit; }
+int sm_world_rank(void)
+{
+    return sm_eng.rank;
+}
+int sm_world_size(void)
+{
+    return sm_eng.size;
+}
+size_t sm_eager_limit(void)
+{
+    return sm_eng.eager_limit;
+}
 
 int sm_comm_rank_of_world(const struct sctpmpi_comm *c, int world)
 {

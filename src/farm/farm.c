@@ -59,9 +59,9 @@ int sctpmpi_farm_tag_space(MPI_Comm comm, int *space)
 struct sm_farm {
     MPI_Comm comm;
     const sctpmpi_farm_config *cfg;
-    int errlen;  /* length of an error message: max_result_bytes + sizeof(int) */
+    int errlen;              /* length of an error message: max_result_bytes + sizeof(int) */
     size_t tstride, rstride; /* slot strides of task and result (+ error) buffers */
-    int stoptag; /* the reserved termination tag; task tags are 0..stoptag-1 */
+    int stoptag;             /* the reserved termination tag; task tags are 0..stoptag-1 */
     void *ctx;
 };
 
@@ -264,7 +264,8 @@ static int sm_worker_run(struct sm_farm *f, sctpmpi_farm_work_fn work_fn, sctpmp
     const int k = f->cfg->k, mt = f->cfg->max_task_bytes, mr = f->cfg->max_result_bytes;
     unsigned char *in = malloc((size_t)k * f->tstride + 1);
     unsigned char *out = malloc((size_t)k * f->rstride);
-    MPI_Request *rreq = malloc((size_t)k * sizeof *rreq), *sreq = malloc((size_t)k * sizeof *sreq);
+    MPI_Request *rreq = malloc((size_t)k * sizeof *rreq),
+                *sreq = malloc((size_t)k * sizeof *sreq);
     int rc = MPI_SUCCESS, err = work_fn ? MPI_SUCCESS : MPI_ERR_ARG;
     if (!in || !out || !rreq || !sreq) {
         /* cannot take part: the manager would wait for results forever */
@@ -279,8 +280,8 @@ static int sm_worker_run(struct sm_farm *f, sctpmpi_farm_work_fn work_fn, sctpmp
         rreq[j] = MPI_REQUEST_NULL;
     }
     for (int j = 0; j < k && rc == MPI_SUCCESS; j++)
-        rc = MPI_Irecv(in + (size_t)j * f->tstride, mt, MPI_BYTE, f->cfg->manager, MPI_ANY_TAG, f->comm,
-                       &rreq[j]);
+        rc = MPI_Irecv(in + (size_t)j * f->tstride, mt, MPI_BYTE, f->cfg->manager, MPI_ANY_TAG,
+                       f->comm, &rreq[j]);
     for (int stops = 0; stops < k && rc == MPI_SUCCESS;) {
         int j = MPI_UNDEFINED, n = 0;
         MPI_Status sst;

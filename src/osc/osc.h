@@ -37,30 +37,30 @@
 
 /* message types (first byte of every RDMAP Send between osc layers) */
 enum {
-    OSC_M_ACC = 1,      /* apply op to target blocks with the data that follows */
-    OSC_M_GACC,         /* same, replying with the previous contents (GACC_REPLY) */
-    OSC_M_GACC_REPLY,   /* origin: data for an operation record at an offset */
-    OSC_M_CAS,          /* compare-and-swap of one element: origin value, compare value */
-    OSC_M_FLUSH,        /* target: answer FLUSH_ACK once everything before is applied */
+    OSC_M_ACC = 1,    /* apply op to target blocks with the data that follows */
+    OSC_M_GACC,       /* same, replying with the previous contents (GACC_REPLY) */
+    OSC_M_GACC_REPLY, /* origin: data for an operation record at an offset */
+    OSC_M_CAS,        /* compare-and-swap of one element: origin value, compare value */
+    OSC_M_FLUSH,      /* target: answer FLUSH_ACK once everything before is applied */
     OSC_M_FLUSH_ACK,
-    OSC_M_LOCK,         /* flags: 1 exclusive, 2 shared */
+    OSC_M_LOCK, /* flags: 1 exclusive, 2 shared */
     OSC_M_LOCK_GRANT,
-    OSC_M_UNLOCK,       /* release, then UNLOCK_ACK */
+    OSC_M_UNLOCK, /* release, then UNLOCK_ACK */
     OSC_M_UNLOCK_ACK,
-    OSC_M_POST,         /* PSCW: the target exposes its window to this origin */
-    OSC_M_COMPLETE,     /* PSCW: the origin's access epoch to this target ended */
-    OSC_M_NOP           /* nothing (bounds the Writes/Reads in flight; no window) */
+    OSC_M_POST,     /* PSCW: the target exposes its window to this origin */
+    OSC_M_COMPLETE, /* PSCW: the origin's access epoch to this target ended */
+    OSC_M_NOP       /* nothing (bounds the Writes/Reads in flight; no window) */
 };
 
 /* the header of every message (little room: 40 bytes), then nblk blocks, then data */
 struct osc_msg {
     uint8_t type, op, dtype, flags;
-    uint32_t win;        /* the receiver's local window id */
-    int32_t origin;      /* the sender's rank in the window */
-    uint32_t nblk;       /* target blocks following the header */
-    uint64_t tag;        /* GACC/CAS: the origin's operation record; REPLY: the same */
-    uint64_t off;        /* REPLY: offset of the data in the record's buffer */
-    uint64_t len;        /* data bytes after the blocks */
+    uint32_t win;   /* the receiver's local window id */
+    int32_t origin; /* the sender's rank in the window */
+    uint32_t nblk;  /* target blocks following the header */
+    uint64_t tag;   /* GACC/CAS: the origin's operation record; REPLY: the same */
+    uint64_t off;   /* REPLY: offset of the data in the record's buffer */
+    uint64_t len;   /* data bytes after the blocks */
 };
 struct osc_blk {
     uint64_t disp; /* byte offset from the window base (dynamic windows: absolute address) */
@@ -81,47 +81,52 @@ struct osc_rinfo {
 
 /* origin-side state of the window towards one target rank */
 struct osc_tstate {
-    int lock_type;       /* 0, MPI_LOCK_EXCLUSIVE or MPI_LOCK_SHARED (this origin holds it) */
+    int lock_type; /* 0, MPI_LOCK_EXCLUSIVE or MPI_LOCK_SHARED (this origin holds it) */
     int granted;
-    uint64_t acks;       /* FLUSH_ACK + UNLOCK_ACK received */
+    uint64_t acks; /* FLUSH_ACK + UNLOCK_ACK received */
     uint64_t acks_wanted;
-    int posts;           /* POST messages received, not yet consumed by Win_start */
-    int dirty;           /* operations issued since the last flush */
-    int fetch_last;      /* the last one was answered (Get, fetching accumulate): its answer
+    int posts;      /* POST messages received, not yet consumed by Win_start */
+    int dirty;      /* operations issued since the last flush */
+    int fetch_last; /* the last one was answered (Get, fetching accumulate): its answer
                             proves every earlier one complete, no FLUSH needed */
-    int in_access;       /* PSCW access group member */
+    int in_access;  /* PSCW access group member */
 };
 
 /* an operation whose data comes back (Get, Get_accumulate, Fetch_and_op, CAS) */
 struct osc_op {
     struct osc_op *next;
     int target;
-    int outstanding;     /* reads / replies not yet arrived (channel lock) */
-    uint8_t *tmp;        /* packed result */
+    int outstanding; /* reads / replies not yet arrived (channel lock) */
+    uint8_t *tmp;    /* packed result */
     size_t tmp_len;
-    uint32_t tmp_stag;   /* registered for RDMA Read sinks (0: not registered) */
-    void *ubuf;          /* where the result goes */
+    uint32_t tmp_stag; /* registered for RDMA Read sinks (0: not registered) */
+    void *ubuf;        /* where the result goes */
     int ucount;
     MPI_Datatype udt;
     int failed;
     struct sctpmpi_request *req; /* Rget / Rget_accumulate: completed by a waiter (osc_ops.c) */
-    int settled;         /* unpacked and off the window's list; the waiter frees it */
+    int settled;                 /* unpacked and off the window's list; the waiter frees it */
 };
 
-struct osc_region { uint64_t base, len; struct osc_region *next; }; /* dynamic windows */
+struct osc_region {
+    uint64_t base, len;
+    struct osc_region *next;
+}; /* dynamic windows */
 
-struct osc_lockwait { int origin, type; };
+struct osc_lockwait {
+    int origin, type;
+};
 
 struct sctpmpi_win {
     int valid;
     uint32_t id;
     int flavor, model;
-    MPI_Comm comm;        /* private duplicate of the creating communicator */
+    MPI_Comm comm; /* private duplicate of the creating communicator */
     int rank, size;
     void *base;
     MPI_Aint wsize;
     int disp_unit;
-    uint32_t stag;        /* this rank's window region (0 size: none) */
+    uint32_t stag; /* this rank's window region (0 size: none) */
     int have_stag;
     struct osc_rinfo *peers; /* per window rank */
     struct osc_tstate *t;    /* per window rank */
@@ -132,29 +137,29 @@ struct sctpmpi_win {
     MPI_Aint attr_size;
     int attr_disp_unit, attr_flavor, attr_model;
     /* epochs (application thread) */
-    int fence_open;       /* between fences that open an access epoch */
+    int fence_open; /* between fences that open an access epoch */
     int lock_all;
-    int pscw_access;      /* between Win_start and Win_complete */
-    int pscw_exposure;    /* between Win_post and Win_wait */
-    int expose_count;     /* origins in the post group */
-    int *access_ranks;    /* the start group as window ranks */
+    int pscw_access;   /* between Win_start and Win_complete */
+    int pscw_exposure; /* between Win_post and Win_wait */
+    int expose_count;  /* origins in the post group */
+    int *access_ranks; /* the start group as window ranks */
     int naccess;
-    int nlocks;           /* Win_lock epochs open */
+    int nlocks; /* Win_lock epochs open */
     /* target side (channel lock) */
-    int excl_holder;      /* -1 none */
+    int excl_holder; /* -1 none */
     int shared_count;
     struct osc_lockwait *waitq;
     int nwait, capwait;
-    int completes;        /* COMPLETE messages received */
+    int completes;              /* COMPLETE messages received */
     struct osc_region *regions; /* dynamic windows: attached memory */
-    struct osc_op *ops;   /* pending operations (origin side) */
+    struct osc_op *ops;         /* pending operations (origin side) */
     /* shared windows */
     void *shm_base;
     size_t shm_len;
 };
 
 /* ---- osc_peer.c ---- */
-int sm_osc_init(void);                    /* first window: domain, queues, channel */
+int sm_osc_init(void); /* first window: domain, queues, channel */
 extern sm_rdma_pd *sm_osc_pd;
 uint32_t sm_osc_credit_stag(void);
 void sm_osc_learn_peer(int world, uint32_t credit_stag);
@@ -179,8 +184,8 @@ void sm_osc_win_unregister(struct sctpmpi_win *w);
 /* ---- osc_target.c ---- */
 void sm_osc_handle(int peer, const uint8_t *msg, size_t len);
 /* apply one message's blocks to local memory; out (may be NULL) receives the old bytes */
-int sm_osc_apply(struct sctpmpi_win *w, int op, int dtype, const struct osc_blk *b,
-                 uint32_t nblk, const uint8_t *data, uint8_t *out);
+int sm_osc_apply(struct sctpmpi_win *w, int op, int dtype, const struct osc_blk *b, uint32_t nblk,
+                 const uint8_t *data, uint8_t *out);
 void sm_osc_lock_request(struct sctpmpi_win *w, int origin, int type);
 void sm_osc_lock_release(struct sctpmpi_win *w, int origin);
 MPI_Op sm_osc_op_of(int code);
@@ -207,8 +212,8 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
 enum { OSC_PUT = 1, OSC_GET, OSC_ACC, OSC_GACC, OSC_FOP, OSC_CAS };
 
 /* ---- osc_shm.c ---- */
-int sm_osc_shm_alloc(MPI_Comm comm, MPI_Aint size, void **base, void **shm_base,
-                     size_t *shm_len, MPI_Aint **sizes);
+int sm_osc_shm_alloc(MPI_Comm comm, MPI_Aint size, void **base, void **shm_base, size_t *shm_len,
+                     MPI_Aint **sizes);
 void sm_osc_shm_free(void *shm_base, size_t len);
 
 /* ---- attr.c: window attributes ---- */

@@ -5,8 +5,9 @@
  * every rank that all operations on its memory are done. */
 #include "osc/osc.h"
 
-#define OSC_MODES (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | \
-                   MPI_MODE_NOSUCCEED)
+#define OSC_MODES                                                                                \
+    (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE |                 \
+     MPI_MODE_NOSUCCEED)
 
 #pragma weak MPI_Win_fence = PMPI_Win_fence
 int PMPI_Win_fence(int assert, MPI_Win win)
@@ -24,6 +25,6 @@ int PMPI_Win_fence(int assert, MPI_Win win)
     rc = PMPI_Barrier(win->comm);
     if (rc != MPI_SUCCESS)
         return sm_osc_error(win, rc, fn, "the fence's barrier failed");
-    win->fence_open = !(assert & MPI_MODE_NOSUCCEED);
+    win->fence_open = !(assert &MPI_MODE_NOSUCCEED);
     return MPI_SUCCESS;
 }

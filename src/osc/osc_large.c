@@ -42,8 +42,8 @@ int PMPI_Put_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target
                MPI_Count tcount, MPI_Datatype tdt, MPI_Win win)
 {
     struct lc3 a;
-    MPI_Count c[2] = {ocount, tcount};
-    MPI_Datatype d[2] = {odt, tdt};
+    MPI_Count c[2] = { ocount, tcount };
+    MPI_Datatype d[2] = { odt, tdt };
     SM_TRY(lc_args(&a, c, d, 2, "MPI_Put_c"));
     int rc = PMPI_Put(oaddr, a.n[0], a.t[0], target, disp, a.n[1], a.t[1], win);
     lc_done(&a, 2);
@@ -55,8 +55,8 @@ int PMPI_Get_c(void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target, MPI_
                MPI_Count tcount, MPI_Datatype tdt, MPI_Win win)
 {
     struct lc3 a;
-    MPI_Count c[2] = {ocount, tcount};
-    MPI_Datatype d[2] = {odt, tdt};
+    MPI_Count c[2] = { ocount, tcount };
+    MPI_Datatype d[2] = { odt, tdt };
     SM_TRY(lc_args(&a, c, d, 2, "MPI_Get_c"));
     int rc = PMPI_Get(oaddr, a.n[0], a.t[0], target, disp, a.n[1], a.t[1], win);
     lc_done(&a, 2);
@@ -68,8 +68,8 @@ int PMPI_Accumulate_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt, int
                       MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op op, MPI_Win win)
 {
     struct lc3 a;
-    MPI_Count c[2] = {ocount, tcount};
-    MPI_Datatype d[2] = {odt, tdt};
+    MPI_Count c[2] = { ocount, tcount };
+    MPI_Datatype d[2] = { odt, tdt };
     SM_TRY(lc_args(&a, c, d, 2, "MPI_Accumulate_c"));
     int rc = PMPI_Accumulate(oaddr, a.n[0], a.t[0], target, disp, a.n[1], a.t[1], op, win);
     lc_done(&a, 2);
@@ -82,8 +82,8 @@ int PMPI_Get_accumulate_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt,
                           MPI_Count tcount, MPI_Datatype tdt, MPI_Op op, MPI_Win win)
 {
     struct lc3 a;
-    MPI_Count c[3] = {ocount, rcount, tcount};
-    MPI_Datatype d[3] = {odt, rdt, tdt};
+    MPI_Count c[3] = { ocount, rcount, tcount };
+    MPI_Datatype d[3] = { odt, rdt, tdt };
     SM_TRY(lc_args(&a, c, d, 3, "MPI_Get_accumulate_c"));
     int rc = PMPI_Get_accumulate(oaddr, a.n[0], a.t[0], raddr, a.n[1], a.t[1], target, disp,
                                  a.n[2], a.t[2], op, win);
@@ -92,13 +92,12 @@ int PMPI_Get_accumulate_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt,
 }
 
 #pragma weak MPI_Rput_c = PMPI_Rput_c
-int PMPI_Rput_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target,
-                MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Win win,
-                MPI_Request *req)
+int PMPI_Rput_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target, MPI_Aint disp,
+                MPI_Count tcount, MPI_Datatype tdt, MPI_Win win, MPI_Request *req)
 {
     struct lc3 a;
-    MPI_Count c[2] = {ocount, tcount};
-    MPI_Datatype d[2] = {odt, tdt};
+    MPI_Count c[2] = { ocount, tcount };
+    MPI_Datatype d[2] = { odt, tdt };
     SM_TRY(lc_args(&a, c, d, 2, "MPI_Rput_c"));
     int rc = PMPI_Rput(oaddr, a.n[0], a.t[0], target, disp, a.n[1], a.t[1], win, req);
     lc_done(&a, 2);
@@ -110,8 +109,8 @@ int PMPI_Rget_c(void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target, MPI
                 MPI_Count tcount, MPI_Datatype tdt, MPI_Win win, MPI_Request *req)
 {
     struct lc3 a;
-    MPI_Count c[2] = {ocount, tcount};
-    MPI_Datatype d[2] = {odt, tdt};
+    MPI_Count c[2] = { ocount, tcount };
+    MPI_Datatype d[2] = { odt, tdt };
     SM_TRY(lc_args(&a, c, d, 2, "MPI_Rget_c"));
     int rc = PMPI_Rget(oaddr, a.n[0], a.t[0], target, disp, a.n[1], a.t[1], win, req);
     lc_done(&a, 2);
@@ -120,15 +119,14 @@ int PMPI_Rget_c(void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target, MPI
 
 #pragma weak MPI_Raccumulate_c = PMPI_Raccumulate_c
 int PMPI_Raccumulate_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target,
-                       MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op op,
-                       MPI_Win win, MPI_Request *req)
+                       MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op op, MPI_Win win,
+                       MPI_Request *req)
 {
     struct lc3 a;
-    MPI_Count c[2] = {ocount, tcount};
-    MPI_Datatype d[2] = {odt, tdt};
+    MPI_Count c[2] = { ocount, tcount };
+    MPI_Datatype d[2] = { odt, tdt };
     SM_TRY(lc_args(&a, c, d, 2, "MPI_Raccumulate_c"));
-    int rc = PMPI_Raccumulate(oaddr, a.n[0], a.t[0], target, disp, a.n[1], a.t[1], op, win,
-                              req);
+    int rc = PMPI_Raccumulate(oaddr, a.n[0], a.t[0], target, disp, a.n[1], a.t[1], op, win, req);
     lc_done(&a, 2);
     return rc;
 }
@@ -140,8 +138,8 @@ int PMPI_Rget_accumulate_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt
                            MPI_Request *req)
 {
     struct lc3 a;
-    MPI_Count c[3] = {ocount, rcount, tcount};
-    MPI_Datatype d[3] = {odt, rdt, tdt};
+    MPI_Count c[3] = { ocount, rcount, tcount };
+    MPI_Datatype d[3] = { odt, rdt, tdt };
     SM_TRY(lc_args(&a, c, d, 3, "MPI_Rget_accumulate_c"));
     int rc = PMPI_Rget_accumulate(oaddr, a.n[0], a.t[0], raddr, a.n[1], a.t[1], target, disp,
                                   a.n[2], a.t[2], op, win, req);
@@ -158,8 +156,8 @@ static int unit_of(MPI_Aint u, MPI_Comm comm, const char *fn, int *out)
 }
 
 #pragma weak MPI_Win_create_c = PMPI_Win_create_c
-int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
-                      MPI_Comm comm, MPI_Win *win)
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+                      MPI_Win *win)
 {
     int u = 0;
     SM_TRY(sm_check_comm(comm, "MPI_Win_create_c"));

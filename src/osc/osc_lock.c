@@ -14,7 +14,7 @@ static int request_lock(MPI_Win w, int r, int type)
         sm_osc_lock_request(w, r, type);
         return MPI_SUCCESS;
     }
-    struct osc_msg h = {0};
+    struct osc_msg h = { 0 };
     h.type = OSC_M_LOCK;
     h.flags = type == MPI_LOCK_EXCLUSIVE ? 1 : 2;
     h.win = w->peers[r].id;
@@ -43,7 +43,7 @@ static int request_unlock(MPI_Win w, int r)
         sm_osc_lock_release(w, r);
         return MPI_SUCCESS;
     }
-    struct osc_msg h = {0};
+    struct osc_msg h = { 0 };
     h.type = OSC_M_UNLOCK;
     h.win = w->peers[r].id;
     h.origin = w->rank;
@@ -199,10 +199,16 @@ static int flush_common(MPI_Win win, int rank, const char *fn)
 }
 
 #pragma weak MPI_Win_flush = PMPI_Win_flush
-int PMPI_Win_flush(int rank, MPI_Win win) { return flush_common(win, rank, "MPI_Win_flush"); }
+int PMPI_Win_flush(int rank, MPI_Win win)
+{
+    return flush_common(win, rank, "MPI_Win_flush");
+}
 
 #pragma weak MPI_Win_flush_all = PMPI_Win_flush_all
-int PMPI_Win_flush_all(MPI_Win win) { return flush_common(win, -1, "MPI_Win_flush_all"); }
+int PMPI_Win_flush_all(MPI_Win win)
+{
+    return flush_common(win, -1, "MPI_Win_flush_all");
+}
 
 #pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
 int PMPI_Win_flush_local(int rank, MPI_Win win)

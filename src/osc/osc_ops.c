@@ -221,7 +221,7 @@ int sm_osc_flush(struct sctpmpi_win *w, int target, int only_dirty)
             continue;
         if (w->t[r].dirty && w->t[r].fetch_last)
             continue; /* the pending answer proves it */
-        struct osc_msg h = {0};
+        struct osc_msg h = { 0 };
         h.type = OSC_M_FLUSH;
         h.win = w->peers[r].id;
         h.origin = w->rank;
@@ -283,7 +283,7 @@ static int send_chunks(struct sctpmpi_win *w, int target, int mtype, int opc, in
             if (i < nb)
                 continue;
         }
-        struct osc_msg h = {0};
+        struct osc_msg h = { 0 };
         h.type = (uint8_t)mtype;
         h.op = (uint8_t)opc;
         h.dtype = (uint8_t)dtc;
@@ -339,7 +339,8 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
     if (target < 0 || target >= w->size)
         return sm_osc_error(win, MPI_ERR_RANK, fn, "target rank %d of %d", target, w->size);
     /* origin data travels (Get: the origin buffer receives; NO_OP: it is not read) */
-    int has_origin = kind != OSC_GET && !((kind == OSC_GACC || kind == OSC_FOP) && op == MPI_NO_OP);
+    int has_origin =
+        kind != OSC_GET && !((kind == OSC_GACC || kind == OSC_FOP) && op == MPI_NO_OP);
     if (((has_origin || kind == OSC_GET) && ocount < 0) || tcount < 0 ||
         (kind == OSC_GACC && rcount < 0))
         return sm_osc_error(win, MPI_ERR_COUNT, fn, "negative count");
@@ -379,7 +380,8 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
         leaf = MPI_BYTE;
     int dtc = leaf ? sm_osc_dt_code(leaf) : -1;
     if (dtc < 0)
-        return sm_osc_error(win, MPI_ERR_TYPE, fn, "target datatype is not built of one predefined type");
+        return sm_osc_error(win, MPI_ERR_TYPE, fn,
+                            "target datatype is not built of one predefined type");
     if ((kind == OSC_ACC || kind == OSC_GACC || kind == OSC_FOP) && op != MPI_REPLACE &&
         op != MPI_NO_OP) {
         int rc = sm_op_check(w->comm, op, leaf, fn);
@@ -390,7 +392,8 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
     }
     if (kind == OSC_CAS) {
         if (!tdt->basic || (size_t)tdt->extent > 32 || tdt->extent <= 0)
-            return sm_osc_error(win, MPI_ERR_TYPE, fn, "compare-and-swap needs a predefined type");
+            return sm_osc_error(win, MPI_ERR_TYPE, fn,
+                                "compare-and-swap needs a predefined type");
         tbytes = (size_t)tdt->extent;
     }
     int dyn = w->flavor == MPI_WIN_FLAVOR_DYNAMIC;
@@ -494,7 +497,7 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
         }
         if (kind == OSC_CAS) {
             o = op_new(w, target, tbytes, raddr, 1, rdt);
-            struct osc_msg h = {0};
+            struct osc_msg h = { 0 };
             h.type = OSC_M_CAS;
             h.dtype = (uint8_t)dtc;
             h.win = ti->id;
@@ -502,7 +505,7 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
             h.nblk = 1;
             h.tag = (uint64_t)(uintptr_t)o;
             h.len = 2 * tbytes;
-            struct osc_blk one = {b[0].disp, tbytes};
+            struct osc_blk one = { b[0].disp, tbytes };
             o->outstanding++;
             err = sm_osc_send(ti->world, &h, &one, sizeof one, odata, 2 * tbytes);
             if (err != MPI_SUCCESS) {
@@ -568,8 +571,8 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
     return sm_osc_rma(win, OSC_GACC, origin_addr, origin_count, origin_datatype, result_addr,
-                      result_count, result_datatype, NULL, target_rank, target_disp,
-                      target_count, target_datatype, op, NULL, "MPI_Get_accumulate");
+                      result_count, result_datatype, NULL, target_rank, target_disp, target_count,
+                      target_datatype, op, NULL, "MPI_Get_accumulate");
 }
 
 #pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
@@ -622,20 +625,20 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
     if (!request)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Raccumulate", "NULL request");
     return sm_osc_rma(win, OSC_ACC, origin_addr, origin_count, origin_datatype, NULL, 0, NULL,
-                      NULL, target_rank, target_disp, target_count, target_datatype, op,
-                      request, "MPI_Raccumulate");
+                      NULL, target_rank, target_disp, target_count, target_datatype, op, request,
+                      "MPI_Raccumulate");
 }
 
 #pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
-int PMPI_Rget_accumulate(const void *origin_addr, int origin_count,
-                         MPI_Datatype origin_datatype, void *result_addr, int result_count,
-                         MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                         int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                         void *result_addr, int result_count, MPI_Datatype result_datatype,
+                         int target_rank, MPI_Aint target_disp, int target_count,
+                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                          MPI_Request *request)
 {
     if (!request)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Rget_accumulate", "NULL request");
     return sm_osc_rma(win, OSC_GACC, origin_addr, origin_count, origin_datatype, result_addr,
-                      result_count, result_datatype, NULL, target_rank, target_disp,
-                      target_count, target_datatype, op, request, "MPI_Rget_accumulate");
+                      result_count, result_datatype, NULL, target_rank, target_disp, target_count,
+                      target_datatype, op, request, "MPI_Rget_accumulate");
 }

@@ -23,12 +23,12 @@ struct osc_stage {
 
 struct osc_item {
     struct osc_item *next;
-    int kind;                 /* 1 send, 2 write, 3 read */
-    uint8_t *msg;             /* send: owned message */
+    int kind;     /* 1 send, 2 write, 3 read */
+    uint8_t *msg; /* send: owned message */
     size_t len;
-    struct osc_stage *stage;  /* write */
+    struct osc_stage *stage; /* write */
     size_t off;
-    struct osc_op *op;        /* read */
+    struct osc_op *op; /* read */
     uint32_t rstag;
     uint64_t rto;
 };
@@ -38,11 +38,11 @@ struct osc_peer {
     int failed;
     uint8_t *pool;
     uint32_t pool_stag;
-    uint64_t sent;            /* Sends posted to the peer */
-    uint32_t owed;            /* receives reposted, not yet reported */
-    uint32_t rcredit_stag;    /* the peer's credit array */
+    uint64_t sent;         /* Sends posted to the peer */
+    uint32_t owed;         /* receives reposted, not yet reported */
+    uint32_t rcredit_stag; /* the peer's credit array */
     int have_rcredit;
-    unsigned nonsend;         /* Writes and Reads queued since the last Send */
+    unsigned nonsend; /* Writes and Reads queued since the last Send */
     struct osc_item *head, *tail;
 };
 
@@ -50,14 +50,17 @@ sm_rdma_pd *sm_osc_pd;
 static sm_rdma_cq *cq;
 static struct osc_peer *peers;
 static int npeers;
-static uint64_t *credits;     /* credits[p]: receives peer p reposted for us */
+static uint64_t *credits; /* credits[p]: receives peer p reposted for us */
 static uint32_t credits_stag;
 static uint64_t fa_sink;
 static uint32_t fa_stag;
 static int opened;
 static struct sctpmpi_win *wins[OSC_MAX_WINDOWS];
 
-uint32_t sm_osc_credit_stag(void) { return credits_stag; }
+uint32_t sm_osc_credit_stag(void)
+{
+    return credits_stag;
+}
 
 struct sctpmpi_win *sm_osc_win_by_id(uint32_t id)
 {
@@ -84,10 +87,11 @@ void sm_osc_win_unregister(struct sctpmpi_win *w)
 static void fail_peer(int p, const char *why, int code)
 {
     if (!peers[p].failed) {
-        sm_rdma_term t = {0};
+        sm_rdma_term t = { 0 };
         if (peers[p].qp && sm_rdma_qp_error(peers[p].qp, &t) == 0)
             SM_ERR("one-sided communication with rank %d failed: %s (%d); RDMA error layer %d "
-                   "type %d code %d%s", p, why, code, t.layer, t.etype, t.ecode,
+                   "type %d code %d%s",
+                   p, why, code, t.layer, t.etype, t.ecode,
                    t.remote ? " reported by the peer" : "");
         else
             SM_ERR("one-sided communication with rank %d failed: %s (%d)", p, why, code);
@@ -107,7 +111,7 @@ static void output(void *ctx, const uint8_t *seg, size_t len, unsigned lane)
 
 static void post_pool_buf(struct osc_peer *pp, int i)
 {
-    sm_rdma_sge sge = {pp->pool_stag, (uint64_t)i * OSC_BUFSZ, OSC_BUFSZ};
+    sm_rdma_sge sge = { pp->pool_stag, (uint64_t)i * OSC_BUFSZ, OSC_BUFSZ };
     int rc = sm_rdma_post_recv(pp->qp, (uint64_t)i, &sge, 1);
     if (rc != 0)
         fail_peer((int)(pp - peers), "posting a receive", rc);
@@ -121,7 +125,7 @@ static struct osc_peer *peer_get(int p)
     size_t maxseg = sm_rma_chan_max_segment();
     if (maxseg > 65536)
         maxseg = 65536;
-    sm_rdma_qp_attr a = {0};
+    sm_rdma_qp_attr a = { 0 };
     a.pd = sm_osc_pd;
     a.send_cq = cq;
     a.recv_cq = cq;
@@ -134,9 +138,8 @@ static struct osc_peer *peer_get(int p)
     a.output_ctx = (void *)(intptr_t)p;
     pp->qp = sm_rdma_qp_new(&a);
     pp->pool = sm_xcalloc(OSC_POOL, OSC_BUFSZ);
-    if (!pp->qp ||
-        sm_rdma_reg(sm_osc_pd, pp->pool, (size_t)OSC_POOL * OSC_BUFSZ,
-                    SM_RDMA_LOCAL_WRITE | SM_RDMA_LOCAL_READ, &pp->pool_stag) != 0) {
+    if (!pp->qp || sm_rdma_reg(sm_osc_pd, pp->pool, (size_t)OSC_POOL * OSC_BUFSZ,
+                               SM_RDMA_LOCAL_WRITE | SM_RDMA_LOCAL_READ, &pp->pool_stag) != 0) {
         fail_peer(p, "queue pair setup", 0);
         return pp;
     }
@@ -159,10 +162,11 @@ int sm_osc_peer_failed(int p)
         return 1;
     struct osc_peer *pp = &peers[p];
     if (!pp->failed && pp->qp && sm_rdma_qp_state(pp->qp) == SM_RDMA_QPS_ERROR) {
-        sm_rdma_term t = {0};
+        sm_rdma_term t = { 0 };
         sm_rdma_qp_error(pp->qp, &t);
         SM_ERR("one-sided communication with rank %d failed: RDMA error layer %d type %d "
-                "code %d%s", p, t.layer, t.etype, t.ecode, t.remote ? " (reported by the peer)" : "");
+               "code %d%s",
+               p, t.layer, t.etype, t.ecode, t.remote ? " (reported by the peer)" : "");
         pp->failed = 1;
     }
     return pp->failed;
@@ -202,7 +206,7 @@ static int can_post(struct osc_peer *pp, int p, struct osc_item *it)
 
 static void post_item(struct osc_peer *pp, struct osc_item *it)
 {
-    sm_rdma_send_wr wr = {0};
+    sm_rdma_send_wr wr = { 0 };
     sm_rdma_sge sge;
     uint32_t tmpstag = 0;
     int rc = 0;
@@ -212,7 +216,7 @@ static void post_item(struct osc_peer *pp, struct osc_item *it)
             fail_peer((int)(pp - peers), "registering a message", 0);
             break;
         }
-        sge = (sm_rdma_sge){tmpstag, 0, (uint32_t)it->len};
+        sge = (sm_rdma_sge){ tmpstag, 0, (uint32_t)it->len };
         wr.opcode = SM_RDMA_WR_SEND;
         wr.sgl = &sge;
         wr.nsge = 1;
@@ -222,7 +226,7 @@ static void post_item(struct osc_peer *pp, struct osc_item *it)
         free(it->msg);
         break;
     case 2:
-        sge = (sm_rdma_sge){it->stage->stag, it->off, (uint32_t)it->len};
+        sge = (sm_rdma_sge){ it->stage->stag, it->off, (uint32_t)it->len };
         wr.opcode = SM_RDMA_WR_WRITE;
         wr.sgl = &sge;
         wr.nsge = 1;
@@ -232,7 +236,7 @@ static void post_item(struct osc_peer *pp, struct osc_item *it)
         sm_osc_stage_put(it->stage);
         break;
     case 3:
-        sge = (sm_rdma_sge){it->op->tmp_stag, it->off, (uint32_t)it->len};
+        sge = (sm_rdma_sge){ it->op->tmp_stag, it->off, (uint32_t)it->len };
         wr.wr_id = (uint64_t)(uintptr_t)it->op;
         wr.opcode = SM_RDMA_WR_READ;
         wr.sgl = &sge;
@@ -302,7 +306,7 @@ static int enqueue(int p, struct osc_item *it)
         /* the peer tracks at most 65536 undelivered messages: a Send every so many Writes /
          * Reads lets the credits (returned only once a Send is delivered, i.e. after every
          * earlier message) bound them */
-        struct osc_msg h = {0};
+        struct osc_msg h = { 0 };
         h.type = OSC_M_NOP;
         struct osc_item *nop = sm_xcalloc(1, sizeof *nop);
         nop->kind = 1;
@@ -317,8 +321,8 @@ static int enqueue(int p, struct osc_item *it)
     return MPI_SUCCESS;
 }
 
-int sm_osc_send(int p, const struct osc_msg *h, const void *blocks, size_t blen,
-                const void *data, size_t dlen)
+int sm_osc_send(int p, const struct osc_msg *h, const void *blocks, size_t blen, const void *data,
+                size_t dlen)
 {
     struct osc_item *it = sm_xcalloc(1, sizeof *it);
     it->kind = 1;
@@ -332,8 +336,7 @@ int sm_osc_send(int p, const struct osc_msg *h, const void *blocks, size_t blen,
     return enqueue(p, it);
 }
 
-int sm_osc_write(int p, struct osc_stage *s, size_t off, size_t len, uint32_t rstag,
-                 uint64_t rto)
+int sm_osc_write(int p, struct osc_stage *s, size_t off, size_t len, uint32_t rstag, uint64_t rto)
 {
     struct osc_item *it = sm_xcalloc(1, sizeof *it);
     it->kind = 2;
@@ -367,8 +370,8 @@ static void return_credits(int p, int force)
         return;
     if (!force && pp->owed < OSC_POOL / 4)
         return;
-    sm_rdma_sge sge = {fa_stag, 0, 8};
-    sm_rdma_send_wr wr = {0};
+    sm_rdma_sge sge = { fa_stag, 0, 8 };
+    sm_rdma_send_wr wr = { 0 };
     wr.opcode = SM_RDMA_WR_FETCH_ADD;
     wr.sgl = &sge;
     wr.nsge = 1;
@@ -437,7 +440,7 @@ static void rx_failed(void *ctx, int peer, const char *why)
         peers[peer].failed = 1;
 }
 
-static const struct sm_rma_receiver receiver = {NULL, rx_segment, rx_failed};
+static const struct sm_rma_receiver receiver = { NULL, rx_segment, rx_failed };
 
 int sm_osc_init(void)
 {

@@ -37,13 +37,13 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     sm_rma_chan_lock();
     win->expose_count = group->size;
     win->pscw_exposure = 1;
-    if (!(assert & MPI_MODE_NOCHECK))
+    if (!(assert &MPI_MODE_NOCHECK))
         for (int i = 0; i < group->size; i++) {
             if (r[i] == win->rank) {
                 win->t[r[i]].posts++;
                 continue;
             }
-            struct osc_msg h = {0};
+            struct osc_msg h = { 0 };
             h.type = OSC_M_POST;
             h.win = win->peers[r[i]].id;
             h.origin = win->rank;
@@ -105,7 +105,7 @@ int PMPI_Win_complete(MPI_Win win)
             win->completes++;
             continue;
         }
-        struct osc_msg h = {0};
+        struct osc_msg h = { 0 };
         h.type = OSC_M_COMPLETE;
         h.win = win->peers[t].id;
         h.origin = win->rank;
@@ -146,7 +146,10 @@ static int wait_or_test(MPI_Win win, int *flag, const char *fn)
 }
 
 #pragma weak MPI_Win_wait = PMPI_Win_wait
-int PMPI_Win_wait(MPI_Win win) { return wait_or_test(win, NULL, "MPI_Win_wait"); }
+int PMPI_Win_wait(MPI_Win win)
+{
+    return wait_or_test(win, NULL, "MPI_Win_wait");
+}
 
 #pragma weak MPI_Win_test = PMPI_Win_test
 int PMPI_Win_test(MPI_Win win, int *flag)

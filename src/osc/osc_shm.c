@@ -12,8 +12,8 @@
 
 #include "osc/osc.h"
 
-int sm_osc_shm_alloc(MPI_Comm comm, MPI_Aint size, void **base, void **shm_base,
-                     size_t *shm_len, MPI_Aint **sizes)
+int sm_osc_shm_alloc(MPI_Comm comm, MPI_Aint size, void **base, void **shm_base, size_t *shm_len,
+                     MPI_Aint **sizes)
 {
     int n = comm->size, me = comm->rank;
     MPI_Aint *sz = sm_xcalloc((size_t)n, sizeof *sz);
@@ -33,7 +33,8 @@ int sm_osc_shm_alloc(MPI_Comm comm, MPI_Aint size, void **base, void **shm_base,
     int fd = -1, ok = 1;
     if (me == 0) {
         static int seq;
-        snprintf(name, sizeof name, "/sctpmpi-win-%d-%d-%d", (int)getpid(), sm_world_rank(), seq++);
+        snprintf(name, sizeof name, "/sctpmpi-win-%d-%d-%d", (int)getpid(), sm_world_rank(),
+                 seq++);
         fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
         if (fd < 0 || ftruncate(fd, (off_t)len) != 0)
             ok = 0;
@@ -142,7 +143,7 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     }
     *size = (MPI_Aint)win->peers[rank].size;
     *disp_unit = win->peers[rank].disp_unit;
-    *(void **)baseptr = win->peers[rank].size ? (char *)win->shm_base + win->peers[rank].base
-                                              : NULL;
+    *(void **)baseptr =
+        win->peers[rank].size ? (char *)win->shm_base + win->peers[rank].base : NULL;
     return MPI_SUCCESS;
 }

@@ -14,8 +14,9 @@ static MPI_Op op_table(int i)
 {
     static MPI_Op t[14];
     if (!t[0]) {
-        MPI_Op v[14] = {MPI_MAX, MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
-                        MPI_BOR, MPI_LXOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE, MPI_NO_OP};
+        MPI_Op v[14] = { MPI_MAX,    MPI_MIN,    MPI_SUM,     MPI_PROD, MPI_LAND,
+                         MPI_BAND,   MPI_LOR,    MPI_BOR,     MPI_LXOR, MPI_BXOR,
+                         MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE, MPI_NO_OP };
         memcpy(t, v, sizeof t);
     }
     return (i >= 0 && i < 14) ? t[i] : NULL;
@@ -29,10 +30,13 @@ int sm_osc_op_code(MPI_Op op)
     return -1;
 }
 
-MPI_Op sm_osc_op_of(int code) { return op_table(code); }
+MPI_Op sm_osc_op_of(int code)
+{
+    return op_table(code);
+}
 
 #define DT_ENTRY(name, id) name,
-static MPI_Datatype dt_table[] = {SCTPMPI_DT_LIST(DT_ENTRY) SCTPMPI_DT_LIST_MPI3(DT_ENTRY)};
+static MPI_Datatype dt_table[] = { SCTPMPI_DT_LIST(DT_ENTRY) SCTPMPI_DT_LIST_MPI3(DT_ENTRY) };
 #undef DT_ENTRY
 #define NDT ((int)(sizeof dt_table / sizeof dt_table[0]))
 
@@ -44,7 +48,10 @@ int sm_osc_dt_code(MPI_Datatype dt)
     return -1;
 }
 
-MPI_Datatype sm_osc_dt_of(int code) { return (code >= 0 && code < NDT) ? dt_table[code] : NULL; }
+MPI_Datatype sm_osc_dt_of(int code)
+{
+    return (code >= 0 && code < NDT) ? dt_table[code] : NULL;
+}
 
 /* ---- applying blocks --------------------------------------------------------------------- */
 static uint8_t *resolve(struct sctpmpi_win *w, uint64_t disp, uint64_t len)
@@ -127,7 +134,7 @@ static void grant(struct sctpmpi_win *w, int origin)
         w->t[origin].granted = 1;
         return;
     }
-    struct osc_msg h = {0};
+    struct osc_msg h = { 0 };
     h.type = OSC_M_LOCK_GRANT;
     h.win = w->peers[origin].id;
     h.origin = w->rank;
@@ -157,7 +164,7 @@ void sm_osc_lock_request(struct sctpmpi_win *w, int origin, int type)
         if (!w->waitq)
             sm_die("out of memory");
     }
-    w->waitq[w->nwait++] = (struct osc_lockwait){origin, type};
+    w->waitq[w->nwait++] = (struct osc_lockwait){ origin, type };
 }
 
 void sm_osc_lock_release(struct sctpmpi_win *w, int origin)
@@ -182,7 +189,7 @@ void sm_osc_lock_release(struct sctpmpi_win *w, int origin)
 static void reply(struct sctpmpi_win *w, int peer, int origin, int type, uint64_t tag,
                   uint64_t off, const void *data, size_t len)
 {
-    struct osc_msg h = {0};
+    struct osc_msg h = { 0 };
     h.type = (uint8_t)type;
     h.win = w->peers[origin].id;
     h.origin = w->rank;
@@ -211,7 +218,7 @@ void sm_osc_handle(int peer, const uint8_t *m, size_t len)
     struct sctpmpi_win *w = sm_osc_win_by_id(h.win);
     if (!w || h.origin < 0 || h.origin >= w->size) {
         SM_WARN("one-sided message type %d for unknown window %u from rank %d dropped", h.type,
-               h.win, peer);
+                h.win, peer);
         return;
     }
     size_t blen = (size_t)h.nblk * sizeof(struct osc_blk);
@@ -244,7 +251,7 @@ void sm_osc_handle(int peer, const uint8_t *m, size_t len)
     }
     case OSC_M_CAS: {
         uint64_t es = h.nblk == 1 ? blk[0].len : 0;
-        uint8_t old[64] = {0};
+        uint8_t old[64] = { 0 };
         uint8_t *addr = es && es <= 32 && h.len == 2 * es ? resolve(w, blk[0].disp, es) : NULL;
         if (addr) {
             memcpy(old, addr, es);
@@ -254,31 +261,20 @@ void sm_osc_handle(int peer, const uint8_t *m, size_t len)
         reply(w, peer, o, OSC_M_GACC_REPLY, h.tag, 0, old, es);
         break;
     }
-    case OSC_M_FLUSH:
-        reply(w, peer, o, OSC_M_FLUSH_ACK, 0, 0, NULL, 0);
-        break;
+    case OSC_M_FLUSH: reply(w, peer, o, OSC_M_FLUSH_ACK, 0, 0, NULL, 0); break;
     case OSC_M_FLUSH_ACK:
-    case OSC_M_UNLOCK_ACK:
-        w->t[o].acks++;
-        break;
+    case OSC_M_UNLOCK_ACK: w->t[o].acks++; break;
     case OSC_M_LOCK:
         sm_osc_lock_request(w, o, h.flags == 1 ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED);
         break;
-    case OSC_M_LOCK_GRANT:
-        w->t[o].granted = 1;
-        break;
+    case OSC_M_LOCK_GRANT: w->t[o].granted = 1; break;
     case OSC_M_UNLOCK:
         sm_osc_lock_release(w, o);
         reply(w, peer, o, OSC_M_UNLOCK_ACK, 0, 0, NULL, 0);
         break;
-    case OSC_M_POST:
-        w->t[o].posts++;
-        break;
-    case OSC_M_COMPLETE:
-        w->completes++;
-        break;
-    default:
-        SM_WARN("unknown one-sided message type %d from rank %d dropped", h.type, peer);
+    case OSC_M_POST: w->t[o].posts++; break;
+    case OSC_M_COMPLETE: w->completes++; break;
+    default: SM_WARN("unknown one-sided message type %d from rank %d dropped", h.type, peer);
     }
     free(blk);
 }

@@ -90,7 +90,7 @@ int sm_osc_win_setup(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, MP
     w->attr_model = w->model;
     w->t = sm_xcalloc((size_t)w->size, sizeof *w->t);
     w->peers = sm_xcalloc((size_t)w->size, sizeof *w->peers);
-    struct osc_rinfo me = {0};
+    struct osc_rinfo me = { 0 };
     sm_rma_chan_lock();
     if (size > 0 && flavor != MPI_WIN_FLAVOR_DYNAMIC) {
         unsigned acc = SM_RDMA_LOCAL_READ | SM_RDMA_LOCAL_WRITE | SM_RDMA_REMOTE_READ |
@@ -292,21 +292,11 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag)
         return sm_osc_error(win, MPI_ERR_ARG, "MPI_Win_get_attr", "NULL argument");
     *flag = 1;
     switch (keyval) {
-    case MPI_WIN_BASE:
-        *(void **)val = win->base;
-        return MPI_SUCCESS;
-    case MPI_WIN_SIZE:
-        *(MPI_Aint **)val = &win->attr_size;
-        return MPI_SUCCESS;
-    case MPI_WIN_DISP_UNIT:
-        *(int **)val = &win->attr_disp_unit;
-        return MPI_SUCCESS;
-    case MPI_WIN_CREATE_FLAVOR:
-        *(int **)val = &win->attr_flavor;
-        return MPI_SUCCESS;
-    case MPI_WIN_MODEL:
-        *(int **)val = &win->attr_model;
-        return MPI_SUCCESS;
+    case MPI_WIN_BASE: *(void **)val = win->base; return MPI_SUCCESS;
+    case MPI_WIN_SIZE: *(MPI_Aint **)val = &win->attr_size; return MPI_SUCCESS;
+    case MPI_WIN_DISP_UNIT: *(int **)val = &win->attr_disp_unit; return MPI_SUCCESS;
+    case MPI_WIN_CREATE_FLAVOR: *(int **)val = &win->attr_flavor; return MPI_SUCCESS;
+    case MPI_WIN_MODEL: *(int **)val = &win->attr_model; return MPI_SUCCESS;
     }
     *flag = 0;
     int rc = sm_win_attr_get(win, keyval, val, flag, "MPI_Win_get_attr");

@@ -26,27 +26,27 @@ extern "C" {
 
 /* ---- error codes (negative returns) ---- */
 enum sm_rdma_err {
-  SM_RDMA_OK = 0,
-  SM_RDMA_EINVAL = -1,    /* bad argument */
-  SM_RDMA_ENOMEM = -2,    /* allocation failed or a table is full */
-  SM_RDMA_ESTAG = -3,     /* STag unknown, wrong key or invalidated */
-  SM_RDMA_EBOUNDS = -4,   /* offset + length outside the region */
-  SM_RDMA_EACCESS = -5,   /* region lacks the needed access right */
-  SM_RDMA_EWRAP = -6,     /* offset + length overflows 64 bits */
-  SM_RDMA_ESTATE = -7,    /* queue pair is in the error state */
-  SM_RDMA_EPROTO = -8,    /* malformed segment (a Terminate was sent) */
-  SM_RDMA_ETOOBIG = -9,   /* message longer than the protocol allows */
-  SM_RDMA_ENOINV = -10    /* the region may not be invalidated by the peer */
+    SM_RDMA_OK = 0,
+    SM_RDMA_EINVAL = -1,  /* bad argument */
+    SM_RDMA_ENOMEM = -2,  /* allocation failed or a table is full */
+    SM_RDMA_ESTAG = -3,   /* STag unknown, wrong key or invalidated */
+    SM_RDMA_EBOUNDS = -4, /* offset + length outside the region */
+    SM_RDMA_EACCESS = -5, /* region lacks the needed access right */
+    SM_RDMA_EWRAP = -6,   /* offset + length overflows 64 bits */
+    SM_RDMA_ESTATE = -7,  /* queue pair is in the error state */
+    SM_RDMA_EPROTO = -8,  /* malformed segment (a Terminate was sent) */
+    SM_RDMA_ETOOBIG = -9, /* message longer than the protocol allows */
+    SM_RDMA_ENOINV = -10  /* the region may not be invalidated by the peer */
 };
 
 /* ---- memory registration (stag.c) ---- */
 enum sm_rdma_access {
-  SM_RDMA_LOCAL_READ = 1u << 0,     /* source of local gathers (Send, Write, Read Response) */
-  SM_RDMA_LOCAL_WRITE = 1u << 1,    /* target of receives, Read sinks, atomic results */
-  SM_RDMA_REMOTE_READ = 1u << 2,    /* the peer may RDMA Read it */
-  SM_RDMA_REMOTE_WRITE = 1u << 3,   /* the peer may RDMA Write it */
-  SM_RDMA_REMOTE_ATOMIC = 1u << 4,  /* the peer may apply atomic operations to it */
-  SM_RDMA_REMOTE_INVALIDATE = 1u << 5 /* the peer may invalidate it (Send with Invalidate) */
+    SM_RDMA_LOCAL_READ = 1u << 0,       /* source of local gathers (Send, Write, Read Response) */
+    SM_RDMA_LOCAL_WRITE = 1u << 1,      /* target of receives, Read sinks, atomic results */
+    SM_RDMA_REMOTE_READ = 1u << 2,      /* the peer may RDMA Read it */
+    SM_RDMA_REMOTE_WRITE = 1u << 3,     /* the peer may RDMA Write it */
+    SM_RDMA_REMOTE_ATOMIC = 1u << 4,    /* the peer may apply atomic operations to it */
+    SM_RDMA_REMOTE_INVALIDATE = 1u << 5 /* the peer may invalidate it (Send with Invalidate) */
 };
 
 typedef struct sm_rdma_pd sm_rdma_pd; /* protection domain: the table of registered regions */
@@ -64,34 +64,38 @@ int sm_rdma_invalidate(sm_rdma_pd *pd, uint32_t stag);
 int sm_rdma_revalidate(sm_rdma_pd *pd, uint32_t old_stag, uint32_t *stag);
 /* Validate an access and return the address of offset `to`: STag, key, validity, rights (all
  * bits of `need`), bounds and 64-bit wrap.  len may be 0. */
-int sm_rdma_resolve(const sm_rdma_pd *pd, uint32_t stag, uint64_t to, uint64_t len,
-                    unsigned need, uint8_t **addr);
+int sm_rdma_resolve(const sm_rdma_pd *pd, uint32_t stag, uint64_t to, uint64_t len, unsigned need,
+                    uint8_t **addr);
 
 /* ---- completion queues (cq.c) ---- */
 enum sm_rdma_wc_opcode {
-  SM_RDMA_WC_SEND, SM_RDMA_WC_WRITE, SM_RDMA_WC_READ, SM_RDMA_WC_RECV,
-  SM_RDMA_WC_FETCH_ADD, SM_RDMA_WC_CMP_SWAP
+    SM_RDMA_WC_SEND,
+    SM_RDMA_WC_WRITE,
+    SM_RDMA_WC_READ,
+    SM_RDMA_WC_RECV,
+    SM_RDMA_WC_FETCH_ADD,
+    SM_RDMA_WC_CMP_SWAP
 };
 enum sm_rdma_wc_status {
-  SM_RDMA_WC_SUCCESS = 0,
-  SM_RDMA_WC_LOC_PROT_ERR,   /* a local SGE failed validation */
-  SM_RDMA_WC_LOC_LEN_ERR,    /* received message longer than the posted buffer */
-  SM_RDMA_WC_REM_ACCESS_ERR, /* the peer refused: STag, bounds or rights (Terminate) */
-  SM_RDMA_WC_REM_OP_ERR,     /* the peer refused: no buffer, too long, bad opcode (Terminate) */
-  SM_RDMA_WC_FLUSH_ERR       /* the queue pair entered the error state before completion */
+    SM_RDMA_WC_SUCCESS = 0,
+    SM_RDMA_WC_LOC_PROT_ERR,   /* a local SGE failed validation */
+    SM_RDMA_WC_LOC_LEN_ERR,    /* received message longer than the posted buffer */
+    SM_RDMA_WC_REM_ACCESS_ERR, /* the peer refused: STag, bounds or rights (Terminate) */
+    SM_RDMA_WC_REM_OP_ERR,     /* the peer refused: no buffer, too long, bad opcode (Terminate) */
+    SM_RDMA_WC_FLUSH_ERR       /* the queue pair entered the error state before completion */
 };
 enum sm_rdma_wc_flags {
-  SM_RDMA_WC_SOLICITED = 1u << 0,  /* Send with Solicited Event */
-  SM_RDMA_WC_INVALIDATED = 1u << 1 /* Send with Invalidate: invalidated_stag was invalidated */
+    SM_RDMA_WC_SOLICITED = 1u << 0,  /* Send with Solicited Event */
+    SM_RDMA_WC_INVALIDATED = 1u << 1 /* Send with Invalidate: invalidated_stag was invalidated */
 };
 typedef struct sm_rdma_wc {
-  uint64_t wr_id;
-  uint32_t qp_num;
-  uint8_t opcode;   /* enum sm_rdma_wc_opcode */
-  uint8_t status;   /* enum sm_rdma_wc_status */
-  uint8_t flags;    /* enum sm_rdma_wc_flags */
-  uint32_t byte_len;
-  uint32_t invalidated_stag;
+    uint64_t wr_id;
+    uint32_t qp_num;
+    uint8_t opcode; /* enum sm_rdma_wc_opcode */
+    uint8_t status; /* enum sm_rdma_wc_status */
+    uint8_t flags;  /* enum sm_rdma_wc_flags */
+    uint32_t byte_len;
+    uint32_t invalidated_stag;
 } sm_rdma_wc;
 
 typedef struct sm_rdma_cq sm_rdma_cq;
@@ -106,32 +110,36 @@ uint64_t sm_rdma_cq_solicited(const sm_rdma_cq *cq);
 
 /* ---- queue pairs (qp.c, rdmap.c) ---- */
 typedef struct sm_rdma_sge {
-  uint32_t stag; /* local region */
-  uint64_t to;   /* offset in it */
-  uint32_t len;
+    uint32_t stag; /* local region */
+    uint64_t to;   /* offset in it */
+    uint32_t len;
 } sm_rdma_sge;
 
 enum sm_rdma_wr_opcode {
-  SM_RDMA_WR_SEND, SM_RDMA_WR_SEND_INV, SM_RDMA_WR_WRITE, SM_RDMA_WR_READ,
-  SM_RDMA_WR_FETCH_ADD, SM_RDMA_WR_CMP_SWAP
+    SM_RDMA_WR_SEND,
+    SM_RDMA_WR_SEND_INV,
+    SM_RDMA_WR_WRITE,
+    SM_RDMA_WR_READ,
+    SM_RDMA_WR_FETCH_ADD,
+    SM_RDMA_WR_CMP_SWAP
 };
 enum sm_rdma_wr_flags {
-  SM_RDMA_WR_SOLICITED = 1u << 0, /* Send: the peer's completion carries SM_RDMA_WC_SOLICITED */
-  SM_RDMA_WR_FENCE = 1u << 1      /* emit only after every earlier Read and atomic completed */
+    SM_RDMA_WR_SOLICITED = 1u << 0, /* Send: the peer's completion carries SM_RDMA_WC_SOLICITED */
+    SM_RDMA_WR_FENCE = 1u << 1      /* emit only after every earlier Read and atomic completed */
 };
 
 typedef struct sm_rdma_send_wr {
-  uint64_t wr_id;
-  uint8_t opcode;             /* enum sm_rdma_wr_opcode */
-  uint8_t flags;              /* enum sm_rdma_wr_flags */
-  const sm_rdma_sge *sgl;     /* local data: gather list (Send/Write), the single sink (Read),
+    uint64_t wr_id;
+    uint8_t opcode;         /* enum sm_rdma_wr_opcode */
+    uint8_t flags;          /* enum sm_rdma_wr_flags */
+    const sm_rdma_sge *sgl; /* local data: gather list (Send/Write), the single sink (Read),
                                  one 8-byte result buffer (atomics) */
-  int nsge;
-  uint32_t remote_stag;       /* Write, Read, atomics */
-  uint64_t remote_to;
-  uint32_t invalidate_stag;   /* Send with Invalidate: the peer's STag to invalidate */
-  uint64_t add_or_swap;       /* Fetch-and-Add: addend; Compare-and-Swap: new value */
-  uint64_t compare;           /* Compare-and-Swap: expected value */
+    int nsge;
+    uint32_t remote_stag; /* Write, Read, atomics */
+    uint64_t remote_to;
+    uint32_t invalidate_stag; /* Send with Invalidate: the peer's STag to invalidate */
+    uint64_t add_or_swap;     /* Fetch-and-Add: addend; Compare-and-Swap: new value */
+    uint64_t compare;         /* Compare-and-Swap: expected value */
 } sm_rdma_send_wr;
 
 /* Output callback: one outgoing segment.  lane is a hint in [0, lanes): the segments of one
@@ -139,48 +147,69 @@ typedef struct sm_rdma_send_wr {
 typedef void (*sm_rdma_output_fn)(void *ctx, const uint8_t *seg, size_t len, unsigned lane);
 
 typedef struct sm_rdma_qp_attr {
-  sm_rdma_pd *pd;
-  sm_rdma_cq *send_cq;        /* may be shared with other queue pairs and with recv_cq */
-  sm_rdma_cq *recv_cq;
-  uint32_t qp_num;            /* reported in work completions */
-  uint32_t max_segment;       /* maximum upper-layer PDU: header + payload bytes, >= 64 */
-  unsigned lanes;             /* >= 1 */
-  uint32_t max_send_wr, max_recv_wr;
-  uint32_t max_inflight_msgs; /* incoming messages tracked at once (0 = 65536) */
-  sm_rdma_output_fn output;
-  void *output_ctx;
+    sm_rdma_pd *pd;
+    sm_rdma_cq *send_cq; /* may be shared with other queue pairs and with recv_cq */
+    sm_rdma_cq *recv_cq;
+    uint32_t qp_num;      /* reported in work completions */
+    uint32_t max_segment; /* maximum upper-layer PDU: header + payload bytes, >= 64 */
+    unsigned lanes;       /* >= 1 */
+    uint32_t max_send_wr, max_recv_wr;
+    uint32_t max_inflight_msgs; /* incoming messages tracked at once (0 = 65536) */
+    sm_rdma_output_fn output;
+    void *output_ctx;
 } sm_rdma_qp_attr;
 
 enum sm_rdma_qp_state { SM_RDMA_QPS_RTS, SM_RDMA_QPS_ERROR };
 
 /* The error that moved a queue pair to the error state (RFC 5040 Terminate fields). */
 typedef struct sm_rdma_term {
-  uint8_t layer;   /* SM_RDMA_LAYER_* */
-  uint8_t etype;
-  uint8_t ecode;
-  uint8_t remote;  /* 1: reported by the peer's Terminate; 0: detected here */
+    uint8_t layer; /* SM_RDMA_LAYER_* */
+    uint8_t etype;
+    uint8_t ecode;
+    uint8_t remote; /* 1: reported by the peer's Terminate; 0: detected here */
 } sm_rdma_term;
 
 /* Terminate layers, error types and codes (the RFC 5040 / 5041 registry values). */
 enum {
-  SM_RDMA_LAYER_RDMAP = 0x0, SM_RDMA_LAYER_DDP = 0x1, SM_RDMA_LAYER_LLP = 0x2,
-  /* RDMAP error types */
-  SM_RDMA_RDMAP_LOCAL_CATA = 0x0, SM_RDMA_RDMAP_REMOTE_PROT = 0x1, SM_RDMA_RDMAP_REMOTE_OP = 0x2,
-  /* RDMAP remote protection codes */
-  SM_RDMA_RP_INV_STAG = 0x00, SM_RDMA_RP_BOUNDS = 0x01, SM_RDMA_RP_ACCESS = 0x02,
-  SM_RDMA_RP_NOT_ASSOC = 0x03, SM_RDMA_RP_TO_WRAP = 0x04, SM_RDMA_RP_NO_INV = 0x09,
-  SM_RDMA_RP_UNSPEC = 0xff,
-  /* RDMAP remote operation codes */
-  SM_RDMA_RO_VERSION = 0x05, SM_RDMA_RO_OPCODE = 0x06, SM_RDMA_RO_CATA_STREAM = 0x07,
-  SM_RDMA_RO_CATA_GLOBAL = 0x08, SM_RDMA_RO_NO_INV = 0x09, SM_RDMA_RO_UNSPEC = 0xff,
-  /* DDP error types */
-  SM_RDMA_DDP_LOCAL_CATA = 0x0, SM_RDMA_DDP_TAGGED = 0x1, SM_RDMA_DDP_UNTAGGED = 0x2,
-  /* DDP tagged codes */
-  SM_RDMA_DT_INV_STAG = 0x00, SM_RDMA_DT_BOUNDS = 0x01, SM_RDMA_DT_NOT_ASSOC = 0x02,
-  SM_RDMA_DT_TO_WRAP = 0x03, SM_RDMA_DT_VERSION = 0x04,
-  /* DDP untagged codes */
-  SM_RDMA_DU_INV_QN = 0x01, SM_RDMA_DU_NO_BUF = 0x02, SM_RDMA_DU_MSN_RANGE = 0x03,
-  SM_RDMA_DU_INV_MO = 0x04, SM_RDMA_DU_TOO_LONG = 0x05, SM_RDMA_DU_VERSION = 0x06
+    SM_RDMA_LAYER_RDMAP = 0x0,
+    SM_RDMA_LAYER_DDP = 0x1,
+    SM_RDMA_LAYER_LLP = 0x2,
+    /* RDMAP error types */
+    SM_RDMA_RDMAP_LOCAL_CATA = 0x0,
+    SM_RDMA_RDMAP_REMOTE_PROT = 0x1,
+    SM_RDMA_RDMAP_REMOTE_OP = 0x2,
+    /* RDMAP remote protection codes */
+    SM_RDMA_RP_INV_STAG = 0x00,
+    SM_RDMA_RP_BOUNDS = 0x01,
+    SM_RDMA_RP_ACCESS = 0x02,
+    SM_RDMA_RP_NOT_ASSOC = 0x03,
+    SM_RDMA_RP_TO_WRAP = 0x04,
+    SM_RDMA_RP_NO_INV = 0x09,
+    SM_RDMA_RP_UNSPEC = 0xff,
+    /* RDMAP remote operation codes */
+    SM_RDMA_RO_VERSION = 0x05,
+    SM_RDMA_RO_OPCODE = 0x06,
+    SM_RDMA_RO_CATA_STREAM = 0x07,
+    SM_RDMA_RO_CATA_GLOBAL = 0x08,
+    SM_RDMA_RO_NO_INV = 0x09,
+    SM_RDMA_RO_UNSPEC = 0xff,
+    /* DDP error types */
+    SM_RDMA_DDP_LOCAL_CATA = 0x0,
+    SM_RDMA_DDP_TAGGED = 0x1,
+    SM_RDMA_DDP_UNTAGGED = 0x2,
+    /* DDP tagged codes */
+    SM_RDMA_DT_INV_STAG = 0x00,
+    SM_RDMA_DT_BOUNDS = 0x01,
+    SM_RDMA_DT_NOT_ASSOC = 0x02,
+    SM_RDMA_DT_TO_WRAP = 0x03,
+    SM_RDMA_DT_VERSION = 0x04,
+    /* DDP untagged codes */
+    SM_RDMA_DU_INV_QN = 0x01,
+    SM_RDMA_DU_NO_BUF = 0x02,
+    SM_RDMA_DU_MSN_RANGE = 0x03,
+    SM_RDMA_DU_INV_MO = 0x04,
+    SM_RDMA_DU_TOO_LONG = 0x05,
+    SM_RDMA_DU_VERSION = 0x06
 };
 
 typedef struct sm_rdma_qp sm_rdma_qp;

@@ -13,7 +13,10 @@
 
 #include "sctpn_internal.h"
 
-static int on(const struct sctpn_endpoint *ep) { return ep->cfg.timing != 0; }
+static int on(const struct sctpn_endpoint *ep)
+{
+    return ep->cfg.timing != 0;
+}
 
 /* the association's held time for reason r up to now, the open interval included */
 static uint64_t blk_now(const struct sctpn_assoc *a, int r, uint64_t now)
@@ -115,7 +118,7 @@ void acct_first_tx(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct txms
     m->tm_first = now;
     struct sctpn_timing *t = &a->tm;
     uint64_t q = now > m->tm_q ? now - m->tm_q : 0;
-    uint64_t d[ACCT_NBLK] = {0};
+    uint64_t d[ACCT_NBLK] = { 0 };
     for (int r = 1; r < ACCT_NBLK; r++) {
         uint64_t v = blk_now(a, r, now);
         d[r] = v > m->tm_blk[r] ? v - m->tm_blk[r] : 0;

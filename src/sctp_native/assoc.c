@@ -169,7 +169,7 @@ void assoc_down(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int reason)
     a->state = SCTPN_CLOSED;
     u32map_del(&ep->by_vtag, a->my_vtag);
     tx_free_all(ep, a, 1);
-    struct sctpn_event ev = {.type = SCTPN_EV_ASSOC_DOWN, .assoc = a->id, .reason = reason};
+    struct sctpn_event ev = { .type = SCTPN_EV_ASSOC_DOWN, .assoc = a->id, .reason = reason };
     if (a->npaths)
         ev.addr = a->paths[a->primary].remote;
     ev_emit(ep, &ev);

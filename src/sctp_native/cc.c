@@ -9,23 +9,24 @@
  * (pace_blocked, set by output.c). */
 #include "sctpn_internal.h"
 
-#define PACE_QUANTUM_US 1000 /* cfg.pace_quantum_us = 0: the burst a paced path may send at
+#define PACE_QUANTUM_US                                                                          \
+    1000                 /* cfg.pace_quantum_us = 0: the burst a paced path may send at
                               * once, in time at its rate */
-#define PACE_MIN_BURST 2     /* ... but at least this many full packets */
+#define PACE_MIN_BURST 2 /* ... but at least this many full packets */
 
 const struct cc_ops *cc_ops_of(const struct sctpn_endpoint *ep)
 {
     switch (ep->cfg.cc) {
-    case SCTPN_CC_CUBIC:
-        return &sm_cc_cubic;
-    case SCTPN_CC_BBR:
-        return &sm_cc_bbr;
-    default:
-        return &sm_cc_reno;
+    case SCTPN_CC_CUBIC: return &sm_cc_cubic;
+    case SCTPN_CC_BBR: return &sm_cc_bbr;
+    default: return &sm_cc_reno;
     }
 }
 
-int cc_paces(const struct sctpn_endpoint *ep) { return cc_ops_of(ep)->paces; }
+int cc_paces(const struct sctpn_endpoint *ep)
+{
+    return cc_ops_of(ep)->paces;
+}
 
 void cc_init(struct sctpn_endpoint *ep, struct path *p)
 {

@@ -20,51 +20,51 @@ struct txc;
 
 /* per-path state of CUBIC (cc_cubic.c) */
 struct cc_cubic_state {
-    double w_max;            /* window before the last reduction (bytes) */
-    double k_s;              /* time to regain w_max (seconds) */
-    double w_est;            /* the Reno-friendly estimate (bytes) */
-    double cwnd_epoch;       /* cwnd when the epoch began */
-    uint64_t epoch_us;       /* start of the current congestion-avoidance epoch, 0 none */
-    double acc;              /* fractional cwnd growth not yet applied (bytes) */
+    double w_max;      /* window before the last reduction (bytes) */
+    double k_s;        /* time to regain w_max (seconds) */
+    double w_est;      /* the Reno-friendly estimate (bytes) */
+    double cwnd_epoch; /* cwnd when the epoch began */
+    uint64_t epoch_us; /* start of the current congestion-avoidance epoch, 0 none */
+    double acc;        /* fractional cwnd growth not yet applied (bytes) */
 };
 
 /* per-path state of the BBR-like controller (cc_bbr.c) */
 #define CC_BBR_BW_ROUNDS 10
 struct cc_bbr_state {
-    int mode;                /* startup, drain, probe_bw, probe_rtt */
+    int mode;                          /* startup, drain, probe_bw, probe_rtt */
     uint64_t bw_max[CC_BBR_BW_ROUNDS]; /* largest delivery rate per round (bytes/s) */
     uint64_t bw_round[CC_BBR_BW_ROUNDS];
-    uint64_t btl_bw;         /* windowed max of the above */
+    uint64_t btl_bw; /* windowed max of the above */
     uint64_t min_rtt_us, min_rtt_stamp;
     uint64_t round, next_round_delivered;
     int round_start;
-    uint64_t full_bw;        /* startup: the rate that stopped growing */
+    uint64_t full_bw; /* startup: the rate that stopped growing */
     int full_bw_count, filled_pipe;
     int cycle_idx;
     uint64_t cycle_stamp;
-    uint64_t probe_rtt_done;     /* PROBE_RTT ends then (0: flight not yet down) */
+    uint64_t probe_rtt_done; /* PROBE_RTT ends then (0: flight not yet down) */
     int probe_rtt_round_done;
     uint32_t prior_cwnd;
     uint32_t pacing_gain_x1000, cwnd_gain_x1000;
-    uint64_t rtt_prior_cwnd;     /* the window PROBE_RTT returns to */
+    uint64_t rtt_prior_cwnd; /* the window PROBE_RTT returns to */
 };
 
 /* what one SACK did on one path */
 struct cc_ack {
-    uint32_t bytes_acked;    /* bytes of this path's chunks newly acknowledged (were in flight) */
-    uint32_t flight_before;  /* the path's flight before the SACK */
-    int advanced;            /* the cumulative ack advanced (always with CMT) */
-    uint64_t rtt_us;         /* RTT sample (Karn) taken by this SACK, 0 none */
+    uint32_t bytes_acked;   /* bytes of this path's chunks newly acknowledged (were in flight) */
+    uint32_t flight_before; /* the path's flight before the SACK */
+    int advanced;           /* the cumulative ack advanced (always with CMT) */
+    uint64_t rtt_us;        /* RTT sample (Karn) taken by this SACK, 0 none */
     /* delivery-rate sample (cc_rate.c): delivered bytes over the interval, 0 interval = none */
     uint64_t rs_delivered;
     uint64_t rs_interval_us;
-    int rs_app_limited;      /* the sample was taken while the sender had too little to send */
+    int rs_app_limited; /* the sample was taken while the sender had too little to send */
     uint64_t rs_prior_delivered; /* the path's delivered count when the sampled chunk left */
 };
 
 struct cc_ops {
     const char *name;
-    int paces;               /* rate-paced: the engine consults pacing and skips max_burst */
+    int paces; /* rate-paced: the engine consults pacing and skips max_burst */
     void (*init)(struct sctpn_endpoint *ep, struct path *p);
     void (*on_ack)(struct sctpn_endpoint *ep, struct path *p, const struct cc_ack *ack,
                    uint64_t now);

@@ -25,7 +25,7 @@ enum { BBR_STARTUP, BBR_DRAIN, BBR_PROBE_BW, BBR_PROBE_RTT };
 #define BBR_MIN_RTT_WIN_US 10000000u
 #define BBR_PROBE_RTT_US 200000u
 #define BBR_CYCLE 8
-static const uint32_t cycle_gain[BBR_CYCLE] = {1250, 750, 1000, 1000, 1000, 1000, 1000, 1000};
+static const uint32_t cycle_gain[BBR_CYCLE] = { 1250, 750, 1000, 1000, 1000, 1000, 1000, 1000 };
 
 static void bbr_init(struct sctpn_endpoint *ep, struct path *p)
 {
@@ -120,9 +120,9 @@ static void bbr_on_ack(struct sctpn_endpoint *ep, struct path *p, const struct c
     if (b->mode == BBR_PROBE_BW) {
         uint32_t g = cycle_gain[b->cycle_idx];
         int elapsed = now > b->cycle_stamp + b->min_rtt_us;
-        int next = g == 1000 ? elapsed
-                 : g > 1000  ? elapsed && ack->flight_before >= bdp(b, g)
-                             : elapsed || p->flight <= bdp(b, 1000);
+        int next = g == 1000  ? elapsed
+                   : g > 1000 ? elapsed && ack->flight_before >= bdp(b, g)
+                              : elapsed || p->flight <= bdp(b, 1000);
         if (g > 1000 && now > b->cycle_stamp + 2 * b->min_rtt_us)
             next = 1; /* could not fill the probe: move on anyway */
         if (next) {

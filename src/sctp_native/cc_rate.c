@@ -48,8 +48,8 @@ void rate_sample(struct path *p, struct cc_ack *ack)
     ack->rs_delivered = 0;
     ack->rs_interval_us = 0;
     if (p->rs_have) {
-        uint64_t iv = p->rs_send_elapsed > p->rs_ack_elapsed ? p->rs_send_elapsed
-                                                             : p->rs_ack_elapsed;
+        uint64_t iv =
+            p->rs_send_elapsed > p->rs_ack_elapsed ? p->rs_send_elapsed : p->rs_ack_elapsed;
         ack->rs_delivered = p->delivered - p->rs_prior_delivered;
         ack->rs_interval_us = iv;
         ack->rs_app_limited = p->rs_app_limited;

@@ -23,8 +23,8 @@ void cc_slow_start(struct sctpn_endpoint *ep, struct path *p, const struct cc_ac
      * while it is below twice this burst's largest flight (Linux's tcp_is_cwnd_limited in slow
      * start): a message shorter than the window still grows it, so the next one of that size
      * goes in one round trip */
-    int used = ack->flight_before + mtu > p->cwnd ||
-               (ep->cfg.ss_peak && p->cwnd < 2u * p->flight_peak);
+    int used =
+        ack->flight_before + mtu > p->cwnd || (ep->cfg.ss_peak && p->cwnd < 2u * p->flight_peak);
     if (ack->advanced && !p->in_fast_recovery && used)
         p->cwnd += ack->bytes_acked < cap ? ack->bytes_acked : cap;
 }

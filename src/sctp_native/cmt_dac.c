@@ -22,9 +22,9 @@
 int dac_may_delay_sack(struct sctpn_endpoint *ep, const struct sctpn_assoc *a, int gap_now)
 {
     if (!a->dac || !ep->cfg.sack_delay_us || ep->cfg.sack_freq < 2)
-        return 0;             /* no delayed SACKs at all: nothing to keep delaying */
+        return 0; /* no delayed SACKs at all: nothing to keep delaying */
     if (a->sack_gap_before && !gap_now)
-        return 0;             /* a gap was just filled: tell the sender at once */
+        return 0;                /* a gap was just filled: tell the sender at once */
     return a->sack_due == NEVER; /* the first data packet since the last SACK */
 }
 

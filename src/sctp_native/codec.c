@@ -6,7 +6,7 @@
 size_t chunk_min_len(uint8_t type)
 {
     switch (type) {
-    case CT_DATA: return DATA_HDR - CHUNK_HDR + 1;  /* TSN, stream, SSN, PPID, >= 1 byte */
+    case CT_DATA: return DATA_HDR - CHUNK_HDR + 1; /* TSN, stream, SSN, PPID, >= 1 byte */
     case CT_I_DATA: return IDATA_HDR - CHUNK_HDR + 1;
     case CT_INIT:
     case CT_INIT_ACK: return 16;
@@ -143,12 +143,12 @@ int sctpn_packet_check(const uint8_t *pkt, size_t len, int verify_crc)
     struct sctpn_chunk ch;
     while (pkt_next(&pk, &off, &ch)) {
         const struct sctpn_chunk *c = &ch;
-        struct tlv_iter it = {0};
+        struct tlv_iter it = { 0 };
         if (c->type == CT_INIT || c->type == CT_INIT_ACK)
-            it = (struct tlv_iter){c->val + 16, c->vlen - 16};
+            it = (struct tlv_iter){ c->val + 16, c->vlen - 16 };
         else if (c->type == CT_ABORT || c->type == CT_ERROR || c->type == CT_HEARTBEAT ||
                  c->type == CT_HEARTBEAT_ACK)
-            it = (struct tlv_iter){c->val, c->vlen};
+            it = (struct tlv_iter){ c->val, c->vlen };
         else if (c->type == CT_SACK &&
                  12 + 4 * ((size_t)ld16(c->val + 8) + ld16(c->val + 10)) > c->vlen)
             return SCTPN_EMALFORMED;

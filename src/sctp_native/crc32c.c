@@ -58,14 +58,17 @@ static uint32_t crc_sw(uint32_t c, const uint8_t *p, size_t n)
  * three results joined: crc(c, A B C) = shift(shift(crc(c, A)) ^ crc(0, B)) ^ crc(0, C), where
  * shift(x) = crc(x, len zero bytes) is linear in x, so 4 table lookups (27 GB/s here). */
 struct crc_shift {
-    size_t len;                  /* block length in bytes (multiple of 8) */
-    uint32_t t[4][256];          /* t[k][b] = shift(b << 8k) */
+    size_t len;         /* block length in bytes (multiple of 8) */
+    uint32_t t[4][256]; /* t[k][b] = shift(b << 8k) */
 };
-static struct crc_shift shifts[] = {{4096, {{0}}}, {512, {{0}}}, {128, {{0}}}};
+static struct crc_shift shifts[] = { { 4096, { { 0 } } },
+                                     { 512, { { 0 } } },
+                                     { 128, { { 0 } } } };
 #define NSHIFTS (sizeof shifts / sizeof shifts[0])
 static pthread_once_t shifts_once = PTHREAD_ONCE_INIT;
 
-__attribute__((target("sse4.2"))) static uint32_t crc_hw1(uint32_t crc, const uint8_t *p, size_t n)
+__attribute__((target("sse4.2"))) static uint32_t crc_hw1(uint32_t crc, const uint8_t *p,
+                                                          size_t n)
 {
     uint64_t c = crc;
     while (n >= 8) {

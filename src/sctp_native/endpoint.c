@@ -46,7 +46,10 @@ static uint64_t splitmix(uint64_t *s)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
-uint32_t ep_rand32(struct sctpn_endpoint *ep) { return (uint32_t)(splitmix(&ep->rng) >> 16); }
+uint32_t ep_rand32(struct sctpn_endpoint *ep)
+{
+    return (uint32_t)(splitmix(&ep->rng) >> 16);
+}
 uint32_t ep_rand_nonzero(struct sctpn_endpoint *ep)
 {
     uint32_t v;
@@ -127,14 +130,14 @@ void ev_emit(struct sctpn_endpoint *ep, const struct sctpn_event *ev)
 
 void ev_assoc_up(struct sctpn_endpoint *ep, struct sctpn_assoc *a)
 {
-    struct sctpn_event ev = {.type = SCTPN_EV_ASSOC_UP, .assoc = a->id};
+    struct sctpn_event ev = { .type = SCTPN_EV_ASSOC_UP, .assoc = a->id };
     ev.addr = a->paths[a->primary].remote;
     ev_emit(ep, &ev);
 }
 
 void ev_path(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int p)
 {
-    struct sctpn_event ev = {.type = SCTPN_EV_PATH_CHANGE, .assoc = a->id, .path = p};
+    struct sctpn_event ev = { .type = SCTPN_EV_PATH_CHANGE, .assoc = a->id, .path = p };
     ev.path_state = a->paths[p].state;
     ev.primary = p == a->primary;
     ev.addr = a->paths[p].remote;
@@ -160,7 +163,7 @@ static void hb_ack_raw(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
     uint8_t b[12 + 4 + 256];
     if (c->vlen > 256 || c->vlen < 4 || !a->peer_vtag)
         return;
-    struct tlv_iter it = {c->val, c->vlen};
+    struct tlv_iter it = { c->val, c->vlen };
     uint16_t t;
     const uint8_t *v;
     size_t vl;
@@ -253,13 +256,10 @@ static int input(struct sctpn_endpoint *ep, const uint8_t *pkt, size_t len,
         return SCTPN_EOOTB; /* never answer an ABORT */
     if (!a) {
         switch (c0->type) {
-        case CT_SHUTDOWN_ACK:
-            ootb_reply(ep, &pk, CT_SHUTDOWN_COMPLETE, from, to);
-            break;
+        case CT_SHUTDOWN_ACK: ootb_reply(ep, &pk, CT_SHUTDOWN_COMPLETE, from, to); break;
         case CT_SHUTDOWN_COMPLETE:
         case CT_COOKIE_ACK:
-        case CT_ERROR:
-            break;
+        case CT_ERROR: break;
         default: { /* answered with an ABORT unless an ABORT is in the packet (RFC 9260 8.4) */
             size_t o = PKT_FIRST_CHUNK;
             struct sctpn_chunk x;
@@ -321,20 +321,15 @@ static int input(struct sctpn_endpoint *ep, const uint8_t *pkt, size_t len,
             if (i == 0)
                 rc = hs_input_init_ack(ep, a, c, now);
             break;
-        case CT_COOKIE_ACK:
-            hs_input_cookie_ack(ep, a, now);
-            break;
-        case CT_COOKIE_ECHO:
-            break; /* only meaningful as the first chunk */
+        case CT_COOKIE_ACK: hs_input_cookie_ack(ep, a, now); break;
+        case CT_COOKIE_ECHO: break; /* only meaningful as the first chunk */
         case CT_HEARTBEAT:
             if (pi >= 0)
                 path_hb_input(ep, a, pi, c);
             else
                 hb_ack_raw(ep, a, c, from, to);
             break;
-        case CT_HEARTBEAT_ACK:
-            path_hb_ack_input(ep, a, c, now);
-            break;
+        case CT_HEARTBEAT_ACK: path_hb_ack_input(ep, a, c, now); break;
         case CT_ABORT:
             if ((c->flags & F_T) ? pk.vtag != a->peer_vtag : pk.vtag != a->my_vtag)
                 return SCTPN_EVTAG;
@@ -345,14 +340,10 @@ static int input(struct sctpn_endpoint *ep, const uint8_t *pkt, size_t len,
                 return SCTPN_EMALFORMED;
             sd_input_shutdown(ep, a, c, pi, now);
             break;
-        case CT_SHUTDOWN_ACK:
-            sd_input_shutdown_ack(ep, a, from, to, now);
-            break;
-        case CT_SHUTDOWN_COMPLETE:
-            sd_input_shutdown_complete(ep, a);
-            break;
+        case CT_SHUTDOWN_ACK: sd_input_shutdown_ack(ep, a, from, to, now); break;
+        case CT_SHUTDOWN_COMPLETE: sd_input_shutdown_complete(ep, a); break;
         case CT_ERROR: {
-            struct tlv_iter it = {c->val, c->vlen};
+            struct tlv_iter it = { c->val, c->vlen };
             uint16_t t;
             const uint8_t *v;
             size_t vl;
@@ -385,7 +376,7 @@ int sctpn_input(sctpn_endpoint *ep, const uint8_t *pkt, size_t len, const struct
 {
     if (!ep || !pkt || !from || ep->in_callback)
         return SCTPN_EINVAL;
-    struct sctpn_addr any = {0, 0};
+    struct sctpn_addr any = { 0, 0 };
     acct_clock(ep, now_us);
     int rc = input(ep, pkt, len, from, to ? to : &any, now_us);
     assoc_reap(ep);
@@ -540,7 +531,7 @@ int sctpn_connect(sctpn_endpoint *ep, uint16_t peer_port, const struct sctpn_add
     if (!a)
         return SCTPN_ENOMEM;
     a->peer_port = peer_port;
-    struct sctpn_addr any = {0, 0};
+    struct sctpn_addr any = { 0, 0 };
     for (int i = 0; i < nremote; i++) {
         int dup = 0;
         for (int j = 0; j < i; j++)

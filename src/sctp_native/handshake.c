@@ -11,9 +11,21 @@
 
 /* ---- cookie layout (big-endian) ---- */
 enum {
-    CK_CREATED = 0, CK_MY_VTAG = 8, CK_PEER_VTAG = 12, CK_MY_ITSN = 16, CK_PEER_ITSN = 20,
-    CK_PEER_RWND = 24, CK_TIE_MY = 28, CK_TIE_PEER = 32, CK_OS = 36, CK_IS = 38,
-    CK_PEER_PORT = 40, CK_FEATURES = 42, CK_NADDRS = 43, CK_FROM = 44, CK_TO = 50,
+    CK_CREATED = 0,
+    CK_MY_VTAG = 8,
+    CK_PEER_VTAG = 12,
+    CK_MY_ITSN = 16,
+    CK_PEER_ITSN = 20,
+    CK_PEER_RWND = 24,
+    CK_TIE_MY = 28,
+    CK_TIE_PEER = 32,
+    CK_OS = 36,
+    CK_IS = 38,
+    CK_PEER_PORT = 40,
+    CK_FEATURES = 42,
+    CK_NADDRS = 43,
+    CK_FROM = 44,
+    CK_TO = 50,
     CK_ADDRS = 56,
 };
 #define CK_MAC_LEN 16
@@ -55,7 +67,7 @@ static int parse_init(const struct sctpn_chunk *c, struct init_info *ii)
     ii->itsn = ld32(v + 12);
     if (!ii->itag || !ii->os || !ii->mis)
         return SCTPN_EMALFORMED; /* RFC 9260 3.3.2: invalid mandatory parameter */
-    struct tlv_iter it = {v + 16, c->vlen - 16};
+    struct tlv_iter it = { v + 16, c->vlen - 16 };
     uint16_t t;
     const uint8_t *pv;
     size_t vl;
@@ -79,11 +91,10 @@ static int parse_init(const struct sctpn_chunk *c, struct init_info *ii)
             if (vl == 4)
                 ii->zcsum = 1;
             break;
-        case PT_IPV6:                 /* known, but we are IPv4 only */
-        case PT_HOSTNAME:             /* deprecated (RFC 9260 3.3.2.1) */
+        case PT_IPV6:     /* known, but we are IPv4 only */
+        case PT_HOSTNAME: /* deprecated (RFC 9260 3.3.2.1) */
         case PT_ADDR_TYPES:
-        case PT_COOKIE_PRESERVATIVE:
-            break;
+        case PT_COOKIE_PRESERVATIVE: break;
         default:
             if (!(t & 0x8000))
                 return 0; /* "stop processing further parameters" */
@@ -108,7 +119,7 @@ static size_t put_init_body(struct sctpn_endpoint *ep, uint8_t *v, size_t room, 
         for (int i = 0; i < nlocal; i++)
             n += put_param(v + n, room - n, PT_IPV4, &locals[i].ipv4, 4);
     if (idata) {
-        uint8_t ext[1] = {CT_I_DATA};
+        uint8_t ext[1] = { CT_I_DATA };
         n += put_param(v + n, room - n, PT_SUPPORTED_EXT, ext, 1);
     }
     if (zcsum) {
@@ -126,8 +137,8 @@ size_t hs_build_init(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint8_t *
     const struct sctpn_addr *locals = a->my_addrs;
     int nl = a->n_my_addrs;
     size_t vlen = put_init_body(ep, p + 4, room - 4, a->my_vtag, ep->cfg.num_ostreams,
-                                a->cum_ack + 1 /* the initial TSN until the peer acks */, locals, nl,
-                                ep->cfg.idata, ep->cfg.zero_checksum);
+                                a->cum_ack + 1 /* the initial TSN until the peer acks */, locals,
+                                nl, ep->cfg.idata, ep->cfg.zero_checksum);
     return put_chunk_hdr(p, room, CT_INIT, 0, vlen);
 }
 
@@ -143,7 +154,8 @@ int hs_input_init(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct
     uint32_t my_vtag, my_itsn, tie_my = 0, tie_peer = 0;
     if (a && (a->state == SCTPN_COOKIE_WAIT || a->state == SCTPN_COOKIE_ECHOED)) {
         my_vtag = a->my_vtag; /* 5.2.1: answer with our own INIT's parameters */
-        my_itsn = a->cum_ack + 1; /* our initial TSN (next_tsn moved on if DATA rode the COOKIE-ECHO) */
+        my_itsn =
+            a->cum_ack + 1; /* our initial TSN (next_tsn moved on if DATA rode the COOKIE-ECHO) */
         tie_my = a->my_vtag;
         tie_peer = a->peer_vtag;
     } else {
@@ -176,7 +188,7 @@ int hs_input_init(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct
     for (int i = 0; i < ii.naddrs; i++) {
         if (ii.addrs[i] == from->ipv4 || ii.addrs[i] == 0)
             continue;
-        struct sctpn_addr x = {ii.addrs[i], from->udp_port};
+        struct sctpn_addr x = { ii.addrs[i], from->udp_port };
         put_addr(ck + CK_ADDRS + 6 * n, &x);
         n++;
         if (n == SCTPN_MAX_PATHS - 1)
@@ -201,8 +213,8 @@ int hs_input_init(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct
         if (nl > SCTPN_MAX_PATHS)
             nl = SCTPN_MAX_PATHS;
     }
-    size_t vlen = put_init_body(ep, v, room, my_vtag, ep->cfg.num_ostreams, my_itsn, locals, nl,
-                                idata, zc);
+    size_t vlen =
+        put_init_body(ep, v, room, my_vtag, ep->cfg.num_ostreams, my_itsn, locals, nl, idata, zc);
     vlen += put_param(v + vlen, room - vlen, PT_COOKIE, ck, cklen);
     off += put_chunk_hdr(b + off, sizeof b - off, CT_INIT_ACK, 0, vlen);
     sctpn_packet_set_crc(b, off);
@@ -223,8 +235,8 @@ void hs_note_sent(struct sctpn_assoc *a, int pi, uint64_t now, uint16_t *sends)
 static void hs_client_sample(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint16_t sends,
                              uint64_t now)
 {
-    if (!ep->cfg.handshake_rtt || sends != 1 || a->hs_sent_us > now ||
-        a->hs_sent_path < 0 || a->hs_sent_path >= a->npaths)
+    if (!ep->cfg.handshake_rtt || sends != 1 || a->hs_sent_us > now || a->hs_sent_path < 0 ||
+        a->hs_sent_path >= a->npaths)
         return;
     path_rtt_sample(ep, &a->paths[a->hs_sent_path], now - a->hs_sent_us);
 }
@@ -282,9 +294,11 @@ int hs_input_init_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
     int feat = (ep->cfg.idata && ii.idata ? FEAT_IDATA : 0) |
                (ep->cfg.zero_checksum && ii.zcsum ? FEAT_ZCSUM : 0);
     for (int i = 0; i < ii.naddrs; i++) {
-        struct sctpn_addr r = {ii.addrs[i], a->paths[0].remote.udp_port};
+        struct sctpn_addr r = { ii.addrs[i], a->paths[0].remote.udp_port };
         if (r.ipv4 && assoc_path_of(a, &r) < 0) {
-            int k = assoc_add_path(ep, a, r, pick_local(a->my_addrs, a->n_my_addrs, r, a->npaths, &a->paths[0].local));
+            int k = assoc_add_path(
+                ep, a, r,
+                pick_local(a->my_addrs, a->n_my_addrs, r, a->npaths, &a->paths[0].local));
             if (k >= 0)
                 path_init(ep, &a->paths[k], now);
         }
@@ -325,8 +339,7 @@ static void send_stale_cookie(struct sctpn_endpoint *ep, const struct sctpn_pkt 
 
 int hs_input_cookie_echo(struct sctpn_endpoint *ep, struct sctpn_assoc **ap,
                          const struct sctpn_pkt *pk, const struct sctpn_chunk *c,
-                         const struct sctpn_addr *from, const struct sctpn_addr *to,
-                         uint64_t now)
+                         const struct sctpn_addr *from, const struct sctpn_addr *to, uint64_t now)
 {
     const uint8_t *ck = c->val;
     size_t len = c->vlen;
@@ -395,7 +408,7 @@ int hs_input_cookie_echo(struct sctpn_endpoint *ep, struct sctpn_assoc **ap,
         if (old->state >= SCTPN_ESTABLISHED && tie_my == old->my_vtag &&
             tie_peer == old->peer_vtag && old->peer_vtag != peer_vtag) {
             /* case A: the peer restarted; the old association ends, a new one begins */
-            struct sctpn_event ev = {.type = SCTPN_EV_ASSOC_RESTART, .assoc = old->id};
+            struct sctpn_event ev = { .type = SCTPN_EV_ASSOC_RESTART, .assoc = old->id };
             ev_emit(ep, &ev);
             assoc_down(ep, old, SCTPN_DOWN_ABORT_RECEIVED);
         } else {

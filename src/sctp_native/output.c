@@ -23,7 +23,10 @@ static int next_rtx(struct sctpn_assoc *a, uint32_t *tsn)
     return 0;
 }
 
-static int cwnd_open(const struct path *p) { return p->flight < p->cwnd; }
+static int cwnd_open(const struct path *p)
+{
+    return p->flight < p->cwnd;
+}
 
 /* the window and, for a paced controller, the pacing gate (cc.c) allow a packet now; a path
  * whose window is open but whose pacing holds it back reports its pacing time as a deadline */

@@ -82,7 +82,8 @@ void path_error(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64
     int ns = p->state;
     if (p->error_count > ep->cfg.path_max_retrans)
         ns = SCTPN_PATH_FAILED;
-    else if (p->error_count > ep->cfg.pf_threshold && ep->cfg.pf_threshold < ep->cfg.path_max_retrans)
+    else if (p->error_count > ep->cfg.pf_threshold &&
+             ep->cfg.pf_threshold < ep->cfg.path_max_retrans)
         ns = p->state == SCTPN_PATH_FAILED ? ns : SCTPN_PATH_PF;
     if (ns != p->state) {
         p->state = ns;
@@ -155,7 +156,7 @@ void path_t3_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, u
 {
     struct path *p = &a->paths[pi];
     p->t3 = NEVER;
-    p->pto = NEVER; /* the tail is being repaired by T3 now */
+    p->pto = NEVER;        /* the tail is being repaired by T3 now */
     p->rack_timer = NEVER; /* every chunk of the path is marked for retransmission below */
     p->tlp_rtx_pending = 0;
     p->tlp_new_pending = 0;
@@ -205,7 +206,7 @@ void path_hb_input(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi,
     struct path *p = &a->paths[pi];
     if (c->vlen > sizeof p->hb_echo || c->vlen < 4)
         return;
-    struct tlv_iter it = {c->val, c->vlen}; /* must hold a well-formed Heartbeat Info TLV */
+    struct tlv_iter it = { c->val, c->vlen }; /* must hold a well-formed Heartbeat Info TLV */
     uint16_t t;
     const uint8_t *v;
     size_t vl;
@@ -222,7 +223,7 @@ void path_hb_input(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi,
 void path_hb_ack_input(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
                        const struct sctpn_chunk *c, uint64_t now)
 {
-    struct tlv_iter it = {c->val, c->vlen};
+    struct tlv_iter it = { c->val, c->vlen };
     uint16_t t;
     const uint8_t *v;
     size_t vl;

@@ -66,8 +66,8 @@ void rack_detect(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now)
         uint64_t reo = reo_wnd(p);
         /* first transmissions go out in TSN order, so with a first-transmission RACK chunk
          * only TSNs below it can have been sent before it */
-        uint32_t end = p->rack_rtx || !tsn_lt(p->rack_tsn, a->next_tsn) ? a->next_tsn
-                                                                         : p->rack_tsn;
+        uint32_t end =
+            p->rack_rtx || !tsn_lt(p->rack_tsn, a->next_tsn) ? a->next_tsn : p->rack_tsn;
         for (uint32_t t = a->cum_ack + 1; tsn_lt(t, end); t++) {
             struct txc *c = tx_chunk(a, t);
             if (c->state != TXC_OUT || !c->in_flight || c->path != i)

@@ -24,9 +24,16 @@ static void deliver(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint16_t s
         acct_rx_msg(ep, a, sid, 0, off + len, 0); /* acct.c */
     if (!ep->cfg.on_data)
         return;
-    struct sctpn_data d = {.assoc = a->id, .stream = sid, .unordered = (uint16_t)unord,
-                           .ppid = ppid, .msg_key = key, .msg_offset = off, .data = data, .len = len,
-                           .first = first, .last = last};
+    struct sctpn_data d = { .assoc = a->id,
+                            .stream = sid,
+                            .unordered = (uint16_t)unord,
+                            .ppid = ppid,
+                            .msg_key = key,
+                            .msg_offset = off,
+                            .data = data,
+                            .len = len,
+                            .first = first,
+                            .last = last };
     ep->in_callback++;
     ep->cfg.on_data(ep->cfg.user, &d);
     ep->in_callback--;
@@ -36,7 +43,9 @@ static void deliver(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint16_t s
  * out of order cannot make us hold more than about rwnd bytes of memory */
 static uint64_t rxc_cost(const struct sctpn_endpoint *ep, size_t len)
 {
-    size_t buf = len <= BUFPOOL_SMALL ? BUFPOOL_SMALL : len > ep->pool.big_size ? len : ep->pool.big_size;
+    size_t buf = len <= BUFPOOL_SMALL      ? BUFPOOL_SMALL
+                 : len > ep->pool.big_size ? len
+                                           : ep->pool.big_size;
     return buf + RXC_OVERHEAD;
 }
 
@@ -102,7 +111,8 @@ static void list_insert(struct rxc **head, struct rxc **tail, struct rxc *r)
 
 /* ---- ordered ---- */
 /* the key that orders a stream's messages and fragments: (SSN, TSN) for DATA, (MID, FSN) */
-static int ord_next(const struct sctpn_assoc *a, const struct instream *st, const struct dchunk *d)
+static int ord_next(const struct sctpn_assoc *a, const struct instream *st,
+                    const struct dchunk *d)
 {
     if (st->partial) {
         if (a->idata)
@@ -138,7 +148,8 @@ static void ord_deliver(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct
         st->partial = 1;
         st->partial_next = a->idata ? d->fsn + 1 : d->tsn + 1;
     }
-    deliver(ep, a, d->stream, 0, st->partial_id, st->partial_ppid, off, d->data, d->len, first, last);
+    deliver(ep, a, d->stream, 0, st->partial_id, st->partial_ppid, off, d->data, d->len, first,
+            last);
     if (last) /* acct.c: held by its stream's order from completion to now */
         acct_rx_msg(ep, a, d->stream, 1, off + d->len, now > st->tm_arr ? now - st->tm_arr : 0);
 }
@@ -157,7 +168,8 @@ static void to_dchunk(const struct rxc *r, struct dchunk *d)
 }
 
 /* a stored chunk that can never be delivered (its message is already past) */
-static int ord_stale(const struct sctpn_assoc *a, const struct instream *st, const struct dchunk *d)
+static int ord_stale(const struct sctpn_assoc *a, const struct instream *st,
+                     const struct dchunk *d)
 {
     uint32_t cur = a->idata ? st->next_mid : st->next_ssn;
     if (a->idata)
@@ -229,16 +241,19 @@ static int u_try(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct 
     int first = (d->flags & DF_B) != 0, last = (d->flags & DF_E) != 0;
     if (first) {
         if (last) {
-            deliver(ep, a, d->stream, 1, a->idata ? d->mid : d->tsn, d->ppid, 0, d->data, d->len, 1, 1);
+            deliver(ep, a, d->stream, 1, a->idata ? d->mid : d->tsn, d->ppid, 0, d->data, d->len,
+                    1, 1);
             return 1;
         }
         for (int i = 0; i < MAX_UPARTIAL; i++)
             if (!a->up[i].used) {
                 struct upartial *u = &a->up[i];
-                *u = (struct upartial){.used = 1, .stream = d->stream,
-                                       .mid = a->idata ? d->mid : d->tsn,
-                                       .ppid = d->ppid, .off = d->len,
-                                       .next = a->idata ? d->fsn + 1 : d->tsn + 1};
+                *u = (struct upartial){ .used = 1,
+                                        .stream = d->stream,
+                                        .mid = a->idata ? d->mid : d->tsn,
+                                        .ppid = d->ppid,
+                                        .off = d->len,
+                                        .next = a->idata ? d->fsn + 1 : d->tsn + 1 };
                 deliver(ep, a, d->stream, 1, u->mid, d->ppid, 0, d->data, d->len, 1, 0);
                 return 1;
             }
@@ -336,7 +351,7 @@ int rx_data(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn
     }
     if (d.tsn - a->cum_tsn > a->map_bits) {
         a->tm.xstream_drops++; /* acct.c: held back by the lowest missing TSN */
-        return 0; /* beyond what we track: the peer will retransmit it */
+        return 0;              /* beyond what we track: the peer will retransmit it */
     }
     if (d.tsn != a->cum_tsn + 1 && a->stored_bytes + rxc_cost(ep, d.len) > ep->cfg.rwnd) {
         a->tm.xstream_drops++;
@@ -380,8 +395,7 @@ int rx_data(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn
             ord_drain(ep, a, st, now);
         return 0;
     }
-    if (ord_stale(a, st, &d) ||
-        (!a->idata && st->partial && d.tsn == st->partial_next)) {
+    if (ord_stale(a, st, &d) || (!a->idata && st->partial && d.tsn == st->partial_next)) {
         /* a message that is already past, or a fragment that contradicts the one being
          * delivered: the peer violates the protocol */
         send_abort_raw(ep, a, EC_PROTOCOL_VIOLATION);

@@ -9,7 +9,9 @@
 
 void tx_release_upto(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t cum);
 
-struct gap { uint16_t start, end; };
+struct gap {
+    uint16_t start, end;
+};
 
 static int gap_cmp(const void *x, const void *y)
 {
@@ -52,8 +54,7 @@ static void newly_acked(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
 
 /* fast retransmit of chunk tsn, entering fast recovery on its path unless already in it
  * (RFC 9260 7.2.4 step 4 / 7.2.3); the retransmission goes out at once, ignoring cwnd */
-void sack_fast_rtx(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t tsn,
-                   struct txc *c)
+void sack_fast_rtx(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t tsn, struct txc *c)
 {
     struct path *p = &a->paths[c->path];
     if (!p->in_fast_recovery) {
@@ -77,14 +78,14 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
         return 0; /* older than what we know (reordered SACK) */
     if (!tsn_lt(cum, a->next_tsn))
         return SCTPN_EMALFORMED; /* acknowledges what was never sent */
-    uint32_t bytes_acked[SCTPN_MAX_PATHS] = {0};
+    uint32_t bytes_acked[SCTPN_MAX_PATHS] = { 0 };
     uint32_t flight_before[SCTPN_MAX_PATHS];
     for (int i = 0; i < a->npaths; i++)
         flight_before[i] = a->paths[i].flight;
     int cum_advanced = tsn_lt(a->cum_ack, cum);
     uint32_t htna = cum;
     uint32_t htna_path[SCTPN_MAX_PATHS]; /* CMT split fast retransmit: per destination */
-    int have_htna[SCTPN_MAX_PATHS] = {0};
+    int have_htna[SCTPN_MAX_PATHS] = { 0 };
     int any_new = 0;
     struct dac_sack dac; /* cmt_dac.c: what the delayed-ack-for-CMT rule needs to know */
     dac_sack_begin(a, &dac, sack_flags);
@@ -155,8 +156,7 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
             continue;
         /* CMT (Iyengar et al.): only a later chunk sent to the same destination and newly
          * acknowledged counts as a miss indication (split fast retransmit) */
-        if (a->cmt &&
-            (!have_htna[c->path] || !tsn_lt(t, htna_path[c->path])))
+        if (a->cmt && (!have_htna[c->path] || !tsn_lt(t, htna_path[c->path])))
             continue;
         /* DAC (cmt_dac.c): a SACK standing for two packets may count twice */
         uint32_t inc = 1 + dac_extra_miss(a, &dac, t);
@@ -181,7 +181,7 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
         }
         /* CMT cwnd update: a path's new acknowledgements count even when the association's
          * cumulative point is held back by another path's loss */
-        struct cc_ack ack = {0};
+        struct cc_ack ack = { 0 };
         ack.bytes_acked = bytes_acked[i];
         ack.flight_before = flight_before[i];
         ack.advanced = cum_advanced || a->cmt;
@@ -227,7 +227,7 @@ int tx_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, const struct sctpn
         uint16_t s = ld16(v + 12 + 4 * i), e = ld16(v + 14 + 4 * i);
         if (s == 0 || e < s)
             return SCTPN_EMALFORMED;
-        gaps[n++] = (struct gap){s, e};
+        gaps[n++] = (struct gap){ s, e };
     }
     int r = sack_process(ep, a, cum, arwnd, 1, gaps, n, c->flags, now);
     if (r == 0) {

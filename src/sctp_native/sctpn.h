@@ -92,8 +92,8 @@ enum sctpn_event_type {
 enum sctpn_down_reason {
     SCTPN_DOWN_SHUTDOWN = 1, /* graceful SHUTDOWN completed */
     SCTPN_DOWN_ABORT_RECEIVED,
-    SCTPN_DOWN_ABORT_SENT,   /* local sctpn_abort() or protocol violation */
-    SCTPN_DOWN_TIMEOUT,      /* association max retransmissions exceeded (or INIT/COOKIE) */
+    SCTPN_DOWN_ABORT_SENT,       /* local sctpn_abort() or protocol violation */
+    SCTPN_DOWN_TIMEOUT,          /* association max retransmissions exceeded (or INIT/COOKIE) */
     SCTPN_DOWN_SHUTDOWN_TIMEOUT, /* our SHUTDOWN-ACK went unanswered (T2 exhausted): every byte
                                   * was acknowledged both ways, only the final SHUTDOWN-COMPLETE
                                   * never came (lost, and the peer is gone) */
@@ -123,71 +123,71 @@ enum sctpn_cc_algo {
     SCTPN_CC_BBR = 2,   /* model-based and paced (BBR v1-like): random loss is not congestion */
 };
 struct sctpn_config {
-    uint16_t sctp_port;          /* local SCTP port (in the SCTP common header) */
-    uint16_t num_ostreams;       /* outbound streams requested */
-    uint16_t max_instreams;      /* inbound streams accepted */
-    uint32_t rwnd;               /* receive window advertised (bytes) */
-    uint32_t sndbuf;             /* per-association limit of queued unacked bytes */
-    uint32_t max_msg_size;       /* largest message sctpn_send accepts */
-    uint16_t mtu;                /* largest SCTP packet (the UDP payload) */
+    uint16_t sctp_port;     /* local SCTP port (in the SCTP common header) */
+    uint16_t num_ostreams;  /* outbound streams requested */
+    uint16_t max_instreams; /* inbound streams accepted */
+    uint32_t rwnd;          /* receive window advertised (bytes) */
+    uint32_t sndbuf;        /* per-association limit of queued unacked bytes */
+    uint32_t max_msg_size;  /* largest message sctpn_send accepts */
+    uint16_t mtu;           /* largest SCTP packet (the UDP payload) */
     uint64_t rto_initial_us, rto_min_us, rto_max_us;
-    uint64_t hb_interval_us;     /* heartbeat interval on idle paths (0 = no heartbeats) */
-    uint64_t sack_delay_us;      /* delayed-SACK timer */
-    uint16_t init_cwnd_packets;  /* initial (and after-idle floor) cwnd in packets of mtu;
+    uint64_t hb_interval_us;       /* heartbeat interval on idle paths (0 = no heartbeats) */
+    uint64_t sack_delay_us;        /* delayed-SACK timer */
+    uint16_t init_cwnd_packets;    /* initial (and after-idle floor) cwnd in packets of mtu;
                                   * 0 = RFC 9260 7.2.1: min(4 MTU, max(2 MTU, 4404)).  Like
                                   * TCP's IW10 (RFC 6928) this deviates from the RFC's MUST */
-    uint16_t abc_l;              /* slow start: a SACK grows cwnd by at most abc_l MTU (the
+    uint16_t abc_l;                /* slow start: a SACK grows cwnd by at most abc_l MTU (the
                                   * bytes it newly acknowledges, capped).  RFC 9260 7.2.1: 1;
                                   * TCP's Appropriate Byte Counting (RFC 3465) allows 2, so a
                                   * receiver that SACKs every other packet still doubles the
                                   * window per round trip (usrsctp: sctp_L2_abc_variable) */
-    uint8_t ss_peak;             /* slow start: the window also counts as used while it is
+    uint8_t ss_peak;               /* slow start: the window also counts as used while it is
                                   * below twice the largest flight since the path was last
                                   * empty (Linux's tcp_is_cwnd_limited); 0 = RFC 9260: only when
                                   * the flight filled it */
-    uint64_t idle_decay_min_us;  /* an idle path halves its cwnd (to >= 4 MTU) per
+    uint64_t idle_decay_min_us;    /* an idle path halves its cwnd (to >= 4 MTU) per
                                   * max(RTO, this) without data (RFC 9260 7.2.1: per RTO, 0
                                   * here); keeps an RTO.min far below RFC's 1 s from also
                                   * shrinking the cwnd after every quiet round trip */
-    uint64_t cookie_life_us;     /* valid life of a state cookie */
-    uint16_t sack_freq;          /* SACK at least every sack_freq packets with DATA (2) */
-    uint16_t max_burst;          /* new-data packets sent back to back at most (4) */
-    uint16_t path_max_retrans;   /* errors before a path is FAILED (5) */
-    uint16_t assoc_max_retrans;  /* errors before the association is given up (10) */
-    uint16_t pf_threshold;       /* errors before a path is PF (RFC 7829); >= path_max: off */
-    uint16_t max_init_retrans;   /* INIT/COOKIE-ECHO retransmissions before giving up (8) */
-    uint32_t max_out_chunks;     /* DATA chunks past the cumulative ack at most (4096) */
+    uint64_t cookie_life_us;       /* valid life of a state cookie */
+    uint16_t sack_freq;            /* SACK at least every sack_freq packets with DATA (2) */
+    uint16_t max_burst;            /* new-data packets sent back to back at most (4) */
+    uint16_t path_max_retrans;     /* errors before a path is FAILED (5) */
+    uint16_t assoc_max_retrans;    /* errors before the association is given up (10) */
+    uint16_t pf_threshold;         /* errors before a path is PF (RFC 7829); >= path_max: off */
+    uint16_t max_init_retrans;     /* INIT/COOKIE-ECHO retransmissions before giving up (8) */
+    uint32_t max_out_chunks;       /* DATA chunks past the cumulative ack at most (4096) */
     uint32_t max_out_chunks_idata; /* the same with I-DATA (500): usrsctp's receiver drops
                                   * I-DATA that starts a message once 512 chunks wait in its
                                   * queues, even the one that would fill the hole */
-    uint8_t idata;               /* offer/accept I-DATA (RFC 8260) */
-    uint8_t cmt;                 /* concurrent multipath transfer over all active paths */
-    uint8_t cmt_dac;             /* delayed ack for CMT (Iyengar's DAC, usrsctp-compatible SACK
+    uint8_t idata;                 /* offer/accept I-DATA (RFC 8260) */
+    uint8_t cmt;                   /* concurrent multipath transfer over all active paths */
+    uint8_t cmt_dac;               /* delayed ack for CMT (Iyengar's DAC, usrsctp-compatible SACK
                                   * flags): needs cmt; sctpn_endpoint_new refuses it without */
-    uint8_t zero_checksum;       /* offer/accept zero checksum (RFC 9653) */
-    uint8_t accept_incoming;     /* answer INITs (server side); 0: only sctpn_connect */
-    uint8_t tlp;                 /* tail-loss probe (RFC 8985 7) + early retransmit (RFC 5827)
+    uint8_t zero_checksum;         /* offer/accept zero checksum (RFC 9653) */
+    uint8_t accept_incoming;       /* answer INITs (server side); 0: only sctpn_connect */
+    uint8_t tlp;                   /* tail-loss probe (RFC 8985 7) + early retransmit (RFC 5827)
                                   * (1 = on, the default) */
-    uint8_t rack;                /* time-based loss detection (RFC 8985 RACK, per path): a
+    uint8_t rack;                  /* time-based loss detection (RFC 8985 RACK, per path): a
                                   * chunk sent more than RTT + reordering window before a
                                   * newly acknowledged one is retransmitted at once (1 = on,
                                   * the default) */
-    uint8_t handshake_rtt;       /* first RTT sample of a path from the handshake, as Linux
+    uint8_t handshake_rtt;         /* first RTT sample of a path from the handshake, as Linux
                                   * TCP takes it from SYN / SYN-ACK (0 = off, the default:
                                   * RTO.initial until the first DATA is acknowledged): the
                                   * client times INIT -> INIT-ACK and COOKIE-ECHO -> COOKIE-ACK
                                   * (each only if sent once, Karn) and arms T1-cookie with the
                                   * path's RTO; the server times the cookie's creation (INIT-ACK
                                   * sent) -> COOKIE-ECHO (ignored above RTO.initial) */
-    uint8_t cc;                  /* enum sctpn_cc_algo (SCTPN_CC_RENO, the default) */
-    uint32_t pace_quantum_us;    /* paced controllers: a path held back by pacing may catch up
+    uint8_t cc;                    /* enum sctpn_cc_algo (SCTPN_CC_RENO, the default) */
+    uint32_t pace_quantum_us;      /* paced controllers: a path held back by pacing may catch up
                                   * by this much time at its rate in one burst (0: 1000); the
                                   * caller's timer resolution and wakeup lateness need it */
-    uint8_t cookie_secret[32];   /* MAC key of the state cookie; all zero: random */
-    uint64_t seed;               /* PRNG seed (vtags, TSNs, secret); 0: from getrandom() */
-    uint8_t timing;              /* where a message's time goes (acct.c, struct sctpn_timing):
+    uint8_t cookie_secret[32];     /* MAC key of the state cookie; all zero: random */
+    uint64_t seed;                 /* PRNG seed (vtags, TSNs, secret); 0: from getrandom() */
+    uint8_t timing;                /* where a message's time goes (acct.c, struct sctpn_timing):
                                   * 0 off, 1 on (the default) */
-    uint32_t timing_sample;      /* with timing: every Nth sent and every Nth delivered message
+    uint32_t timing_sample;        /* with timing: every Nth sent and every Nth delivered message
                                   * also goes to a small log (sctpn_timing_samples); 0 none */
     /* local addresses (for the INIT/INIT-ACK address list and the path pairing of incoming
      * associations); may be empty: then the address a packet arrived on is used */
@@ -263,8 +263,8 @@ enum sctpn_assoc_state {
 };
 struct sctpn_path_stats {
     struct sctpn_addr remote, local;
-    int state;   /* enum sctpn_path_state */
-    int primary; /* 1 if primary */
+    int state;     /* enum sctpn_path_state */
+    int primary;   /* 1 if primary */
     int confirmed; /* address confirmed (RFC 9260 5.4); data goes only to confirmed paths */
     uint32_t cwnd, ssthresh, flight_bytes, partial_bytes_acked;
     uint64_t srtt_us, rttvar_us, rto_us, last_rtt_us; /* srtt/rttvar 0 before the 1st sample */
@@ -320,13 +320,13 @@ struct sctpn_timing {
 struct sctpn_timing_sample {
     sctpn_assoc_id assoc;
     uint16_t stream;
-    uint8_t dir;         /* 0: sent (queue_* set, acked_us = first chunk sent -> message fully
+    uint8_t dir; /* 0: sent (queue_* set, acked_us = first chunk sent -> message fully
                           * acknowledged, rtx = its chunks' retransmissions); 1: received */
     uint8_t rtx;
-    uint32_t len;        /* sent: message length; received: its length */
-    uint64_t at_us;      /* when the sample was taken */
+    uint32_t len;   /* sent: message length; received: its length */
+    uint64_t at_us; /* when the sample was taken */
     uint64_t queue_us, queue_cwnd_us, queue_rwnd_us, queue_span_us, acked_us;
-    uint64_t held_us;    /* received: held by its stream's order */
+    uint64_t held_us; /* received: held by its stream's order */
 };
 /* copies the newest samples (at most max, oldest first) into out; returns how many */
 int sctpn_timing_samples(sctpn_endpoint *ep, struct sctpn_timing_sample *out, int max);
@@ -342,19 +342,19 @@ struct sctpn_assoc_stats {
     uint64_t retransmitted_chunks, fast_retransmits, t3_timeouts;
     uint64_t spurious_fast_retransmits; /* fast-retransmitted TSNs the peer then reported as
                                   * duplicates (the original had arrived: reordering, not loss) */
-    uint64_t dup_tsns_received;  /* DATA chunks received twice */
-    uint64_t dup_tsns_reported;  /* duplicate TSNs the peer reported in its SACKs */
-    uint64_t bytes_queued;       /* send buffer in use */
-    uint64_t bytes_delivered;    /* received user bytes delivered */
-    uint64_t tlp_probes;         /* tail-loss probes sent (new data or a retransmission) */
-    uint64_t tlp_repairs;        /* retransmission probes whose TSN the peer had not got (the
+    uint64_t dup_tsns_received;         /* DATA chunks received twice */
+    uint64_t dup_tsns_reported;         /* duplicate TSNs the peer reported in its SACKs */
+    uint64_t bytes_queued;              /* send buffer in use */
+    uint64_t bytes_delivered;           /* received user bytes delivered */
+    uint64_t tlp_probes;                /* tail-loss probes sent (new data or a retransmission) */
+    uint64_t tlp_repairs;           /* retransmission probes whose TSN the peer had not got (the
                                   * SACK acking it reported no duplicate of it) */
-    uint64_t rack_losses;        /* chunks RACK declared lost (also in fast_retransmits) */
+    uint64_t rack_losses;           /* chunks RACK declared lost (also in fast_retransmits) */
     uint64_t handshake_retransmits; /* INITs and COOKIE-ECHOs we sent again (T1 expiries, a
                                   * new INIT after a Stale Cookie error); 0 on the server side */
     uint32_t idata, zero_checksum, cmt; /* negotiated features */
-    struct sctpn_timing timing;  /* where the time went (cfg.timing != 0) */
-    uint32_t cmt_dac;            /* delayed ack for CMT in use (cmt and cfg.cmt_dac) */
+    struct sctpn_timing timing;         /* where the time went (cfg.timing != 0) */
+    uint32_t cmt_dac;                   /* delayed ack for CMT in use (cmt and cfg.cmt_dac) */
     int npaths;
     struct sctpn_path_stats paths[SCTPN_MAX_PATHS];
 };

@@ -35,8 +35,9 @@ static void msg_finish(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct 
     void *cookie = m->cookie;
     msg_put(ep, m);
     if (cookie) {
-        struct sctpn_event ev = {.type = ok ? SCTPN_EV_SEND_DONE : SCTPN_EV_SEND_FAILED,
-                                 .assoc = a->id, .cookie = cookie};
+        struct sctpn_event ev = { .type = ok ? SCTPN_EV_SEND_DONE : SCTPN_EV_SEND_FAILED,
+                                  .assoc = a->id,
+                                  .cookie = cookie };
         ev_emit(ep, &ev);
     }
 }

@@ -62,8 +62,7 @@ void sd_input_shutdown(struct sctpn_endpoint *ep, struct sctpn_assoc *a,
     case SCTPN_SHUTDOWN_RECEIVED: /* a retransmitted SHUTDOWN: answer the latest path */
         a->shutdown_from = pi;
         return;
-    default:
-        return;
+    default: return;
     }
     sd_check(ep, a, now);
 }

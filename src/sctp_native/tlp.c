@@ -78,8 +78,8 @@ void tlp_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint6
     struct txc *c = tx_chunk(a, t);
     tx_mark_rtx(a, t, c);
     acct_mark_lost(c, SCTPN_RTX_TLP);
-    c->path = (uint8_t)pi; /* a probe stays on its path (it is not a T3 failover) */
-    c->flags |= DF_I; /* RFC 7053: SACK it at once, T3 is re-armed for one RTO only */
+    c->path = (uint8_t)pi;   /* a probe stays on its path (it is not a T3 failover) */
+    c->flags |= DF_I;        /* RFC 7053: SACK it at once, T3 is re-armed for one RTO only */
     p->fast_rtx_pending = 1; /* sent at once, ignoring cwnd */
     p->tlp_done = 1;
     p->tlp_rtx_pending = 1;

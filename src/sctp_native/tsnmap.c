@@ -64,7 +64,8 @@ uint32_t rx_a_rwnd(struct sctpn_endpoint *ep, struct sctpn_assoc *a)
     return a->stored_bytes >= ep->cfg.rwnd ? 0 : (uint32_t)(ep->cfg.rwnd - a->stored_bytes);
 }
 
-size_t tsnmap_build_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint8_t *p, size_t room)
+size_t tsnmap_build_sack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint8_t *p,
+                         size_t room)
 {
     if (room < 16)
         return 0;

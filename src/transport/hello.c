@@ -16,8 +16,8 @@ void sm_hello_make(struct sm_hello *h, uint32_t magic, int rank, int size, uint3
     snprintf(h->secret, sizeof h->secret, "%s", secret ? secret : "");
 }
 
-const char *sm_hello_admit(int rank, int size, const char *secret, size_t secret_max,
-                           int my_rank, int job_size, int expect, const char *job_secret)
+const char *sm_hello_admit(int rank, int size, const char *secret, size_t secret_max, int my_rank,
+                           int job_size, int expect, const char *job_secret)
 {
     if (!sm_secret_equal(secret, job_secret, secret_max))
         return "wrong job secret";
@@ -28,9 +28,8 @@ const char *sm_hello_admit(int rank, int size, const char *secret, size_t secret
     return NULL;
 }
 
-const char *sm_hello_check(const void *buf, size_t len, uint32_t magic, int my_rank,
-                           int job_size, int expect, const char *job_secret,
-                           struct sm_hello *out)
+const char *sm_hello_check(const void *buf, size_t len, uint32_t magic, int my_rank, int job_size,
+                           int expect, const char *job_secret, struct sm_hello *out)
 {
     if (len != sizeof *out)
         return "malformed hello";

@@ -13,9 +13,9 @@
 
 /* the hello of the SCTP transports, one SCTP message */
 struct sm_hello {
-    uint32_t magic;           /* the transport's hello PPID */
+    uint32_t magic; /* the transport's hello PPID */
     int32_t rank, size;
-    uint32_t streams;         /* streams the sender opened (usrsctp; 0 otherwise) */
+    uint32_t streams; /* streams the sender opened (usrsctp; 0 otherwise) */
     char secret[SM_HELLO_SECRET_MAX];
 };
 
@@ -26,12 +26,11 @@ void sm_hello_make(struct sm_hello *h, uint32_t magic, int rank, int size, uint3
  * within secret_max) may join this job: the secret is the job's, the job size is ours, the
  * rank is another rank of the job and, when expect >= 0, the rank this connection belongs to.
  * Otherwise the reason, for the log. */
-const char *sm_hello_admit(int rank, int size, const char *secret, size_t secret_max,
-                           int my_rank, int job_size, int expect, const char *job_secret);
+const char *sm_hello_admit(int rank, int size, const char *secret, size_t secret_max, int my_rank,
+                           int job_size, int expect, const char *job_secret);
 
 /* an SCTP hello of len bytes: its layout and magic, then sm_hello_admit; *out gets it */
-const char *sm_hello_check(const void *buf, size_t len, uint32_t magic, int my_rank,
-                           int job_size, int expect, const char *job_secret,
-                           struct sm_hello *out);
+const char *sm_hello_check(const void *buf, size_t len, uint32_t magic, int my_rank, int job_size,
+                           int expect, const char *job_secret, struct sm_hello *out);
 
 #endif

@@ -72,12 +72,13 @@ static int from_file(const char *path, char out[][INET_ADDRSTRLEN], int max)
         if (!name || strcmp(name, host))
             continue;
         n = 0;
-        for (char *a = strtok_r(NULL, " \t\r\n,", &save); a; a = strtok_r(NULL, " \t\r\n,", &save))
+        for (char *a = strtok_r(NULL, " \t\r\n,", &save); a;
+             a = strtok_r(NULL, " \t\r\n,", &save))
             if ((n = add_addr(out, n, max, a, path)) < 0)
                 break;
         if (n == 0) {
             SM_ERR("SCTPMPI_SCTP_ADDRS: the line of host '%s' in %s lists no address", host,
-                     path);
+                   path);
             n = -1;
             break;
         }

@@ -9,8 +9,8 @@
 struct sm_sctp_card {
     struct in_addr addrs[8];
     int naddrs;
-    int port;               /* UDP port, 1..65535 */
-    char flags[64];         /* text after the port ("" when none), e.g. "nocrc", "mh", "zc" */
+    int port;       /* UDP port, 1..65535 */
+    char flags[64]; /* text after the port ("" when none), e.g. "nocrc", "mh", "zc" */
 };
 
 /* parse a card that starts with prefix (e.g. "sctp:"); at most max addresses (<= 8) are kept.

@@ -63,8 +63,8 @@ struct sm_frame_hdr;
 #define SM_LANE_INDEX(v) ((v) & ((1 << SM_RAIL_SHIFT) - 1))
 
 struct sm_rail_load {
-    size_t queued;   /* bytes given to send() for this rail that the transport still holds */
-    size_t unacked;  /* bytes the kernel/stack holds for it, not yet acknowledged (0: unknown) */
+    size_t queued;  /* bytes given to send() for this rail that the transport still holds */
+    size_t unacked; /* bytes the kernel/stack holds for it, not yet acknowledged (0: unknown) */
 };
 
 /* calls from a transport into the engine */
@@ -81,10 +81,10 @@ struct sm_upcalls {
 
 struct sm_transport_args {
     int rank, size;
-    const char *secret;           /* per-job secret (hex), checked on every new connection */
-    const char *const *addrs;     /* local addresses to bind (NULL: transport default) */
+    const char *secret;       /* per-job secret (hex), checked on every new connection */
+    const char *const *addrs; /* local addresses to bind (NULL: transport default) */
     int naddrs;
-    int local_ranks;              /* ranks on this host (for spin/oversubscription choices) */
+    int local_ranks; /* ranks on this host (for spin/oversubscription choices) */
     const struct sm_upcalls *up;
 };
 

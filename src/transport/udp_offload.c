@@ -22,7 +22,8 @@ enum sm_offload_mode sm_offload_mode_env(const char *var)
     const char *v = sm_env_str(var, NULL);
     if (!v || !*v || !strcasecmp(v, "auto"))
         return SM_OFFLOAD_AUTO;
-    if (!strcasecmp(v, "on") || !strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true"))
+    if (!strcasecmp(v, "on") || !strcmp(v, "1") || !strcasecmp(v, "yes") ||
+        !strcasecmp(v, "true"))
         return SM_OFFLOAD_ON;
     if (!strcasecmp(v, "off") || !strcmp(v, "0") || !strcasecmp(v, "no") ||
         !strcasecmp(v, "false"))
@@ -63,8 +64,9 @@ int sm_udp_gro_size(struct msghdr *mh)
     for (struct cmsghdr *c = CMSG_FIRSTHDR(mh); c; c = CMSG_NXTHDR(mh, c))
         if (c->cmsg_level == SOL_UDP && c->cmsg_type == UDP_GRO) {
             int seg = 0;
-            memcpy(&seg, CMSG_DATA(c), sizeof seg < c->cmsg_len - CMSG_LEN(0)
-                                           ? sizeof seg : c->cmsg_len - CMSG_LEN(0));
+            memcpy(&seg, CMSG_DATA(c),
+                   sizeof seg < c->cmsg_len - CMSG_LEN(0) ? sizeof seg
+                                                          : c->cmsg_len - CMSG_LEN(0));
             return seg > 0 ? seg : 0;
         }
     return 0;

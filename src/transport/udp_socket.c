@@ -49,17 +49,20 @@ int sm_udp_open(const char *ip, int port, size_t bufsize, struct sockaddr_in *bo
     return fd;
 }
 
-void sm_udp_read_unreachable(int fd, void (*cb)(void *arg, const struct sockaddr_in *dst,
-                                                const char *why),
-                             void *arg)
+void sm_udp_read_unreachable(
+    int fd, void (*cb)(void *arg, const struct sockaddr_in *dst, const char *why), void *arg)
 {
     for (int k = 0; k < 64; k++) {
         struct sockaddr_in dst;
         char ctl[512];
         unsigned char b[64];
-        struct iovec iov = {b, sizeof b};
-        struct msghdr mh = {.msg_name = &dst, .msg_namelen = sizeof dst, .msg_iov = &iov,
-                            .msg_iovlen = 1, .msg_control = ctl, .msg_controllen = sizeof ctl};
+        struct iovec iov = { b, sizeof b };
+        struct msghdr mh = { .msg_name = &dst,
+                             .msg_namelen = sizeof dst,
+                             .msg_iov = &iov,
+                             .msg_iovlen = 1,
+                             .msg_control = ctl,
+                             .msg_controllen = sizeof ctl };
         if (recvmsg(fd, &mh, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
             return;
         for (struct cmsghdr *c = CMSG_FIRSTHDR(&mh); c; c = CMSG_NXTHDR(&mh, c)) {
@@ -69,8 +72,9 @@ void sm_udp_read_unreachable(int fd, void (*cb)(void *arg, const struct sockaddr
             memcpy(&ee, CMSG_DATA(c), sizeof ee);
             if (ee.ee_origin != SO_EE_ORIGIN_ICMP || ee.ee_type != 3 /* unreachable */)
                 continue;
-            cb(arg, &dst, ee.ee_code == 3 ? "its UDP port is unreachable (process gone)"
-                                          : "its host is unreachable (ICMP)");
+            cb(arg, &dst,
+               ee.ee_code == 3 ? "its UDP port is unreachable (process gone)"
+                               : "its host is unreachable (ICMP)");
         }
     }
 }

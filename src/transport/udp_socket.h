@@ -10,8 +10,8 @@
 struct sm_udp_sock {
     int fd;
     struct sockaddr_in addr;
-    int gso;                 /* UDP_SEGMENT in use on this socket (cleared when a route refuses it) */
-    int gro;                 /* UDP_GRO on: reads may return coalesced datagrams */
+    int gso; /* UDP_SEGMENT in use on this socket (cleared when a route refuses it) */
+    int gro; /* UDP_GRO on: reads may return coalesced datagrams */
 };
 
 /* one socket per address, all on one port (the business card lists one): port 0 = any free
@@ -35,9 +35,8 @@ int sm_udp_open(const char *ip, int port, size_t bufsize, struct sockaddr_in *bo
 /* drain the socket's error queue; for every ICMP destination-unreachable about a datagram we
  * sent, call cb(arg, destination, why) (why: "its UDP port is unreachable (process gone)" or
  * "its host is unreachable (ICMP)") */
-void sm_udp_read_unreachable(int fd, void (*cb)(void *arg, const struct sockaddr_in *dst,
-                                                const char *why),
-                             void *arg);
+void sm_udp_read_unreachable(
+    int fd, void (*cb)(void *arg, const struct sockaddr_in *dst, const char *why), void *arg);
 
 /* MTU of the interface holding addr minus the IPv4 and UDP headers (28); 0 when unknown */
 int sm_interface_mtu(const struct sockaddr_in *addr);

@@ -58,9 +58,11 @@ int sm_env_bool(const char *name, int dflt)
     const char *v = getenv(name);
     if (!v || !*v)
         return dflt;
-    if (!strcmp(v, "1") || !strcasecmp(v, "on") || !strcasecmp(v, "yes") || !strcasecmp(v, "true"))
+    if (!strcmp(v, "1") || !strcasecmp(v, "on") || !strcasecmp(v, "yes") ||
+        !strcasecmp(v, "true"))
         return 1;
-    if (!strcmp(v, "0") || !strcasecmp(v, "off") || !strcasecmp(v, "no") || !strcasecmp(v, "false"))
+    if (!strcmp(v, "0") || !strcasecmp(v, "off") || !strcasecmp(v, "no") ||
+        !strcasecmp(v, "false"))
         return 0;
     SM_WARN("ignoring %s=%s: expected on/off; using %s", name, v, dflt ? "on" : "off");
     return dflt;

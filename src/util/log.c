@@ -20,7 +20,7 @@ static void vlog(const char *kind, const char *fmt, va_list ap)
 
 void sm_log(int level, const char *fmt, ...)
 {
-    static const char *kinds[] = {"error: ", "warning: ", "", "debug: "};
+    static const char *kinds[] = { "error: ", "warning: ", "", "debug: " };
     if (level > sm_verbose)
         return;
     va_list ap;

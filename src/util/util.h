@@ -39,7 +39,9 @@ struct sm_tunable {
     long long dflt, lo, hi;
 };
 #define SM_TUNABLE(kind, name, type, field, dflt, lo, hi)                                        \
-    { name, kind, offsetof(type, field), dflt, lo, hi }
+    {                                                                                            \
+        name, kind, offsetof(type, field), dflt, lo, hi                                          \
+    }
 void sm_tunables_load(void *obj, const struct sm_tunable *tab, size_t n);
 
 /* ---- job secret: comparisons whose time does not depend on where the inputs differ ----- */
@@ -58,8 +60,14 @@ static inline uint64_t sm_now_ns(void)
 struct sm_list {
     struct sm_list *prev, *next;
 };
-static inline void sm_list_init(struct sm_list *l) { l->prev = l->next = l; }
-static inline int sm_list_empty(const struct sm_list *l) { return l->next == l; }
+static inline void sm_list_init(struct sm_list *l)
+{
+    l->prev = l->next = l;
+}
+static inline int sm_list_empty(const struct sm_list *l)
+{
+    return l->next == l;
+}
 static inline void sm_list_insert_before(struct sm_list *pos, struct sm_list *n)
 {
     n->next = pos;
@@ -91,7 +99,7 @@ void *sm_map_get(const struct sm_map *m, uint64_t key);
 int sm_map_put(struct sm_map *m, uint64_t key, void *val); /* replaces; -1 on ENOMEM */
 void sm_map_free(struct sm_map *m);
 
-void *sm_xmalloc(size_t n);  /* dies with a clear message when memory is exhausted */
+void *sm_xmalloc(size_t n); /* dies with a clear message when memory is exhausted */
 void *sm_xcalloc(size_t n, size_t sz);
 
 #endif

@@ -14,9 +14,9 @@
 
 struct rank_proc {
     int rank;
-    pid_t pid;           /* also its process group id (each rank leads its own group) */
-    int running;         /* not yet reaped */
-    int pmi_fd;          /* our end of the PMI socketpair, -1 once closed */
+    pid_t pid;   /* also its process group id (each rank leads its own group) */
+    int running; /* not yet reaped */
+    int pmi_fd;  /* our end of the PMI socketpair, -1 once closed */
     char pmi_buf[PMI_LINE_MAX];
     size_t pmi_len;
     int pmi_inited, finalized, in_barrier;
@@ -32,11 +32,11 @@ struct job {
     char kvsname[64];
     char secret[33];
     int barrier_count;
-    int any_inited;      /* some rank spoke PMI: this is an MPI job */
+    int any_inited; /* some rank spoke PMI: this is an MPI job */
     int nrunning;
-    int failed;          /* first failure recorded */
+    int failed; /* first failure recorded */
     int exit_code;
-    int killing;         /* SIGTERM sent; SIGKILL at kill_deadline */
+    int killing; /* SIGTERM sent; SIGKILL at kill_deadline */
     double kill_deadline;
     int killed_hard;
 };

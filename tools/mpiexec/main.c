@@ -107,12 +107,12 @@ static void run_event_loop(struct job *job, int sfd, double deadline)
         return;
     }
     while (job->nrunning > 0) {
-        pfd[0] = (struct pollfd){.fd = sfd, .events = POLLIN};
+        pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
         for (int i = 0; i < job->nranks; i++) {
             struct rank_proc *rp = &job->ranks[i];
-            pfd[1 + 3 * i] = (struct pollfd){.fd = rp->pmi_fd, .events = POLLIN};
-            pfd[2 + 3 * i] = (struct pollfd){.fd = rp->out.fd, .events = POLLIN};
-            pfd[3 + 3 * i] = (struct pollfd){.fd = rp->err.fd, .events = POLLIN};
+            pfd[1 + 3 * i] = (struct pollfd){ .fd = rp->pmi_fd, .events = POLLIN };
+            pfd[2 + 3 * i] = (struct pollfd){ .fd = rp->out.fd, .events = POLLIN };
+            pfd[3 + 3 * i] = (struct pollfd){ .fd = rp->err.fd, .events = POLLIN };
         }
         int n = poll(pfd, nfds, poll_timeout_ms(job, deadline));
         if (n < 0 && errno != EINTR) {
@@ -151,8 +151,8 @@ static void drain_output(struct job *job)
     for (;;) {
         int open_fds = 0;
         for (int i = 0; i < job->nranks; i++) {
-            pfd[2 * i] = (struct pollfd){.fd = job->ranks[i].out.fd, .events = POLLIN};
-            pfd[2 * i + 1] = (struct pollfd){.fd = job->ranks[i].err.fd, .events = POLLIN};
+            pfd[2 * i] = (struct pollfd){ .fd = job->ranks[i].out.fd, .events = POLLIN };
+            pfd[2 * i + 1] = (struct pollfd){ .fd = job->ranks[i].err.fd, .events = POLLIN };
             open_fds += (job->ranks[i].out.fd >= 0) + (job->ranks[i].err.fd >= 0);
         }
         double left = end - job_now();
@@ -188,7 +188,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     raise_fd_limit();
 
-    struct spawn_plan plan = {0};
+    struct spawn_plan plan = { 0 };
     char *netlab = NULL;
     if (opt.netlab_topo) {
         netlab = netlab_find();
@@ -210,7 +210,7 @@ int main(int argc, char **argv)
         plan.netlab = netlab;
     }
 
-    struct job job = {.opt = &opt, .nranks = opt.nranks, .launcher_pid = getpid()};
+    struct job job = { .opt = &opt, .nranks = opt.nranks, .launcher_pid = getpid() };
     job.ranks = calloc((size_t)opt.nranks, sizeof *job.ranks);
     job.kvs = kvs_create();
     if (!job.ranks || !job.kvs || make_secret(job.secret) < 0 ||

@@ -20,71 +20,72 @@
 
 static void print_usage(FILE *f)
 {
-    fprintf(f,
-"NAME\n"
-"    mpiexec, mpirun - run an MPI program on N ranks (sctpmpi's launcher)\n"
-"\n"
-"SYNOPSIS\n"
-"    mpiexec [options] [--] program [args...]\n"
-"\n"
-"DESCRIPTION\n"
-"    Starts N copies of program on this host, serves them PMI-1, forwards their output,\n"
-"    and stops the whole job at the first failure.  Every rank runs on this machine;\n"
-"    host lists and hostfiles are accepted only when they name this machine.  Options\n"
-"    that take a value accept both '--opt VALUE' and '--opt=VALUE'.\n"
-"\n"
-"OPTIONS\n"
-"    -n N, -np N, --n N, --np N\n"
-"        Number of ranks, 1..65536 (default 1, or the slots of -H/--hostfile).\n"
-"    --transport T\n"
-"        tcp or sctp: sets SCTPMPI_TRANSPORT for the ranks.\n"
-"    --timeout S\n"
-"        Kill the job after S seconds (also SCTPMPI_TIMEOUT); exit status 124.\n"
-"    -x VAR, -x VAR=VAL\n"
-"        Pass VAR from our environment, or set VAR=VAL, for the ranks (Open MPI).\n"
-"    -genv VAR VAL, -env VAR VAL (also -genv VAR=VAL)\n"
-"        Set VAR=VAL for the ranks (MPICH); same as -x VAR=VAL.\n"
-"    -genvlist A,B,..., -envlist A,B,...\n"
-"        Pass these variables from our environment (MPICH); same as -x A -x B.\n"
-"    -genvall, -envall\n"
-"        Accepted: the ranks always get mpiexec's whole environment.\n"
-"    -l, --prefix-output\n"
-"        Prefix each output line with [rank].\n"
-"    -H LIST, -host LIST, --host LIST, -hosts LIST, --hosts LIST\n"
-"        Comma-separated host[:slots] list.  Every host must be this machine\n"
-"        (localhost, 127.x.x.x, ::1, its hostname or one of its addresses); the slots\n"
-"        (1 per host without ':slots') give the rank count when -n is absent.\n"
-"    -f FILE, -hostfile FILE, --hostfile FILE, -machinefile FILE, --machinefile FILE\n"
-"        Hostfile: one 'host', 'host:slots' or 'host slots=N' per line, '#' comments;\n"
-"        same rules as -H.\n"
-"    -ppn N, --map-by ppr:N:node\n"
-"        N ranks per host: accepted when the job fits on this one host (N >= ranks);\n"
-"        --map-by slot|core|socket|numa|hwthread|node is accepted and has no effect.\n"
-"    --oversubscribe, -oversubscribe\n"
-"        Accepted: all ranks run on this host anyway, and more ranks than cores is\n"
-"        allowed (the ranks then stop spinning while they wait).\n"
-"    --netlab TOPO\n"
-"        Run the ranks on the emulated hosts of a netlab topology.\n"
-"    -h, --help\n"
-"        This help.\n"
-"    --version\n"
-"        Print the version.\n"
-"    --  End of options: the next argument is the program.\n"
-"\n"
-"ENVIRONMENT\n"
-"    SCTPMPI_TIMEOUT      seconds before the job is killed (as --timeout).\n"
-"    SCTPMPI_TRANSPORT    tcp or sctp, passed to the ranks (as --transport).\n"
-"    The ranks get mpiexec's whole environment plus PMI_FD, PMI_RANK, PMI_SIZE,\n"
-"    SCTPMPI_LOCAL_RANKS and SCTPMPI_JOB_SECRET.  Every SCTPMPI_* tunable is listed by\n"
-"    sctpmpi_info --all and documented in docs/tunables.md.\n"
-"\n"
-"EXIT STATUS\n"
-"    0 if every rank finalized and exited 0; else the first failing rank's exit code\n"
-"    (128+signal if it was killed by a signal); 124 on --timeout; 127 if the program\n"
-"    cannot be started; 1 for a multi-host request or a launcher error; 2 for a usage\n"
-"    error.\n"
-"\n"
-"    mpirun is the same program.\n");
+    fprintf(
+        f,
+        "NAME\n"
+        "    mpiexec, mpirun - run an MPI program on N ranks (sctpmpi's launcher)\n"
+        "\n"
+        "SYNOPSIS\n"
+        "    mpiexec [options] [--] program [args...]\n"
+        "\n"
+        "DESCRIPTION\n"
+        "    Starts N copies of program on this host, serves them PMI-1, forwards their output,\n"
+        "    and stops the whole job at the first failure.  Every rank runs on this machine;\n"
+        "    host lists and hostfiles are accepted only when they name this machine.  Options\n"
+        "    that take a value accept both '--opt VALUE' and '--opt=VALUE'.\n"
+        "\n"
+        "OPTIONS\n"
+        "    -n N, -np N, --n N, --np N\n"
+        "        Number of ranks, 1..65536 (default 1, or the slots of -H/--hostfile).\n"
+        "    --transport T\n"
+        "        tcp or sctp: sets SCTPMPI_TRANSPORT for the ranks.\n"
+        "    --timeout S\n"
+        "        Kill the job after S seconds (also SCTPMPI_TIMEOUT); exit status 124.\n"
+        "    -x VAR, -x VAR=VAL\n"
+        "        Pass VAR from our environment, or set VAR=VAL, for the ranks (Open MPI).\n"
+        "    -genv VAR VAL, -env VAR VAL (also -genv VAR=VAL)\n"
+        "        Set VAR=VAL for the ranks (MPICH); same as -x VAR=VAL.\n"
+        "    -genvlist A,B,..., -envlist A,B,...\n"
+        "        Pass these variables from our environment (MPICH); same as -x A -x B.\n"
+        "    -genvall, -envall\n"
+        "        Accepted: the ranks always get mpiexec's whole environment.\n"
+        "    -l, --prefix-output\n"
+        "        Prefix each output line with [rank].\n"
+        "    -H LIST, -host LIST, --host LIST, -hosts LIST, --hosts LIST\n"
+        "        Comma-separated host[:slots] list.  Every host must be this machine\n"
+        "        (localhost, 127.x.x.x, ::1, its hostname or one of its addresses); the slots\n"
+        "        (1 per host without ':slots') give the rank count when -n is absent.\n"
+        "    -f FILE, -hostfile FILE, --hostfile FILE, -machinefile FILE, --machinefile FILE\n"
+        "        Hostfile: one 'host', 'host:slots' or 'host slots=N' per line, '#' comments;\n"
+        "        same rules as -H.\n"
+        "    -ppn N, --map-by ppr:N:node\n"
+        "        N ranks per host: accepted when the job fits on this one host (N >= ranks);\n"
+        "        --map-by slot|core|socket|numa|hwthread|node is accepted and has no effect.\n"
+        "    --oversubscribe, -oversubscribe\n"
+        "        Accepted: all ranks run on this host anyway, and more ranks than cores is\n"
+        "        allowed (the ranks then stop spinning while they wait).\n"
+        "    --netlab TOPO\n"
+        "        Run the ranks on the emulated hosts of a netlab topology.\n"
+        "    -h, --help\n"
+        "        This help.\n"
+        "    --version\n"
+        "        Print the version.\n"
+        "    --  End of options: the next argument is the program.\n"
+        "\n"
+        "ENVIRONMENT\n"
+        "    SCTPMPI_TIMEOUT      seconds before the job is killed (as --timeout).\n"
+        "    SCTPMPI_TRANSPORT    tcp or sctp, passed to the ranks (as --transport).\n"
+        "    The ranks get mpiexec's whole environment plus PMI_FD, PMI_RANK, PMI_SIZE,\n"
+        "    SCTPMPI_LOCAL_RANKS and SCTPMPI_JOB_SECRET.  Every SCTPMPI_* tunable is listed by\n"
+        "    sctpmpi_info --all and documented in docs/tunables.md.\n"
+        "\n"
+        "EXIT STATUS\n"
+        "    0 if every rank finalized and exited 0; else the first failing rank's exit code\n"
+        "    (128+signal if it was killed by a signal); 124 on --timeout; 127 if the program\n"
+        "    cannot be started; 1 for a multi-host request or a launcher error; 2 for a usage\n"
+        "    error.\n"
+        "\n"
+        "    mpirun is the same program.\n");
 }
 
 static int parse_double(const char *s, double *out)
@@ -193,7 +194,8 @@ static int host_is_local(const char *name)
             if (!it->ifa_addr)
                 continue;
             if (is4 && it->ifa_addr->sa_family == AF_INET)
-                found = ((struct sockaddr_in *)(void *)it->ifa_addr)->sin_addr.s_addr == a4.s_addr;
+                found =
+                    ((struct sockaddr_in *)(void *)it->ifa_addr)->sin_addr.s_addr == a4.s_addr;
             else if (is6 && it->ifa_addr->sa_family == AF_INET6)
                 found = memcmp(&((struct sockaddr_in6 *)(void *)it->ifa_addr)->sin6_addr, &a6,
                                sizeof a6) == 0;
@@ -228,7 +230,8 @@ static int add_host(const char *spec, int slots_default, struct mpiexec_options 
     const char *colon = strrchr(spec, ':');
     int v6bare = spec[0] != '[' && colon && strchr(spec, ':') != colon; /* ::1 */
     size_t hl = (colon && !v6bare && !(spec[0] == '[' && colon < strchr(spec, ']')))
-                    ? (size_t)(colon - spec) : strlen(spec);
+                    ? (size_t)(colon - spec)
+                    : strlen(spec);
     if (hl == 0 || hl >= sizeof host) {
         fprintf(stderr, "mpiexec: %s: bad host '%s'\n", where, spec);
         return -1;
@@ -278,15 +281,18 @@ static int parse_hostfile(const char *path, struct mpiexec_options *opt)
         if (!host)
             continue;
         int slots = 1;
-        for (char *t = strtok_r(NULL, " \t", &save); t && rc == 0; t = strtok_r(NULL, " \t", &save)) {
+        for (char *t = strtok_r(NULL, " \t", &save); t && rc == 0;
+             t = strtok_r(NULL, " \t", &save)) {
             if (strncmp(t, "slots=", 6) == 0) {
                 if (parse_count(t + 6, &slots) < 0) {
                     fprintf(stderr, "mpiexec: %s: bad '%s'\n", where, t);
                     rc = -1;
                 }
             } else if (strncmp(t, "max_slots=", 10) != 0 && strncmp(t, "max-slots=", 10) != 0) {
-                fprintf(stderr, "mpiexec: %s: cannot parse '%s' (want host, host:slots or "
-                                "host slots=N)\n", where, t);
+                fprintf(stderr,
+                        "mpiexec: %s: cannot parse '%s' (want host, host:slots or "
+                        "host slots=N)\n",
+                        where, t);
                 rc = -1;
             }
         }
@@ -304,8 +310,8 @@ static int parse_hostfile(const char *path, struct mpiexec_options *opt)
 
 static int parse_map_by(const char *v, struct mpiexec_options *opt)
 {
-    static const char *const noop[] = {"slot", "core", "socket", "numa", "hwthread", "node",
-                                       "package", "l3cache", NULL};
+    static const char *const noop[] = { "slot", "core",    "socket",  "numa", "hwthread",
+                                        "node", "package", "l3cache", NULL };
     int n, used = 0;
     char policy[32];
     size_t pl = strcspn(v, ":");
@@ -313,12 +319,15 @@ static int parse_map_by(const char *v, struct mpiexec_options *opt)
         opt->ppn = n;
         return 0;
     }
-    snprintf(policy, sizeof policy, "%.*s", (int)(pl < sizeof policy ? pl : sizeof policy - 1), v);
+    snprintf(policy, sizeof policy, "%.*s", (int)(pl < sizeof policy ? pl : sizeof policy - 1),
+             v);
     for (int i = 0; noop[i]; i++)
         if (strcasecmp(policy, noop[i]) == 0)
             return 0;
-    fprintf(stderr, "mpiexec: --map-by wants ppr:N:node or slot/core/socket/numa/hwthread/node, "
-                    "got '%s'\n", v);
+    fprintf(stderr,
+            "mpiexec: --map-by wants ppr:N:node or slot/core/socket/numa/hwthread/node, "
+            "got '%s'\n",
+            v);
     return -1;
 }
 
@@ -343,13 +352,15 @@ static int add_env(struct mpiexec_options *opt, char *assign)
 
 int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
 {
-    static const char *const n_flags[] = {"-n", "-np", "--n", "--np", NULL};
-    static const char *const host_flags[] = {"-H", "-host", "--host", "-hosts", "--hosts", NULL};
-    static const char *const file_flags[] = {"-f", "-hostfile", "--hostfile", "-machinefile",
-                                             "--machinefile", NULL};
-    static const char *const envlist_flags[] = {"-genvlist", "-envlist", NULL};
-    static const char *const ppn_flags[] = {"-ppn", "--ppn", NULL};
-    static const char *const mapby_flags[] = {"--map-by", "-map-by", NULL};
+    static const char *const n_flags[] = { "-n", "-np", "--n", "--np", NULL };
+    static const char *const host_flags[] = {
+        "-H", "-host", "--host", "-hosts", "--hosts", NULL
+    };
+    static const char *const file_flags[] = { "-f",           "-hostfile",     "--hostfile",
+                                              "-machinefile", "--machinefile", NULL };
+    static const char *const envlist_flags[] = { "-genvlist", "-envlist", NULL };
+    static const char *const ppn_flags[] = { "-ppn", "--ppn", NULL };
+    static const char *const mapby_flags[] = { "--map-by", "-map-by", NULL };
     memset(opt, 0, sizeof *opt);
     opt->nranks = 1;
     const char *env_timeout = getenv("SCTPMPI_TIMEOUT");
@@ -394,7 +405,8 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
             continue; /* all ranks run on this host with our whole environment anyway */
         if ((v = flag_any(argc, argv, &i, n_flags, &missing))) {
             if (parse_count(v, &opt->nranks) < 0) {
-                fprintf(stderr, "mpiexec: -n wants a rank count between 1 and 65536, got '%s'\n", v);
+                fprintf(stderr, "mpiexec: -n wants a rank count between 1 and 65536, got '%s'\n",
+                        v);
                 return -1;
             }
             opt->nranks_given = 1;
@@ -445,7 +457,8 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
         if (!missing && (v = flag_any(argc, argv, &i, envlist_flags, &missing))) {
             char *save = NULL, *list = (char *)v; /* split in place: argv is ours to edit */
             int names = 0;
-            for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+            for (char *name = strtok_r(list, ",", &save); name;
+                 name = strtok_r(NULL, ",", &save)) {
                 if (strchr(name, '=')) {
                     fprintf(stderr, "mpiexec: %s wants variable names, got '%s'\n", a, name);
                     return -1;
@@ -496,9 +509,10 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
     else if (!opt->nranks_given && opt->ppn > 0)
         opt->nranks = opt->ppn;
     if (opt->ppn > 0 && opt->nranks > opt->ppn) {
-        fprintf(stderr, "mpiexec: multi-host launch is not supported yet: %d ranks at %d per "
-                        "host need %d hosts\n", opt->nranks, opt->ppn,
-                (opt->nranks + opt->ppn - 1) / opt->ppn);
+        fprintf(stderr,
+                "mpiexec: multi-host launch is not supported yet: %d ranks at %d per "
+                "host need %d hosts\n",
+                opt->nranks, opt->ppn, (opt->nranks + opt->ppn - 1) / opt->ppn);
         return -2;
     }
     if (i >= argc) {

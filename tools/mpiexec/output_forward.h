@@ -8,8 +8,8 @@ struct output_stream {
     int fd;        /* read end of the rank's pipe, -1 once at EOF */
     int target_fd; /* 1 or 2 */
     int rank;
-    int prefix;    /* 1: whole lines, each prefixed with "[rank] " */
-    char *line;    /* partial line held back while prefixing */
+    int prefix; /* 1: whole lines, each prefixed with "[rank] " */
+    char *line; /* partial line held back while prefixing */
     size_t len, cap;
 };
 

@@ -45,7 +45,8 @@ static void parse_request(char *line, struct request *rq)
     }
 }
 
-static void reply(struct rank_proc *rp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void reply(struct rank_proc *rp, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 static void reply(struct rank_proc *rp, const char *fmt, ...)
 {
     if (rp->pmi_fd < 0)
@@ -68,8 +69,10 @@ static void reply(struct rank_proc *rp, const char *fmt, ...)
                 continue;
             if (errno == EAGAIN || errno == EWOULDBLOCK) {
                 /* send timeout (see rank_spawn.c): the rank stopped reading its replies */
-                fprintf(stderr, "mpiexec: rank %d is not reading its PMI replies; closing its "
-                                "PMI connection\n", rp->rank);
+                fprintf(stderr,
+                        "mpiexec: rank %d is not reading its PMI replies; closing its "
+                        "PMI connection\n",
+                        rp->rank);
                 close(rp->pmi_fd);
                 rp->pmi_fd = -1;
             }
@@ -208,7 +211,8 @@ void pmi_server_pump(struct job *job, struct rank_proc *rp)
     rp->pmi_len += (size_t)n;
     char *start = rp->pmi_buf;
     char *nl;
-    while (rp->pmi_fd >= 0 && (nl = memchr(start, '\n', rp->pmi_len - (size_t)(start - rp->pmi_buf)))) {
+    while (rp->pmi_fd >= 0 &&
+           (nl = memchr(start, '\n', rp->pmi_len - (size_t)(start - rp->pmi_buf)))) {
         *nl = '\0';
         handle_line(job, rp, start);
         start = nl + 1;
@@ -217,7 +221,8 @@ void pmi_server_pump(struct job *job, struct rank_proc *rp)
     memmove(rp->pmi_buf, start, rest);
     rp->pmi_len = rest;
     if (rp->pmi_len == sizeof rp->pmi_buf) {
-        job_fail(job, 1, "rank %d sent a PMI request longer than %d bytes", rp->rank, PMI_LINE_MAX);
+        job_fail(job, 1, "rank %d sent a PMI request longer than %d bytes", rp->rank,
+                 PMI_LINE_MAX);
         close(rp->pmi_fd);
         rp->pmi_fd = -1;
     }

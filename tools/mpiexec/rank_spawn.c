@@ -101,9 +101,9 @@ static void exec_rank(struct job *job, const struct spawn_plan *plan, int rank, 
 int spawn_rank(struct job *job, const struct spawn_plan *plan, int rank)
 {
     struct rank_proc *rp = &job->ranks[rank];
-    int sv[2] = {-1, -1}, outp[2] = {-1, -1}, errp[2] = {-1, -1};
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 || pipe2(outp, O_CLOEXEC) < 0 ||
-        pipe2(errp, O_CLOEXEC) < 0) {
+    int sv[2] = { -1, -1 }, outp[2] = { -1, -1 }, errp[2] = { -1, -1 };
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
+        pipe2(outp, O_CLOEXEC) < 0 || pipe2(errp, O_CLOEXEC) < 0) {
         fprintf(stderr, "mpiexec: cannot create pipes for rank %d: %s\n", rank, strerror(errno));
         goto fail;
     }
@@ -116,7 +116,7 @@ int spawn_rank(struct job *job, const struct spawn_plan *plan, int rank)
         exec_rank(job, plan, rank, sv[1], outp[1], errp[1]);
     setpgid(pid, pid); /* also done by the child; whichever runs first wins the race */
     /* a rank that stops reading replies must not block the launcher (and its timeouts) */
-    struct timeval sndtimeo = {.tv_sec = PMI_SEND_TIMEOUT_SECONDS};
+    struct timeval sndtimeo = { .tv_sec = PMI_SEND_TIMEOUT_SECONDS };
     (void)setsockopt(sv[0], SOL_SOCKET, SO_SNDTIMEO, &sndtimeo, sizeof sndtimeo);
     close(sv[1]);
     close(outp[1]);

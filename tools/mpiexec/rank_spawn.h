@@ -8,8 +8,8 @@
 
 /* How rank processes are started: directly, or through `netlab exec HOST --`. */
 struct spawn_plan {
-    const char *netlab;  /* path of the netlab tool, NULL to run locally */
-    char **hosts;        /* netlab host names (rank i runs on hosts[i % nhosts]) */
+    const char *netlab; /* path of the netlab tool, NULL to run locally */
+    char **hosts;       /* netlab host names (rank i runs on hosts[i % nhosts]) */
     int nhosts;
     sigset_t child_sigmask; /* signal mask to restore in the child */
 };

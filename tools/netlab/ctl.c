@@ -12,179 +12,271 @@
 #include <unistd.h>
 
 typedef struct {
-  char *buf;
-  size_t cap, len;
+    char *buf;
+    size_t cap, len;
 } sbuf;
 
-static void sb(sbuf *b, const char *fmt, ...) {
-  if (b->len >= b->cap) return;
-  va_list ap;
-  va_start(ap, fmt);
-  int n = vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
-  va_end(ap);
-  if (n > 0) b->len += (size_t)n;
-  if (b->len >= b->cap) b->len = b->cap - 1;
+static void sb(sbuf *b, const char *fmt, ...)
+{
+    if (b->len >= b->cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        b->len += (size_t)n;
+    if (b->len >= b->cap)
+        b->len = b->cap - 1;
 }
 
-static void stats(nl_fwd *f, sbuf *b, int json, const nl_sel *sel) {
-  const nl_topo *t = f->t;
-  if (json) sb(b, "{\"links\": [");
-  int first = 1;
-  for (int r = 0; r < t->nrails; r++)
-    for (int s = 0; s < t->nhosts; s++)
-      for (int d = 0; d < t->nhosts; d++) {
-        if (s == d || (sel && !nl_sel_match(sel, r, s, d))) continue;
-        const nl_link *l = &f->links[nl_link_index(t, r, s, d)];
-        const nl_counters *c = &l->c;
-        if (json)
-          sb(b, "%s\n {\"rail\": %d, \"src\": \"%s\", \"dst\": \"%s\", \"up\": %d, \"fwd_pkts\": %llu, \"fwd_bytes\": %llu, "
-                "\"drop_loss\": %llu, \"drop_queue\": %llu, \"drop_down\": %llu, \"drop_mtu\": %llu, \"drop_other\": %llu, \"queued\": %u}",
-             first ? "" : ",", r, t->hosts[s], t->hosts[d], l->p.up, (unsigned long long)c->fwd_pkts,
-             (unsigned long long)c->fwd_bytes, (unsigned long long)c->drop_loss, (unsigned long long)c->drop_queue,
-             (unsigned long long)c->drop_down, (unsigned long long)c->drop_mtu, (unsigned long long)c->drop_other, l->inflight);
-        else
-          sb(b, "link rail=%d src=%s dst=%s up=%d fwd_pkts=%llu fwd_bytes=%llu drop_loss=%llu drop_queue=%llu drop_down=%llu drop_mtu=%llu drop_other=%llu queued=%u\n",
-             r, t->hosts[s], t->hosts[d], l->p.up, (unsigned long long)c->fwd_pkts, (unsigned long long)c->fwd_bytes,
-             (unsigned long long)c->drop_loss, (unsigned long long)c->drop_queue, (unsigned long long)c->drop_down,
-             (unsigned long long)c->drop_mtu, (unsigned long long)c->drop_other, l->inflight);
-        first = 0;
-      }
-  if (json) sb(b, "\n], \"tuns\": [");
-  first = 1;
-  for (int r = 0; r < t->nrails; r++)
-    for (int h = 0; h < t->nhosts; h++) {
-      size_t i = (size_t)r * (size_t)t->nhosts + (size_t)h;
-      if (sel && sel->rail >= 0 && sel->rail != r) continue;
-      if (json)
-        sb(b, "%s\n {\"rail\": %d, \"host\": \"%s\", \"rx_pkts\": %llu, \"rx_bytes\": %llu, \"unroutable\": %llu}", first ? "" : ",",
-           r, t->hosts[h], (unsigned long long)f->tun_rx_pkts[i], (unsigned long long)f->tun_rx_bytes[i],
-           (unsigned long long)f->tun_unroutable[i]);
-      else
-        sb(b, "tun rail=%d host=%s rx_pkts=%llu rx_bytes=%llu unroutable=%llu\n", r, t->hosts[h],
-           (unsigned long long)f->tun_rx_pkts[i], (unsigned long long)f->tun_rx_bytes[i], (unsigned long long)f->tun_unroutable[i]);
-      first = 0;
-    }
-  if (json) sb(b, "\n], \"nics\": [");
-  first = 1;
-  for (int r = 0; r < t->nrails; r++)
-    for (int h = 0; h < t->nhosts; h++) {
-      size_t i = (size_t)r * (size_t)t->nhosts + (size_t)h;
-      if (t->nics[i].rate_mbit <= 0 || (sel && sel->rail >= 0 && sel->rail != r)) continue;
-      if (json)
-        sb(b, "%s\n {\"rail\": %d, \"host\": \"%s\", \"egress_drops\": %llu, \"ingress_drops\": %llu}", first ? "" : ",", r,
-           t->hosts[h], (unsigned long long)f->egress[i].drops, (unsigned long long)f->ingress[i].drops);
-      else
-        sb(b, "nic rail=%d host=%s egress_drops=%llu ingress_drops=%llu\n", r, t->hosts[h],
-           (unsigned long long)f->egress[i].drops, (unsigned long long)f->ingress[i].drops);
-      first = 0;
-    }
-  if (json)
-    sb(b, "\n], \"pool_drops\": %llu, \"heap_max\": %llu, \"heap_now\": %u, \"pool_slots\": %u, \"late_mean_us\": %.1f, \"late_max_us\": %.1f}\n",
-       (unsigned long long)f->pool_drops, (unsigned long long)f->heap_max, f->heap.n, f->nslots,
-       f->late_n ? (double)f->late_sum_ns / (double)f->late_n / 1e3 : 0.0, (double)f->late_max_ns / 1e3);
-  else
-    sb(b, "forwarder pool_drops=%llu heap_max=%llu heap_now=%u pool_slots=%u late_mean_us=%.1f late_max_us=%.1f\n",
-       (unsigned long long)f->pool_drops, (unsigned long long)f->heap_max, f->heap.n, f->nslots,
-       f->late_n ? (double)f->late_sum_ns / (double)f->late_n / 1e3 : 0.0, (double)f->late_max_ns / 1e3);
-}
-
-int nl_ctl_exec(nl_fwd *f, const char *line, char *out, size_t outlen) {
-  sbuf b = {out, outlen, 0};
-  out[0] = '\0';
-  char copy[1024];
-  snprintf(copy, sizeof copy, "%s", line);
-  char *save = NULL, *argv[64];
-  int argc = 0;
-  for (char *tok = strtok_r(copy, " \t", &save); tok && argc < 64; tok = strtok_r(NULL, " \t", &save)) argv[argc++] = tok;
-  const nl_topo *t = f->t;
-  if (argc == 0) { sb(&b, "error: empty command\n"); return -1; }
-  if (!strcmp(argv[0], "ping")) { sb(&b, "ok\n"); return 0; }
-  if (!strcmp(argv[0], "stats")) {
-    int json = 0;
-    nl_sel s, *sp = NULL;
-    char err[160];
-    for (int i = 1; i < argc; i++) {
-      if (!strcmp(argv[i], "json")) json = 1;
-      else if (nl_sel_parse(t, argv[i], &s, err, sizeof err)) { sb(&b, "error: %s\n", err); return -1; }
-      else sp = &s;
-    }
-    stats(f, &b, json, sp);
-    return 0;
-  }
-  if (!strcmp(argv[0], "show") || !strcmp(argv[0], "set") || !strcmp(argv[0], "down") || !strcmp(argv[0], "up")) {
-    int show = !strcmp(argv[0], "show");
-    if (argc < 2 && !show) { sb(&b, "error: usage: %s SELECTOR%s\n", argv[0], strcmp(argv[0], "set") ? "" : " key=value..."); return -1; }
-    nl_sel s;
-    char err[160];
-    if (nl_sel_parse(t, argc >= 2 ? argv[1] : "*", &s, err, sizeof err)) { sb(&b, "error: %s\n", err); return -1; }
-    /* Validate on a scratch copy first, so a bad key changes nothing. */
-    nl_params scratch;
-    nl_params_default(&scratch);
-    for (int i = 2; i < argc && !strcmp(argv[0], "set"); i++) {
-      char *eq = strchr(argv[i], '=');
-      if (!eq) { sb(&b, "error: expected key=value, got '%s'\n", argv[i]); return -1; }
-      *eq = '\0';
-      int bad = nl_params_set(&scratch, argv[i], eq + 1, err, sizeof err);
-      *eq = '=';
-      if (bad) { sb(&b, "error: %s\n", err); return -1; }
-    }
-    int count = 0;
+static void stats(nl_fwd *f, sbuf *b, int json, const nl_sel *sel)
+{
+    const nl_topo *t = f->t;
+    if (json)
+        sb(b, "{\"links\": [");
+    int first = 1;
     for (int r = 0; r < t->nrails; r++)
-      for (int src = 0; src < t->nhosts; src++)
-        for (int dst = 0; dst < t->nhosts; dst++) {
-          if (src == dst || !nl_sel_match(&s, r, src, dst)) continue;
-          size_t li = nl_link_index(t, r, src, dst);
-          nl_params *p = &f->links[li].p;
-          count++;
-          if (show) {
-            char pb[512];
-            nl_params_format(p, pb, sizeof pb);
-            sb(&b, "link rail=%d src=%s dst=%s %s\n", r, t->hosts[src], t->hosts[dst], pb);
-            continue;
-          }
-          if (!strcmp(argv[0], "down")) p->up = 0;
-          else if (!strcmp(argv[0], "up")) p->up = 1;
-          else {
-            for (int pass = 0; pass < 2; pass++) /* ge_loss after ge_burst / ge_r */
-              for (int i = 2; i < argc; i++) {
-                char *eq = strchr(argv[i], '=');
-                *eq = '\0';
-                if ((pass == 1) == !strcmp(argv[i], "ge_loss")) nl_params_set(p, argv[i], eq + 1, err, sizeof err);
-                *eq = '=';
-              }
-          }
-          if (nl_link_reconfigure(f, li)) { sb(&b, "error: out of memory\n"); return -1; }
+        for (int s = 0; s < t->nhosts; s++)
+            for (int d = 0; d < t->nhosts; d++) {
+                if (s == d || (sel && !nl_sel_match(sel, r, s, d)))
+                    continue;
+                const nl_link *l = &f->links[nl_link_index(t, r, s, d)];
+                const nl_counters *c = &l->c;
+                if (json)
+                    sb(b,
+                       "%s\n {\"rail\": %d, \"src\": \"%s\", \"dst\": \"%s\", \"up\": %d, "
+                       "\"fwd_pkts\": %llu, \"fwd_bytes\": %llu, "
+                       "\"drop_loss\": %llu, \"drop_queue\": %llu, \"drop_down\": %llu, "
+                       "\"drop_mtu\": %llu, \"drop_other\": %llu, \"queued\": %u}",
+                       first ? "" : ",", r, t->hosts[s], t->hosts[d], l->p.up,
+                       (unsigned long long)c->fwd_pkts, (unsigned long long)c->fwd_bytes,
+                       (unsigned long long)c->drop_loss, (unsigned long long)c->drop_queue,
+                       (unsigned long long)c->drop_down, (unsigned long long)c->drop_mtu,
+                       (unsigned long long)c->drop_other, l->inflight);
+                else
+                    sb(b,
+                       "link rail=%d src=%s dst=%s up=%d fwd_pkts=%llu fwd_bytes=%llu "
+                       "drop_loss=%llu drop_queue=%llu drop_down=%llu drop_mtu=%llu "
+                       "drop_other=%llu queued=%u\n",
+                       r, t->hosts[s], t->hosts[d], l->p.up, (unsigned long long)c->fwd_pkts,
+                       (unsigned long long)c->fwd_bytes, (unsigned long long)c->drop_loss,
+                       (unsigned long long)c->drop_queue, (unsigned long long)c->drop_down,
+                       (unsigned long long)c->drop_mtu, (unsigned long long)c->drop_other,
+                       l->inflight);
+                first = 0;
+            }
+    if (json)
+        sb(b, "\n], \"tuns\": [");
+    first = 1;
+    for (int r = 0; r < t->nrails; r++)
+        for (int h = 0; h < t->nhosts; h++) {
+            size_t i = (size_t)r * (size_t)t->nhosts + (size_t)h;
+            if (sel && sel->rail >= 0 && sel->rail != r)
+                continue;
+            if (json)
+                sb(b,
+                   "%s\n {\"rail\": %d, \"host\": \"%s\", \"rx_pkts\": %llu, \"rx_bytes\": %llu, "
+                   "\"unroutable\": %llu}",
+                   first ? "" : ",", r, t->hosts[h], (unsigned long long)f->tun_rx_pkts[i],
+                   (unsigned long long)f->tun_rx_bytes[i],
+                   (unsigned long long)f->tun_unroutable[i]);
+            else
+                sb(b, "tun rail=%d host=%s rx_pkts=%llu rx_bytes=%llu unroutable=%llu\n", r,
+                   t->hosts[h], (unsigned long long)f->tun_rx_pkts[i],
+                   (unsigned long long)f->tun_rx_bytes[i],
+                   (unsigned long long)f->tun_unroutable[i]);
+            first = 0;
         }
-    if (!count) { sb(&b, "error: selector '%s' matches no link\n", argv[1]); return -1; }
-    if (!show) sb(&b, "ok %d links\n", count);
-    return 0;
-  }
-  sb(&b, "error: unknown command '%s' (stats [json] [SEL], show [SEL], set SEL k=v..., down SEL, up SEL, ping)\n", argv[0]);
-  return -1;
+    if (json)
+        sb(b, "\n], \"nics\": [");
+    first = 1;
+    for (int r = 0; r < t->nrails; r++)
+        for (int h = 0; h < t->nhosts; h++) {
+            size_t i = (size_t)r * (size_t)t->nhosts + (size_t)h;
+            if (t->nics[i].rate_mbit <= 0 || (sel && sel->rail >= 0 && sel->rail != r))
+                continue;
+            if (json)
+                sb(b,
+                   "%s\n {\"rail\": %d, \"host\": \"%s\", \"egress_drops\": %llu, "
+                   "\"ingress_drops\": %llu}",
+                   first ? "" : ",", r, t->hosts[h], (unsigned long long)f->egress[i].drops,
+                   (unsigned long long)f->ingress[i].drops);
+            else
+                sb(b, "nic rail=%d host=%s egress_drops=%llu ingress_drops=%llu\n", r,
+                   t->hosts[h], (unsigned long long)f->egress[i].drops,
+                   (unsigned long long)f->ingress[i].drops);
+            first = 0;
+        }
+    if (json)
+        sb(b,
+           "\n], \"pool_drops\": %llu, \"heap_max\": %llu, \"heap_now\": %u, \"pool_slots\": %u, "
+           "\"late_mean_us\": %.1f, \"late_max_us\": %.1f}\n",
+           (unsigned long long)f->pool_drops, (unsigned long long)f->heap_max, f->heap.n,
+           f->nslots, f->late_n ? (double)f->late_sum_ns / (double)f->late_n / 1e3 : 0.0,
+           (double)f->late_max_ns / 1e3);
+    else
+        sb(b,
+           "forwarder pool_drops=%llu heap_max=%llu heap_now=%u pool_slots=%u late_mean_us=%.1f "
+           "late_max_us=%.1f\n",
+           (unsigned long long)f->pool_drops, (unsigned long long)f->heap_max, f->heap.n,
+           f->nslots, f->late_n ? (double)f->late_sum_ns / (double)f->late_n / 1e3 : 0.0,
+           (double)f->late_max_ns / 1e3);
 }
 
-int nl_ctl_client(const char *sockpath, const char *line) {
-  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  struct sockaddr_un a = {.sun_family = AF_UNIX};
-  if (strlen(sockpath) >= sizeof a.sun_path) { fprintf(stderr, "netlab: control socket path too long: %s\n", sockpath); return 1; }
-  strcpy(a.sun_path, sockpath);
-  if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a)) {
-    fprintf(stderr, "netlab: cannot reach the forwarder at %s: %s\n", sockpath, strerror(errno));
-    if (fd >= 0) close(fd);
-    return 1;
-  }
-  size_t len = strlen(line);
-  if (write(fd, line, len) != (ssize_t)len || write(fd, "\n", 1) != 1) { perror("netlab: control write"); close(fd); return 1; }
-  shutdown(fd, SHUT_WR);
-  char buf[8192];
-  int err = 0, firstchunk = 1;
-  ssize_t r;
-  while ((r = read(fd, buf, sizeof buf)) > 0) {
-    if (firstchunk && r >= 6 && !memcmp(buf, "error:", 6)) err = 1;
-    firstchunk = 0;
-    fwrite(buf, 1, (size_t)r, err ? stderr : stdout);
-  }
-  close(fd);
-  if (firstchunk) { fprintf(stderr, "netlab: no reply from the forwarder\n"); return 1; }
-  return err;
+int nl_ctl_exec(nl_fwd *f, const char *line, char *out, size_t outlen)
+{
+    sbuf b = { out, outlen, 0 };
+    out[0] = '\0';
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", line);
+    char *save = NULL, *argv[64];
+    int argc = 0;
+    for (char *tok = strtok_r(copy, " \t", &save); tok && argc < 64;
+         tok = strtok_r(NULL, " \t", &save))
+        argv[argc++] = tok;
+    const nl_topo *t = f->t;
+    if (argc == 0) {
+        sb(&b, "error: empty command\n");
+        return -1;
+    }
+    if (!strcmp(argv[0], "ping")) {
+        sb(&b, "ok\n");
+        return 0;
+    }
+    if (!strcmp(argv[0], "stats")) {
+        int json = 0;
+        nl_sel s, *sp = NULL;
+        char err[160];
+        for (int i = 1; i < argc; i++) {
+            if (!strcmp(argv[i], "json"))
+                json = 1;
+            else if (nl_sel_parse(t, argv[i], &s, err, sizeof err)) {
+                sb(&b, "error: %s\n", err);
+                return -1;
+            } else
+                sp = &s;
+        }
+        stats(f, &b, json, sp);
+        return 0;
+    }
+    if (!strcmp(argv[0], "show") || !strcmp(argv[0], "set") || !strcmp(argv[0], "down") ||
+        !strcmp(argv[0], "up")) {
+        int show = !strcmp(argv[0], "show");
+        if (argc < 2 && !show) {
+            sb(&b, "error: usage: %s SELECTOR%s\n", argv[0],
+               strcmp(argv[0], "set") ? "" : " key=value...");
+            return -1;
+        }
+        nl_sel s;
+        char err[160];
+        if (nl_sel_parse(t, argc >= 2 ? argv[1] : "*", &s, err, sizeof err)) {
+            sb(&b, "error: %s\n", err);
+            return -1;
+        }
+        /* Validate on a scratch copy first, so a bad key changes nothing. */
+        nl_params scratch;
+        nl_params_default(&scratch);
+        for (int i = 2; i < argc && !strcmp(argv[0], "set"); i++) {
+            char *eq = strchr(argv[i], '=');
+            if (!eq) {
+                sb(&b, "error: expected key=value, got '%s'\n", argv[i]);
+                return -1;
+            }
+            *eq = '\0';
+            int bad = nl_params_set(&scratch, argv[i], eq + 1, err, sizeof err);
+            *eq = '=';
+            if (bad) {
+                sb(&b, "error: %s\n", err);
+                return -1;
+            }
+        }
+        int count = 0;
+        for (int r = 0; r < t->nrails; r++)
+            for (int src = 0; src < t->nhosts; src++)
+                for (int dst = 0; dst < t->nhosts; dst++) {
+                    if (src == dst || !nl_sel_match(&s, r, src, dst))
+                        continue;
+                    size_t li = nl_link_index(t, r, src, dst);
+                    nl_params *p = &f->links[li].p;
+                    count++;
+                    if (show) {
+                        char pb[512];
+                        nl_params_format(p, pb, sizeof pb);
+                        sb(&b, "link rail=%d src=%s dst=%s %s\n", r, t->hosts[src], t->hosts[dst],
+                           pb);
+                        continue;
+                    }
+                    if (!strcmp(argv[0], "down"))
+                        p->up = 0;
+                    else if (!strcmp(argv[0], "up"))
+                        p->up = 1;
+                    else {
+                        for (int pass = 0; pass < 2; pass++) /* ge_loss after ge_burst / ge_r */
+                            for (int i = 2; i < argc; i++) {
+                                char *eq = strchr(argv[i], '=');
+                                *eq = '\0';
+                                if ((pass == 1) == !strcmp(argv[i], "ge_loss"))
+                                    nl_params_set(p, argv[i], eq + 1, err, sizeof err);
+                                *eq = '=';
+                            }
+                    }
+                    if (nl_link_reconfigure(f, li)) {
+                        sb(&b, "error: out of memory\n");
+                        return -1;
+                    }
+                }
+        if (!count) {
+            sb(&b, "error: selector '%s' matches no link\n", argv[1]);
+            return -1;
+        }
+        if (!show)
+            sb(&b, "ok %d links\n", count);
+        return 0;
+    }
+    sb(&b,
+       "error: unknown command '%s' (stats [json] [SEL], show [SEL], set SEL k=v..., down SEL, "
+       "up SEL, ping)\n",
+       argv[0]);
+    return -1;
+}
+
+int nl_ctl_client(const char *sockpath, const char *line)
+{
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    if (strlen(sockpath) >= sizeof a.sun_path) {
+        fprintf(stderr, "netlab: control socket path too long: %s\n", sockpath);
+        return 1;
+    }
+    strcpy(a.sun_path, sockpath);
+    if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof a)) {
+        fprintf(stderr, "netlab: cannot reach the forwarder at %s: %s\n", sockpath,
+                strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return 1;
+    }
+    size_t len = strlen(line);
+    if (write(fd, line, len) != (ssize_t)len || write(fd, "\n", 1) != 1) {
+        perror("netlab: control write");
+        close(fd);
+        return 1;
+    }
+    shutdown(fd, SHUT_WR);
+    char buf[8192];
+    int err = 0, firstchunk = 1;
+    ssize_t r;
+    while ((r = read(fd, buf, sizeof buf)) > 0) {
+        if (firstchunk && r >= 6 && !memcmp(buf, "error:", 6))
+            err = 1;
+        firstchunk = 0;
+        fwrite(buf, 1, (size_t)r, err ? stderr : stdout);
+    }
+    close(fd);
+    if (firstchunk) {
+        fprintf(stderr, "netlab: no reply from the forwarder\n");
+        return 1;
+    }
+    return err;
 }

@@ -6,13 +6,13 @@
 typedef enum { JS_NULL, JS_BOOL, JS_NUM, JS_STR, JS_ARR, JS_OBJ } js_type;
 
 typedef struct js_val {
-  js_type type;
-  double num;            /* JS_NUM, JS_BOOL (0/1) */
-  char *str;             /* JS_STR */
-  size_t n;              /* JS_ARR / JS_OBJ: number of items */
-  char **keys;           /* JS_OBJ */
-  struct js_val **items; /* JS_ARR / JS_OBJ */
-  int line;              /* line where the value starts, for messages */
+    js_type type;
+    double num;            /* JS_NUM, JS_BOOL (0/1) */
+    char *str;             /* JS_STR */
+    size_t n;              /* JS_ARR / JS_OBJ: number of items */
+    char **keys;           /* JS_OBJ */
+    struct js_val **items; /* JS_ARR / JS_OBJ */
+    int line;              /* line where the value starts, for messages */
 } js_val;
 
 /* Parse text; on error returns NULL and writes a message into err. */

@@ -5,5 +5,6 @@
 #include <stdio.h>
 
 FILE *nl_pcap_open(const char *path, uint32_t snaplen);
-void nl_pcap_write(FILE *f, uint64_t realtime_ns, const void *pkt, uint32_t len, uint32_t snaplen);
+void nl_pcap_write(FILE *f, uint64_t realtime_ns, const void *pkt, uint32_t len,
+                   uint32_t snaplen);
 #endif

@@ -4,12 +4,12 @@
 #include "topo.h"
 
 typedef struct {
-  const char *topo_path;
-  char **cmd;            /* NULL: wait for a signal (netlab start) */
-  const char *pcap_dir;  /* capture directory, or NULL */
-  int pcap_all;          /* --pcap: capture every link */
-  unsigned pcap_snaplen;
-  int ready_fd;          /* netlab start: write the run dir here once up, or -1 */
+    const char *topo_path;
+    char **cmd;           /* NULL: wait for a signal (netlab start) */
+    const char *pcap_dir; /* capture directory, or NULL */
+    int pcap_all;         /* --pcap: capture every link */
+    unsigned pcap_snaplen;
+    int ready_fd; /* netlab start: write the run dir here once up, or -1 */
 } nl_run_opts;
 
 /* Returns the command's exit status (or 128+signal), 125 on a netlab error, 77 when the

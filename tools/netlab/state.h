@@ -5,14 +5,15 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#define NL_PREFIX "nlab"     /* every name we create starts with nlab + 6 hex digits */
+#define NL_PREFIX "nlab" /* every name we create starts with nlab + 6 hex digits */
 
 const char *nl_state_root(void);
 /* Read key from DIR/info into out; 0 if found. */
 int nl_info_get(const char *dir, const char *key, char *out, size_t len);
 int nl_info_put(const char *dir, const char *key, const char *val);
 /* Host lookup in DIR/hosts: fills netns name, address list, management address. */
-int nl_hosts_lookup(const char *dir, const char *host, char *ns, size_t nslen, char *addrs, size_t alen, char *mgmt, size_t mlen);
+int nl_hosts_lookup(const char *dir, const char *host, char *ns, size_t nslen, char *addrs,
+                    size_t alen, char *mgmt, size_t mlen);
 int nl_hosts_print(const char *dir);
 /* Remove everything of the run in dir: processes in its namespaces, the forwarder (unless it is
  * the caller), the command's process group, namespaces, bridge, the directory. */

@@ -11,56 +11,57 @@
 
 /* Emulation parameters of one directed link (one direction of a host pair on one rail). */
 typedef struct {
-  double delay_ms;     /* one-way propagation delay */
-  double jitter_ms;    /* uniform in [-jitter, +jitter] added to the delay */
-  int reorder;         /* 0: jitter never reorders (release times kept monotonic) */
-  double loss;         /* Bernoulli loss probability */
-  int ge_on;           /* Gilbert-Elliott enabled */
-  double ge_p;         /* P(good -> bad) per packet */
-  double ge_r;         /* P(bad -> good) per packet */
-  double ge_loss_good; /* loss probability in the good state */
-  double ge_loss_bad;  /* loss probability in the bad state */
-  double rate_mbit;    /* serialisation rate, 0 = unlimited */
-  uint32_t queue_pkts; /* drop-tail limit on packets waiting for serialisation, 0 = none */
-  uint64_t queue_bytes;/* same in bytes, 0 = none */
-  uint32_t mtu;        /* packets larger than this are dropped; 0 = rail MTU */
-  int up;              /* link state */
-  int pcap;            /* capture delivered packets of this link */
+    double delay_ms;      /* one-way propagation delay */
+    double jitter_ms;     /* uniform in [-jitter, +jitter] added to the delay */
+    int reorder;          /* 0: jitter never reorders (release times kept monotonic) */
+    double loss;          /* Bernoulli loss probability */
+    int ge_on;            /* Gilbert-Elliott enabled */
+    double ge_p;          /* P(good -> bad) per packet */
+    double ge_r;          /* P(bad -> good) per packet */
+    double ge_loss_good;  /* loss probability in the good state */
+    double ge_loss_bad;   /* loss probability in the bad state */
+    double rate_mbit;     /* serialisation rate, 0 = unlimited */
+    uint32_t queue_pkts;  /* drop-tail limit on packets waiting for serialisation, 0 = none */
+    uint64_t queue_bytes; /* same in bytes, 0 = none */
+    uint32_t mtu;         /* packets larger than this are dropped; 0 = rail MTU */
+    int up;               /* link state */
+    int pcap;             /* capture delivered packets of this link */
 } nl_params;
 
 /* A host's interface on one rail (its NIC and the switch port facing it): an optional rate
  * shared by all of the host's traffic on that rail, separately in each direction. */
 typedef struct {
-  double rate_mbit;    /* 0 = no NIC limit (only the pair links' own rules) */
-  uint32_t queue_pkts; /* drop-tail limit of the NIC queue and of the switch port queue */
-  uint64_t queue_bytes;
+    double rate_mbit;    /* 0 = no NIC limit (only the pair links' own rules) */
+    uint32_t queue_pkts; /* drop-tail limit of the NIC queue and of the switch port queue */
+    uint64_t queue_bytes;
 } nl_nic;
 
 typedef struct {
-  int at_ms;           /* time since the network came up */
-  char *cmd;           /* a control command, e.g. "down h0-h1@0" */
+    int at_ms; /* time since the network came up */
+    char *cmd; /* a control command, e.g. "down h0-h1@0" */
 } nl_event;
 
 typedef struct {
-  int nhosts, nrails;
-  char hosts[NL_MAX_HOSTS][NL_NAME_MAX];
-  uint32_t rail_mtu[NL_MAX_RAILS];
-  uint64_t seed;
-  nl_params *links;    /* [rail][src][dst], see nl_link_index */
-  nl_nic *nics;        /* [rail][host] */
-  nl_event *events;
-  int nevents;
+    int nhosts, nrails;
+    char hosts[NL_MAX_HOSTS][NL_NAME_MAX];
+    uint32_t rail_mtu[NL_MAX_RAILS];
+    uint64_t seed;
+    nl_params *links; /* [rail][src][dst], see nl_link_index */
+    nl_nic *nics;     /* [rail][host] */
+    nl_event *events;
+    int nevents;
 } nl_topo;
 
-static inline size_t nl_link_index(const nl_topo *t, int rail, int src, int dst) {
-  return ((size_t)rail * (size_t)t->nhosts + (size_t)src) * (size_t)t->nhosts + (size_t)dst;
+static inline size_t nl_link_index(const nl_topo *t, int rail, int src, int dst)
+{
+    return ((size_t)rail * (size_t)t->nhosts + (size_t)src) * (size_t)t->nhosts + (size_t)dst;
 }
 
 /* A parsed selector: which directed links a command or a "links" entry applies to. */
 typedef struct {
-  int rail;     /* -1 = every rail */
-  int a, b;     /* host indices, -1 = any */
-  int kind;     /* 0 all, 1 single host (a as src or dst), 2 pair both ways, 3 one way a->b */
+    int rail; /* -1 = every rail */
+    int a, b; /* host indices, -1 = any */
+    int kind; /* 0 all, 1 single host (a as src or dst), 2 pair both ways, 3 one way a->b */
 } nl_sel;
 
 void nl_params_default(nl_params *p);

@@ -119,7 +119,8 @@ int main(int argc, char **argv)
         if (!found) {
             fprintf(stderr,
                     "sctpmpi_info: unknown tunable '%s' (sctpmpi_info --all lists them; "
-                    "see docs/tunables.md)\n", param);
+                    "see docs/tunables.md)\n",
+                    param);
             return 1;
         }
         return 0;

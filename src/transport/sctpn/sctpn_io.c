@@ -101,7 +101,7 @@ static int test_drop(struct nt_transport *t)
 /* ICMP port/host unreachable for a datagram we sent: that peer's process (or host) is gone */
 static void on_unreachable(void *arg, const struct sockaddr_in *dst, const char *why)
 {
-    struct sctpn_addr a = {dst->sin_addr.s_addr, ntohs(dst->sin_port)};
+    struct sctpn_addr a = { dst->sin_addr.s_addr, ntohs(dst->sin_port) };
     nt_peer_unreachable(arg, &a, why);
 }
 
@@ -135,7 +135,7 @@ static int input(struct nt_transport *t)
 {
     int total = 0;
     for (int s = 0; s < t->nudp; s++) {
-        struct sctpn_addr to = {t->udp[s].addr.sin_addr.s_addr, ntohs(t->udp[s].addr.sin_port)};
+        struct sctpn_addr to = { t->udp[s].addr.sin_addr.s_addr, ntohs(t->udp[s].addr.sin_port) };
         for (;;) {
             for (int i = 0; i < NT_BATCH; i++) {
                 t->mmiov[i].iov_base = t->mmbuf + (size_t)i * NT_DGRAM_MAX;
@@ -157,8 +157,8 @@ static int input(struct nt_transport *t)
                 break;
             uint64_t now = nt_now_us();
             for (int i = 0; i < n; i++) {
-                struct sctpn_addr from = {t->mmaddr[i].sin_addr.s_addr,
-                                          ntohs(t->mmaddr[i].sin_port)};
+                struct sctpn_addr from = { t->mmaddr[i].sin_addr.s_addr,
+                                           ntohs(t->mmaddr[i].sin_port) };
                 input_datagram(t, &t->mm[i].msg_hdr, t->mm[i].msg_len, &from, &to, now);
             }
             total += n;
@@ -342,7 +342,8 @@ void nt_io_stats(struct nt_transport *t, FILE *f)
         gso += t->udp[s].gso;
         gro += t->udp[s].gro;
     }
-    fprintf(f, "[rank %d] sctpn: gso %s, super-datagrams out %llu (packets %llu, refused %llu); "
+    fprintf(f,
+            "[rank %d] sctpn: gso %s, super-datagrams out %llu (packets %llu, refused %llu); "
             "gro %s, batches in %llu (packets %llu); truncated in %llu\n",
             t->rank, offload_state(t->tu.gso, t->gso_unsupported, gso, t->nudp),
             (unsigned long long)t->gso_sent, (unsigned long long)t->gso_packets,
@@ -392,7 +393,7 @@ static int drive(struct nt_transport *t, long timeout_us)
         pfd[s].revents = 0;
     }
     /* microsecond resolution: the deadline may be a paced path's next send time (cc.c) */
-    struct timespec ts = {(time_t)(wait_us / 1000000), (long)(wait_us % 1000000) * 1000};
+    struct timespec ts = { (time_t)(wait_us / 1000000), (long)(wait_us % 1000000) * 1000 };
     if (ppoll(pfd, (nfds_t)t->nudp, wait_us < 0 ? NULL : &ts, NULL) > 0)
         n = input(t);
     run_timers(t);

@@ -252,11 +252,10 @@ static int ensure_assoc(struct nt_transport *t, struct nt_peer *p, int rail)
         local[i].udp_port = ntohs(t->udp[i].addr.sin_port);
     }
     /* striped: rail r is single-homed, from our address r to the peer's address r */
-    int rc = t->tu.stripe
-                 ? sctpn_connect(t->ep, NT_SCTP_PORT, &p->addrs[rail], 1, &local[rail], 1,
-                                 nt_now_us(), &id)
-                 : sctpn_connect(t->ep, NT_SCTP_PORT, p->addrs, p->naddrs, local, t->nudp,
-                                 nt_now_us(), &id);
+    int rc = t->tu.stripe ? sctpn_connect(t->ep, NT_SCTP_PORT, &p->addrs[rail], 1, &local[rail],
+                                          1, nt_now_us(), &id)
+                          : sctpn_connect(t->ep, NT_SCTP_PORT, p->addrs, p->naddrs, local,
+                                          t->nudp, nt_now_us(), &id);
     if (rc < 0) {
         SM_ERR("sctpn: cannot start an association to rank %d (rail %d): %s", p->rank, rail,
                sctpn_strerror(rc));
@@ -277,7 +276,7 @@ static int send_hello(struct nt_transport *t, struct nt_peer *p, int rail, int s
         return 0;
     struct sm_hello h;
     sm_hello_make(&h, NT_PPID_HELLO, t->rank, t->size, 0, t->secret);
-    struct iovec v = {&h, sizeof h};
+    struct iovec v = { &h, sizeof h };
     int rc = sctpn_send(t->ep, p->tx[rail], (uint16_t)stream, NT_PPID_HELLO, SCTPN_SEND_COPY, &v,
                         1, NULL);
     if (rc == 0)
@@ -352,8 +351,8 @@ static void enqueue(struct nt_peer *p, int lane, int rail, const struct iovec *i
     p->eagain++;
 }
 
-int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec *iov,
-                  int iovcnt, void *cookie)
+int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec *iov, int iovcnt,
+                  void *cookie)
 {
     if (peer < 0 || peer >= t->size)
         return -MPI_ERR_RANK;
@@ -453,8 +452,8 @@ static void on_hello(struct nt_transport *t, struct nt_assoc *a, struct nt_rx *r
     if (!d->last)
         return;
     struct sm_hello h;
-    const char *bad = sm_hello_check(rx->buf, rx->got, NT_PPID_HELLO, t->rank, t->size, a->rank,
-                                     t->secret, &h);
+    const char *bad =
+        sm_hello_check(rx->buf, rx->got, NT_PPID_HELLO, t->rank, t->size, a->rank, t->secret, &h);
     rx_reset(rx);
     if (bad)
         reject(t, a, bad);
@@ -590,16 +589,19 @@ static void process_event(void *user, const struct sctpn_event *ev)
         a->down = 1;
         assoc_release_rx(a);
         if (t->tu.debug)
-            SM_WARN("sctpn: association %u (rank %d) down, reason %d", a->id, a->rank, ev->reason);
+            SM_WARN("sctpn: association %u (rank %d) down, reason %d", a->id, a->rank,
+                    ev->reason);
         if (a->rank >= 0) {
             struct nt_peer *p = &t->peers[a->rank];
             if (ev->reason == SCTPN_DOWN_SHUTDOWN) {
                 if (nt_is_tx(p, a->id) && p->state != NT_FAILED)
                     p->state = NT_CLOSED;
             } else if (!t->finalizing && p->state != NT_FAILED) {
-                const char *why = ev->reason == SCTPN_DOWN_TIMEOUT ? "peer unreachable (retransmissions exhausted)"
-                                  : ev->reason == SCTPN_DOWN_ABORT_RECEIVED ? "association aborted by the peer"
-                                                                            : "association aborted";
+                const char *why = ev->reason == SCTPN_DOWN_TIMEOUT
+                                      ? "peer unreachable (retransmissions exhausted)"
+                                  : ev->reason == SCTPN_DOWN_ABORT_RECEIVED
+                                      ? "association aborted by the peer"
+                                      : "association aborted";
                 char msg[128];
                 if (t->tu.stripe) /* one rail lost = the peer lost: end its other rails too */
                     snprintf(msg, sizeof msg, "rail %d (of %d): %s", a->rail, p->nrails, why);
@@ -614,10 +616,11 @@ static void process_event(void *user, const struct sctpn_event *ev)
         t->path_events++;
         if (t->tu.debug) {
             char ip[INET_ADDRSTRLEN] = "?";
-            struct in_addr ia = {ev->addr.ipv4};
+            struct in_addr ia = { ev->addr.ipv4 };
             inet_ntop(AF_INET, &ia, ip, sizeof ip);
             /* same wording as the usrsctp backend (tests/multihome greps it) */
-            fprintf(stderr, "sctpmpi[%d] sctpn: rank %d: path to rank %d via %s: %s%s (association %u)\n",
+            fprintf(stderr,
+                    "sctpmpi[%d] sctpn: rank %d: path to rank %d via %s: %s%s (association %u)\n",
                     t->rank, t->rank, a ? a->rank : -1, ip,
                     ev->path_state == SCTPN_PATH_ACTIVE ? "available"
                     : ev->path_state == SCTPN_PATH_PF   ? "potentially-failed"
@@ -626,11 +629,8 @@ static void process_event(void *user, const struct sctpn_event *ev)
         }
         break;
     }
-    case SCTPN_EV_SEND_DONE:
-        report_done(t, ev->cookie);
-        break;
-    case SCTPN_EV_SEND_FAILED:
-        break; /* the association is gone: ASSOC_DOWN reports the peer */
+    case SCTPN_EV_SEND_DONE: report_done(t, ev->cookie); break;
+    case SCTPN_EV_SEND_FAILED: break; /* the association is gone: ASSOC_DOWN reports the peer */
     case SCTPN_EV_ASSOC_RESTART:
         a = nt_assoc_find(t, ev->assoc);
         if (a && a->rank >= 0 && !t->finalizing)
@@ -646,7 +646,7 @@ static void process_event(void *user, const struct sctpn_event *ev)
 struct nt_deferred {
     struct nt_deferred *next;
     int is_data;
-    int counted;                        /* counted in its stream's rx->deferred */
+    int counted; /* counted in its stream's rx->deferred */
     struct sctpn_data d;
     struct sctpn_event ev;
     unsigned char bytes[];
@@ -659,7 +659,8 @@ static int is_rma_stream(const struct nt_transport *t, unsigned stream)
     return t->nstreams > 1 && stream >= (unsigned)t->p2p_lanes && stream < (unsigned)t->nstreams;
 }
 
-static void defer(struct nt_transport *t, const struct sctpn_data *d, const struct sctpn_event *ev)
+static void defer(struct nt_transport *t, const struct sctpn_data *d,
+                  const struct sctpn_event *ev)
 {
     size_t n = d ? d->len : 0;
     struct nt_deferred *q = sm_xmalloc(sizeof *q + n);

@@ -51,25 +51,25 @@
 #define NT_MAX_RAILS NT_MAX_ADDRS
 
 struct nt_tunables {
-    int streams;             /* data streams; 1 = single stream */
-    int rma_streams;         /* SCTPMPI_SCTP_RMA_STREAMS: streams for SM_F_RMA frames after them */
+    int streams;     /* data streams; 1 = single stream */
+    int rma_streams; /* SCTPMPI_SCTP_RMA_STREAMS: streams for SM_F_RMA frames after them */
     size_t sndbuf, rwnd, udpbuf, max_payload, zcopy_min;
-    int mtu;                 /* 0 = from the interfaces */
+    int mtu; /* 0 = from the interfaces */
     int port;
     int rto_initial, rto_min, rto_max, hb_interval, path_max_retrans, assoc_max_retrans;
     int pf_threshold, sack_delay_ms, max_burst;
     int cmt, idata, zero_checksum;
-    int stripe;              /* SCTPMPI_SCTP_STRIPE: one single-homed association per rail */
-    int cmt_dac;             /* SCTPMPI_SCTP_CMT=dac: delayed ack for CMT */
+    int stripe;               /* SCTPMPI_SCTP_STRIPE: one single-homed association per rail */
+    int cmt_dac;              /* SCTPMPI_SCTP_CMT=dac: delayed ack for CMT */
     char cmt_unsupported[32]; /* an SCTPMPI_SCTP_CMT value the engine lacks (nt_init fails) */
-    int sack_immediately;    /* SCTPMPI_SCTP_SACK_IMMEDIATELY: I-bit on frames up to sack_imm_max */
+    int sack_immediately; /* SCTPMPI_SCTP_SACK_IMMEDIATELY: I-bit on frames up to sack_imm_max */
     size_t sack_imm_max;
     int linger_ms;
-    int watchdog_us;         /* SCTPMPI_SCTP_WATCHDOG_US: strong-progress tick, 0 = off */
+    int watchdog_us; /* SCTPMPI_SCTP_WATCHDOG_US: strong-progress tick, 0 = off */
     int debug;
     enum sm_offload_mode gso, gro; /* SCTPMPI_SCTP_GSO / SCTPMPI_SCTP_GRO */
-    int cc;                  /* SCTPMPI_SCTP_CC: enum sctpn_cc_algo */
-    char cc_bad[32];         /* an SCTPMPI_SCTP_CC value that is none of them (nt_init fails) */
+    int cc;                        /* SCTPMPI_SCTP_CC: enum sctpn_cc_algo */
+    char cc_bad[32]; /* an SCTPMPI_SCTP_CC value that is none of them (nt_init fails) */
 };
 
 /* a frame waiting for send-buffer space (per lane, in order) */
@@ -77,7 +77,7 @@ struct nt_txq_item {
     struct nt_txq_item *next;
     struct iovec iov[SCTPN_MAX_IOV];
     int iovcnt;
-    void *cookie;            /* engine cookie (NULL: we own a copy in owned) */
+    void *cookie; /* engine cookie (NULL: we own a copy in owned) */
     char *owned;
     unsigned char hdr[sizeof(struct sm_frame_hdr)];
 };
@@ -85,23 +85,23 @@ struct nt_txq_item {
 /* receive state of one (association, incoming stream) */
 struct nt_rx {
     int authed;
-    int in_msg;                         /* a message is being received */
-    int bad;                            /* discard the rest of the current message */
-    size_t got;                         /* bytes of the current message so far */
+    int in_msg; /* a message is being received */
+    int bad;    /* discard the rest of the current message */
+    size_t got; /* bytes of the current message so far */
     unsigned char hdr[sizeof(struct sm_frame_hdr)];
-    void *dst;                          /* DATA frame: where the payload goes (engine's) */
-    char *buf;                          /* our buffer for the payload (or whole message) */
-    unsigned deferred;                  /* RMA stream: pieces waiting in the deferred queue */
+    void *dst;         /* DATA frame: where the payload goes (engine's) */
+    char *buf;         /* our buffer for the payload (or whole message) */
+    unsigned deferred; /* RMA stream: pieces waiting in the deferred queue */
 };
 
 /* one association we know of (ours to a peer, or a peer's to us) */
 struct nt_assoc {
     sctpn_assoc_id id;
-    int rank;                           /* -1 until a hello told us */
-    int rail;                           /* index of our local address it uses (0 unstriped) */
+    int rank; /* -1 until a hello told us */
+    int rail; /* index of our local address it uses (0 unstriped) */
     int up, down;
-    int nin;                            /* incoming streams */
-    struct nt_rx *rx;                   /* [nin] */
+    int nin;          /* incoming streams */
+    struct nt_rx *rx; /* [nin] */
 };
 
 enum nt_peer_state { NT_IDLE = 0, NT_CONNECTING, NT_UP, NT_CLOSED, NT_FAILED };
@@ -110,19 +110,19 @@ struct nt_peer {
     int rank;
     struct sctpn_addr addrs[NT_MAX_ADDRS];
     int naddrs;
-    int zero_checksum;                  /* card says it accepts zero checksums */
-    int nrails;                         /* rails to this peer: min(ours, theirs), 1 unstriped */
+    int zero_checksum; /* card says it accepts zero checksums */
+    int nrails;        /* rails to this peer: min(ours, theirs), 1 unstriped */
     enum nt_peer_state state;
-    sctpn_assoc_id tx[NT_MAX_RAILS];    /* per rail: the association our frames use */
-    unsigned char *hello_sent;          /* [rail * nstreams + stream] on tx[rail] */
+    sctpn_assoc_id tx[NT_MAX_RAILS];       /* per rail: the association our frames use */
+    unsigned char *hello_sent;             /* [rail * nstreams + stream] on tx[rail] */
     struct nt_txq_item **q_head, **q_tail; /* [rail * nlanes + lane] frames waiting for room */
     size_t q_frames;
-    unsigned retry_turn;                /* nt_retry_queued: which queue goes first */
-    size_t q_bytes[NT_MAX_RAILS];       /* bytes in a rail's queues */
+    unsigned retry_turn;          /* nt_retry_queued: which queue goes first */
+    size_t q_bytes[NT_MAX_RAILS]; /* bytes in a rail's queues */
     uint64_t tx_frames, tx_bytes, rx_frames, rx_bytes, zcopy_frames, eagain;
     uint64_t rail_tx_frames[NT_MAX_RAILS], rail_tx_bytes[NT_MAX_RAILS];
     uint64_t rail_rx_frames[NT_MAX_RAILS], rail_rx_bytes[NT_MAX_RAILS];
-    char fail_why[128];                 /* why it failed (handed over with a deferred failure) */
+    char fail_why[128]; /* why it failed (handed over with a deferred failure) */
 };
 
 struct nt_transport {
@@ -131,28 +131,28 @@ struct nt_transport {
     char secret[NT_SECRET_MAX];
     struct nt_tunables tu;
     int nstreams, nlanes;
-    int p2p_lanes;                      /* lanes() (control + data); RMA lanes follow (rma.c) */
-    int nrails;                         /* local rails: our addresses with striping, else 1 */
+    int p2p_lanes; /* lanes() (control + data); RMA lanes follow (rma.c) */
+    int nrails;    /* local rails: our addresses with striping, else 1 */
     size_t max_payload;
     struct sm_udp_sock udp[NT_MAX_ADDRS];
     int nudp;
     int mtu;
     sctpn_endpoint *ep;
     struct nt_peer *peers;
-    struct nt_assoc *assocs;            /* all associations, dense array */
+    struct nt_assoc *assocs; /* all associations, dense array */
     int nassocs, cap_assocs;
-    int in_progress;                    /* inside progress() on the caller's thread: upcalls allowed */
-    int in_drive;                       /* inside nt_drive: send() must not flush (t->mmbuf) */
+    int in_progress; /* inside progress() on the caller's thread: upcalls allowed */
+    int in_drive;    /* inside nt_drive: send() must not flush (t->mmbuf) */
     struct nt_deferred *dq_head, *dq_tail; /* deliveries waiting for progress() (in order) */
     uint64_t deferred_total;
     /* strong progress: a watchdog thread drives the endpoint while the application computes */
-    pthread_mutex_t lock;               /* held around every use of the endpoint */
+    pthread_mutex_t lock; /* held around every use of the endpoint */
     pthread_t watchdog;
     int watchdog_on;
     atomic_int stop_watchdog;
-    _Atomic uint64_t last_call_us;      /* last time the caller's thread drove the endpoint */
+    _Atomic uint64_t last_call_us; /* last time the caller's thread drove the endpoint */
     uint64_t watchdog_runs;
-    uint64_t path_events;               /* PATH_CHANGE events seen */
+    uint64_t path_events; /* PATH_CHANGE events seen */
     /* events raised outside progress (inside send()), handed over at the next progress */
     void **done_cookies;
     size_t ndone, cap_done;
@@ -160,15 +160,18 @@ struct nt_transport {
     int nfailed, cap_failed;
     int finalizing;
     uint64_t rx_datagrams, tx_datagrams, rx_bad, rejected, tx_lost, tx_dropped_test;
-    double tu_test_drop;                /* SCTPMPI_SCTP_TEST_DROP, percent */
+    double tu_test_drop; /* SCTPMPI_SCTP_TEST_DROP, percent */
     uint64_t drop_state;
-    struct mmsghdr *mm;                 /* scratch for recvmmsg/sendmmsg */
+    struct mmsghdr *mm; /* scratch for recvmmsg/sendmmsg */
     struct iovec *mmiov;
     struct sockaddr_in *mmaddr;
-    uint8_t *mmbuf;                     /* NT_BATCH datagrams of 65536 bytes */
+    uint8_t *mmbuf; /* NT_BATCH datagrams of 65536 bytes */
     size_t mmbuf_slot;
     /* UDP GSO/GRO (sctpn_io.c): per message of a send batch, its packets and segment size */
-    union nt_cmsg { struct cmsghdr align; char buf[SM_UDP_OFFLOAD_CMSG_SPACE]; } *mmctl;
+    union nt_cmsg {
+        struct cmsghdr align;
+        char buf[SM_UDP_OFFLOAD_CMSG_SPACE];
+    } * mmctl;
     int *mmcount;
     uint16_t *mmseg;
     uint64_t gso_sent, gso_packets, gso_refused, gro_batches, gro_packets, rx_truncated;
@@ -189,8 +192,8 @@ void nt_io_stats(struct nt_transport *t, FILE *f); /* the GSO/GRO line of SCTPMP
 int nt_parse_card(struct nt_transport *t, int rank, const char *card);
 void nt_on_data(void *user, const struct sctpn_data *d);
 void nt_on_event(void *user, const struct sctpn_event *ev);
-int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec *iov,
-                  int iovcnt, void *cookie);
+int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec *iov, int iovcnt,
+                  void *cookie);
 void nt_retry_queued(struct nt_transport *t);
 void nt_hand_over_deferred(struct nt_transport *t);
 void nt_replay_deferred(struct nt_transport *t); /* deliveries queued outside progress() */

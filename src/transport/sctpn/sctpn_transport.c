@@ -88,8 +88,8 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
      * when every local address is a loopback one (decided in nt_init once they are known:
      * such packets never leave the host's memory) */
     const char *crc = getenv("SCTPMPI_SCTP_CRC32C");
-    tu->zero_checksum = !crc || !*crc || !strcmp(crc, "auto") ? -1
-                                                              : !sm_env_bool("SCTPMPI_SCTP_CRC32C", 1);
+    tu->zero_checksum =
+        !crc || !*crc || !strcmp(crc, "auto") ? -1 : !sm_env_bool("SCTPMPI_SCTP_CRC32C", 1);
     tu->linger_ms = (int)sm_env_int("SCTPMPI_SCTP_LINGER_MS", 2000);
     tu->watchdog_us = (int)sm_env_int("SCTPMPI_SCTP_WATCHDOG_US", 2000);
     tu->gso = sm_offload_mode_env("SCTPMPI_SCTP_GSO");
@@ -116,7 +116,7 @@ static void *watchdog_main(void *arg)
     struct nt_transport *t = arg;
     const uint64_t tick = (uint64_t)t->tu.watchdog_us;
     while (!atomic_load(&t->stop_watchdog)) {
-        struct timespec ts = {(time_t)(tick / 1000000), (long)(tick % 1000000) * 1000};
+        struct timespec ts = { (time_t)(tick / 1000000), (long)(tick % 1000000) * 1000 };
         nanosleep(&ts, NULL);
         if (nt_now_us() - atomic_load(&t->last_call_us) < tick)
             continue;
@@ -213,7 +213,8 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     t->nstreams = t->tu.streams <= 1 ? 1 : t->tu.streams + 1 + t->tu.rma_streams;
     t->nlanes = t->nstreams;
     t->p2p_lanes = t->tu.streams <= 1 ? 1 : t->tu.streams + 1;
-    size_t mp = t->tu.max_payload ? t->tu.max_payload : (256u << 10) + sizeof(struct sm_frame_hdr);
+    size_t mp =
+        t->tu.max_payload ? t->tu.max_payload : (256u << 10) + sizeof(struct sm_frame_hdr);
     if (mp > t->tu.sndbuf / 4)
         mp = t->tu.sndbuf / 4;
     if (mp < 4096 + sizeof(struct sm_frame_hdr))
@@ -221,7 +222,8 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     t->max_payload = mp - sizeof(struct sm_frame_hdr);
     const char *drop = getenv("SCTPMPI_SCTP_TEST_DROP");
     t->tu_test_drop = drop ? atof(drop) : 0;
-    t->drop_state = ((uint64_t)sm_env_int("SCTPMPI_SCTP_TEST_SEED", 1) ^ (uint64_t)a->rank) * 2654435761u + 1;
+    t->drop_state =
+        ((uint64_t)sm_env_int("SCTPMPI_SCTP_TEST_SEED", 1) ^ (uint64_t)a->rank) * 2654435761u + 1;
     char local[NT_MAX_ADDRS][INET_ADDRSTRLEN];
     const char *lp[NT_MAX_ADDRS];
     int nlocal = sm_local_addrs(a->addrs, a->naddrs, local, NT_MAX_ADDRS);
@@ -264,8 +266,8 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     cfg.max_burst = t->tu.max_burst > 0 ? (uint16_t)t->tu.max_burst : UINT16_MAX;
     cfg.path_max_retrans = (uint16_t)t->tu.path_max_retrans;
     cfg.assoc_max_retrans = (uint16_t)t->tu.assoc_max_retrans;
-    cfg.pf_threshold = t->tu.pf_threshold >= 0 ? (uint16_t)t->tu.pf_threshold
-                                               : (uint16_t)t->tu.path_max_retrans;
+    cfg.pf_threshold =
+        t->tu.pf_threshold >= 0 ? (uint16_t)t->tu.pf_threshold : (uint16_t)t->tu.path_max_retrans;
     cfg.idata = (uint8_t)t->tu.idata;
     cfg.cmt = (uint8_t)t->tu.cmt;
     cfg.cmt_dac = (uint8_t)t->tu.cmt_dac;
@@ -326,11 +328,10 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
         off += (size_t)snprintf(card + off, cardlen - off, "%s%s", i ? "," : "", ip);
     }
     if (off < cardlen)
-        off += (size_t)snprintf(card + off, cardlen - off, ":%u%s%s%s",
-                                ntohs(t->udp[0].addr.sin_port),
-                                t->tu.zero_checksum || t->tu.stripe ? ":" : "",
-                                t->tu.zero_checksum ? "zc" : "",
-                                t->tu.stripe ? (t->tu.zero_checksum ? ",rails" : "rails") : "");
+        off += (size_t)snprintf(
+            card + off, cardlen - off, ":%u%s%s%s", ntohs(t->udp[0].addr.sin_port),
+            t->tu.zero_checksum || t->tu.stripe ? ":" : "", t->tu.zero_checksum ? "zc" : "",
+            t->tu.stripe ? (t->tu.zero_checksum ? ",rails" : "rails") : "");
     if (off >= cardlen) {
         destroy(t);
         return -1;
@@ -359,12 +360,14 @@ static int nt_set_peers(struct sm_transport *handle, const char *const *cards)
         int rc = nt_parse_card(t, r, cards[r]);
         if (rc == -2) {
             SM_ERR("sctpn: rank %d has SCTPMPI_SCTP_STRIPE=%d, rank %d has %d: every rank must "
-                   "use the same setting", r, !t->tu.stripe, t->rank, t->tu.stripe);
+                   "use the same setting",
+                   r, !t->tu.stripe, t->rank, t->tu.stripe);
             return -1;
         }
         if (rc) {
             SM_ERR("sctpn: rank %d's business card '%s' is not a native SCTP card (every rank "
-                   "must use the same SCTPMPI_SCTP_BACKEND)", r, cards[r]);
+                   "must use the same SCTPMPI_SCTP_BACKEND)",
+                   r, cards[r]);
             return -1;
         }
     }
@@ -409,8 +412,8 @@ static size_t nt_max_payload(struct sm_transport *handle)
     return t->max_payload;
 }
 
-static int nt_send(struct sm_transport *handle, int peer, int lane, const struct iovec *iov, int iovcnt,
-                   void *cookie)
+static int nt_send(struct sm_transport *handle, int peer, int lane, const struct iovec *iov,
+                   int iovcnt, void *cookie)
 {
     struct nt_transport *t = (struct nt_transport *)handle;
     enter(t);
@@ -471,20 +474,23 @@ static int nt_peer_info(struct sm_transport *handle, int peer, char *buf, size_t
     if (peer < 0 || peer >= t->size || !t->peers)
         return -1;
     struct nt_peer *p = &t->peers[peer];
-    static const char *const names[] = {"idle", "connecting", "up", "closed", "failed"};
+    static const char *const names[] = { "idle", "connecting", "up", "closed", "failed" };
     size_t off = (size_t)snprintf(buf, len, "native sctp, %s,", names[p->state]);
     if (t->nrails > 1 && off < len)
         off += (size_t)snprintf(buf + off, len - off, " %d rail(s),", p->nrails);
     for (int i = 0; i < p->naddrs && off < len; i++) {
         char ip[INET_ADDRSTRLEN];
-        struct in_addr ia = {p->addrs[i].ipv4};
+        struct in_addr ia = { p->addrs[i].ipv4 };
         inet_ntop(AF_INET, &ia, ip, sizeof ip);
         off += (size_t)snprintf(buf + off, len - off, " %s:%u", ip, p->addrs[i].udp_port);
     }
     return 0;
 }
 
-static double ms(uint64_t us) { return (double)us / 1000.0; }
+static double ms(uint64_t us)
+{
+    return (double)us / 1000.0;
+}
 
 /* where the time went in the SCTP engine (sctpn.h struct sctpn_timing), one line per
  * association; bench/run-experiment parses it */
@@ -493,20 +499,20 @@ static void print_timing(struct nt_transport *t, FILE *f, int peer, sctpn_assoc_
 {
     if (!x->msgs_sent && !x->msgs_delivered)
         return;
-    fprintf(f, "[rank %d] sctpn: rank %d assoc %u where the time went: sent %llu msgs, queued "
-               "%.3f ms (cwnd %.3f, rwnd %.3f, span %.3f, burst %.3f, handshake %.3f, other %.3f); "
-               "held with data queued: cwnd %.3f rwnd %.3f span %.3f burst %.3f handshake %.3f "
-               "other %.3f ms; on the wire %llu "
-               "chunks %.3f ms; repaired fast %llu %.3f ms, rack %llu %.3f ms, t3 %llu %.3f ms, "
-               "tlp %llu %.3f ms, other %llu %.3f ms; received %llu msgs, held by stream order "
-               "%llu msgs %.3f ms (max %.3f), held by another stream %llu, cross-stream drops "
-               "%llu; send buffer full %llu times %.3f ms\n",
+    fprintf(f,
+            "[rank %d] sctpn: rank %d assoc %u where the time went: sent %llu msgs, queued "
+            "%.3f ms (cwnd %.3f, rwnd %.3f, span %.3f, burst %.3f, handshake %.3f, other %.3f); "
+            "held with data queued: cwnd %.3f rwnd %.3f span %.3f burst %.3f handshake %.3f "
+            "other %.3f ms; on the wire %llu "
+            "chunks %.3f ms; repaired fast %llu %.3f ms, rack %llu %.3f ms, t3 %llu %.3f ms, "
+            "tlp %llu %.3f ms, other %llu %.3f ms; received %llu msgs, held by stream order "
+            "%llu msgs %.3f ms (max %.3f), held by another stream %llu, cross-stream drops "
+            "%llu; send buffer full %llu times %.3f ms\n",
             t->rank, peer, id, (unsigned long long)x->msgs_sent, ms(x->queue_us),
             ms(x->queue_cwnd_us), ms(x->queue_rwnd_us), ms(x->queue_span_us),
             ms(x->queue_burst_us), ms(x->queue_handshake_us), ms(x->queue_other_us),
-            ms(x->blocked_cwnd_us),
-            ms(x->blocked_rwnd_us), ms(x->blocked_span_us), ms(x->blocked_burst_us),
-            ms(x->blocked_handshake_us), ms(x->blocked_other_us),
+            ms(x->blocked_cwnd_us), ms(x->blocked_rwnd_us), ms(x->blocked_span_us),
+            ms(x->blocked_burst_us), ms(x->blocked_handshake_us), ms(x->blocked_other_us),
             (unsigned long long)x->clean_chunks, ms(x->clean_us),
             (unsigned long long)x->rtx_chunks[SCTPN_RTX_FAST], ms(x->rtx_us[SCTPN_RTX_FAST]),
             (unsigned long long)x->rtx_chunks[SCTPN_RTX_RACK], ms(x->rtx_us[SCTPN_RTX_RACK]),
@@ -525,22 +531,27 @@ static void print_timing_samples(struct nt_transport *t, FILE *f)
     int n = sctpn_timing_samples(t->ep, s, 64);
     for (int i = 0; i < n; i++) {
         if (s[i].dir == 0)
-            fprintf(f, "[rank %d] sctpn: timing sample: assoc %u stream %u sent %u bytes: queued "
-                       "%.3f ms (cwnd %.3f rwnd %.3f span %.3f), first send to acked %.3f ms, "
-                       "%u retransmissions\n",
+            fprintf(f,
+                    "[rank %d] sctpn: timing sample: assoc %u stream %u sent %u bytes: queued "
+                    "%.3f ms (cwnd %.3f rwnd %.3f span %.3f), first send to acked %.3f ms, "
+                    "%u retransmissions\n",
                     t->rank, s[i].assoc, s[i].stream, s[i].len, ms(s[i].queue_us),
                     ms(s[i].queue_cwnd_us), ms(s[i].queue_rwnd_us), ms(s[i].queue_span_us),
                     ms(s[i].acked_us), s[i].rtx);
         else
-            fprintf(f, "[rank %d] sctpn: timing sample: assoc %u stream %u received %u bytes: "
-                       "held by stream order %.3f ms\n",
+            fprintf(f,
+                    "[rank %d] sctpn: timing sample: assoc %u stream %u received %u bytes: "
+                    "held by stream order %.3f ms\n",
                     t->rank, s[i].assoc, s[i].stream, s[i].len, ms(s[i].held_us));
     }
 }
 
 static void print_stats(struct nt_transport *t, FILE *f)
 {
-    fprintf(f, "[rank %d] sctpn: datagrams in %llu out %llu, bad in %llu, lost out %llu, test-dropped %llu, rejected associations %llu, mtu %d, watchdog runs %llu, deferred deliveries %llu\n",
+    fprintf(f,
+            "[rank %d] sctpn: datagrams in %llu out %llu, bad in %llu, lost out %llu, "
+            "test-dropped %llu, rejected associations %llu, mtu %d, watchdog runs %llu, deferred "
+            "deliveries %llu\n",
             t->rank, (unsigned long long)t->rx_datagrams, (unsigned long long)t->tx_datagrams,
             (unsigned long long)t->rx_bad, (unsigned long long)t->tx_lost,
             (unsigned long long)t->tx_dropped_test, (unsigned long long)t->rejected, t->mtu,
@@ -549,8 +560,9 @@ static void print_stats(struct nt_transport *t, FILE *f)
         struct nt_peer *p = &t->peers[r];
         for (int k = 0; k < p->nrails; k++)
             if (p->rail_tx_frames[k] || p->rail_rx_frames[k])
-                fprintf(f, "[rank %d] sctpn: rank %d rail %d: sent %llu frames %llu bytes, "
-                           "received %llu frames %llu bytes\n",
+                fprintf(f,
+                        "[rank %d] sctpn: rank %d rail %d: sent %llu frames %llu bytes, "
+                        "received %llu frames %llu bytes\n",
                         t->rank, r, k, (unsigned long long)p->rail_tx_frames[k],
                         (unsigned long long)p->rail_tx_bytes[k],
                         (unsigned long long)p->rail_rx_frames[k],
@@ -563,24 +575,31 @@ static void print_stats(struct nt_transport *t, FILE *f)
         if (a->rank < 0 || sctpn_get_stats(t->ep, a->id, &st) != 0)
             continue;
         struct nt_peer *p = &t->peers[a->rank];
-        fprintf(f, "[rank %d] sctpn: rank %d assoc %u%s: frames out %llu (%llu zero-copy, %llu waited) in %llu, "
-                "chunks out %llu in %llu, retransmitted %llu, fast retransmits %llu (spurious %llu), T3 timeouts %llu, dup TSNs %llu, idata %u cmt %u dac %u, tail-loss probes %llu (repaired %llu), RACK losses %llu, zero checksum %u, handshake retransmits %llu\n",
-                t->rank, a->rank, a->id, nt_is_tx(p, a->id) ? " (ours)" : "",
-                (unsigned long long)p->tx_frames, (unsigned long long)p->zcopy_frames,
-                (unsigned long long)p->eagain, (unsigned long long)p->rx_frames,
-                (unsigned long long)st.data_chunks_out, (unsigned long long)st.data_chunks_in,
-                (unsigned long long)st.retransmitted_chunks, (unsigned long long)st.fast_retransmits,
-                (unsigned long long)st.spurious_fast_retransmits,
-                (unsigned long long)st.t3_timeouts, (unsigned long long)st.dup_tsns_received,
-                st.idata, st.cmt, st.cmt_dac, (unsigned long long)st.tlp_probes,
-                (unsigned long long)st.tlp_repairs, (unsigned long long)st.rack_losses,
-                st.zero_checksum, (unsigned long long)st.handshake_retransmits);
+        fprintf(
+            f,
+            "[rank %d] sctpn: rank %d assoc %u%s: frames out %llu (%llu zero-copy, %llu waited) "
+            "in %llu, "
+            "chunks out %llu in %llu, retransmitted %llu, fast retransmits %llu (spurious %llu), "
+            "T3 timeouts %llu, dup TSNs %llu, idata %u cmt %u dac %u, tail-loss probes %llu "
+            "(repaired %llu), RACK losses %llu, zero checksum %u, handshake retransmits %llu\n",
+            t->rank, a->rank, a->id, nt_is_tx(p, a->id) ? " (ours)" : "",
+            (unsigned long long)p->tx_frames, (unsigned long long)p->zcopy_frames,
+            (unsigned long long)p->eagain, (unsigned long long)p->rx_frames,
+            (unsigned long long)st.data_chunks_out, (unsigned long long)st.data_chunks_in,
+            (unsigned long long)st.retransmitted_chunks, (unsigned long long)st.fast_retransmits,
+            (unsigned long long)st.spurious_fast_retransmits, (unsigned long long)st.t3_timeouts,
+            (unsigned long long)st.dup_tsns_received, st.idata, st.cmt, st.cmt_dac,
+            (unsigned long long)st.tlp_probes, (unsigned long long)st.tlp_repairs,
+            (unsigned long long)st.rack_losses, st.zero_checksum,
+            (unsigned long long)st.handshake_retransmits);
         for (int k = 0; k < st.npaths; k++) {
             const struct sctpn_path_stats *ps = &st.paths[k];
             char ip[INET_ADDRSTRLEN];
-            struct in_addr ia = {ps->remote.ipv4};
+            struct in_addr ia = { ps->remote.ipv4 };
             inet_ntop(AF_INET, &ia, ip, sizeof ip);
-            fprintf(f, "[rank %d] sctpn:   path %d to %s%s state %d cwnd %u srtt %lluus rto %lluus packets out %llu in %llu retrans %llu\n",
+            fprintf(f,
+                    "[rank %d] sctpn:   path %d to %s%s state %d cwnd %u srtt %lluus rto %lluus "
+                    "packets out %llu in %llu retrans %llu\n",
                     t->rank, k, ip, ps->primary ? " primary" : "", ps->state, ps->cwnd,
                     (unsigned long long)ps->srtt_us, (unsigned long long)ps->rto_us,
                     (unsigned long long)ps->packets_out, (unsigned long long)ps->packets_in,

@@ -57,7 +57,7 @@
 
 enum conn_state { C_CONNECTING, C_HELLO_SENT, C_WAIT_HELLO, C_ESTABLISHED, C_DEAD, C_LISTEN };
 
-struct txe {                /* one queued frame */
+struct txe { /* one queued frame */
     struct txe *next;
     struct iovec iov[3];
     int iovcnt;
@@ -69,7 +69,7 @@ struct txe {                /* one queued frame */
 struct conn {
     struct conn *next_dead; /* closed connections are freed at the end of progress() */
     int fd;
-    int peer;               /* -1 until the hello says */
+    int peer; /* -1 until the hello says */
     int rail;
     int state;
     int outgoing;
@@ -77,26 +77,26 @@ struct conn {
     size_t hello_have;
     /* receive side */
     unsigned char *stage;
-    size_t have, off;       /* bytes in stage, parse offset */
-    int in_payload;         /* reading the payload of hdr */
+    size_t have, off; /* bytes in stage, parse offset */
+    int in_payload;   /* reading the payload of hdr */
     struct sm_frame_hdr hdr;
-    unsigned char *dst;     /* where the payload goes */
-    unsigned char *own;     /* our allocation when the engine gave no destination */
+    unsigned char *dst; /* where the payload goes */
+    unsigned char *own; /* our allocation when the engine gave no destination */
     size_t got;
-    int late_begin;         /* frame_begin not called yet: the payload goes to own first */
+    int late_begin; /* frame_begin not called yet: the payload goes to own first */
 };
 
-struct rail {               /* one connection to a peer over one rail */
+struct rail { /* one connection to a peer over one rail */
     struct sockaddr_in addr;
-    struct conn *data;      /* the established connection, or NULL */
-    struct conn *out;       /* our connection attempt in progress */
+    struct conn *data; /* the established connection, or NULL */
+    struct conn *out;  /* our connection attempt in progress */
     struct txe *q_head, *q_tail;
-    size_t q_bytes;         /* bytes in the queue not yet written */
+    size_t q_bytes; /* bytes in the queue not yet written */
     unsigned long long tx_frames, tx_bytes, rx_frames, rx_bytes;
 };
 
 struct tpeer {
-    int nrails;             /* rails usable to this peer: min(ours, theirs) */
+    int nrails; /* rails usable to this peer: min(ours, theirs) */
     struct rail rail[MAX_RAILS];
 };
 
@@ -105,34 +105,37 @@ struct sm_tcp {
     char secret[SECRET_LEN];
     const struct sm_upcalls *up;
     int epfd;
-    int nrails;                          /* local rails (1 without striping) */
+    int nrails; /* local rails (1 without striping) */
     struct conn *listener[MAX_RAILS];
     struct sockaddr_in self[MAX_RAILS];
     struct tpeer *peers;
     int sockbuf, mptcp, notsent_lowat;
     int finalizing;
-    int queued;             /* frames in all queues */
-    struct conn *dead;      /* closed, to be freed when no upcall can still refer to them */
+    int queued;        /* frames in all queues */
+    struct conn *dead; /* closed, to be freed when no upcall can still refer to them */
     /* strong progress (see the top of the file) */
-    pthread_mutex_t lock;   /* recursive; held around every use of the state above */
+    pthread_mutex_t lock; /* recursive; held around every use of the state above */
     pthread_t watchdog;
     int watchdog_on, in_watchdog;
     atomic_int stop_watchdog;
-    long watchdog_us;       /* SCTPMPI_TCP_WATCHDOG_US */
-    size_t deferred_max;    /* SCTPMPI_TCP_WATCHDOG_MAX: the watchdog stops reading beyond it */
-    size_t deferred_bytes;  /* payload bytes in the queue below */
-    _Atomic uint64_t last_call_us; /* the application's last progress() */
+    long watchdog_us;      /* SCTPMPI_TCP_WATCHDOG_US */
+    size_t deferred_max;   /* SCTPMPI_TCP_WATCHDOG_MAX: the watchdog stops reading beyond it */
+    size_t deferred_bytes; /* payload bytes in the queue below */
+    _Atomic uint64_t last_call_us;  /* the application's last progress() */
     struct tdef *dq_head, *dq_tail; /* upcalls waiting for progress() (watchdog) */
     unsigned long long watchdog_runs, deferred_total, rma_direct;
 };
 
 /* ---- helpers ------------------------------------------------------------------------------ */
-static void set_nonblock(int fd) { fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); }
+static void set_nonblock(int fd)
+{
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+}
 
 /* writev that never raises SIGPIPE when the peer is gone (EPIPE is handled as a lost peer) */
 static ssize_t send_iov(int fd, const struct iovec *iov, int n)
 {
-    struct msghdr m = {.msg_iov = (struct iovec *)iov, .msg_iovlen = (size_t)n};
+    struct msghdr m = { .msg_iov = (struct iovec *)iov, .msg_iovlen = (size_t)n };
     return sendmsg(fd, &m, MSG_NOSIGNAL);
 }
 
@@ -169,7 +172,7 @@ static int new_socket(struct sm_tcp *t)
 
 static void ep_set(struct sm_tcp *t, struct conn *c, int op, uint32_t ev)
 {
-    struct epoll_event e = {.events = ev, .data.ptr = c};
+    struct epoll_event e = { .events = ev, .data.ptr = c };
     epoll_ctl(t->epfd, op, c->fd, &e);
 }
 
@@ -224,10 +227,10 @@ struct tdef {
     struct tdef *next;
     int kind, peer;
     struct sm_frame_hdr hdr;
-    void *payload;          /* D_WHOLE, D_END: where the payload is */
-    void *own;              /* freed after the upcall (our copy) */
-    void *cookie;           /* D_DONE */
-    char why[96];           /* D_FAILED */
+    void *payload; /* D_WHOLE, D_END: where the payload is */
+    void *own;     /* freed after the upcall (our copy) */
+    void *cookie;  /* D_DONE */
+    char why[96];  /* D_FAILED */
 };
 
 static uint64_t now_us(void)
@@ -507,8 +510,8 @@ static int start_connect(struct sm_tcp *t, int peer, int rail)
     return 0;
 }
 
-static int send_locked(struct sm_tcp *t, int peer, int lane, const struct iovec *iov,
-                       int iovcnt, void *cookie)
+static int send_locked(struct sm_tcp *t, int peer, int lane, const struct iovec *iov, int iovcnt,
+                       void *cookie)
 {
     if (peer < 0 || peer >= t->size || peer == t->rank)
         return -MPI_ERR_RANK;
@@ -595,7 +598,8 @@ static void on_connected(struct sm_tcp *t, struct conn *c)
     }
     unsigned char h[HELLO_LEN];
     make_hello(t, h);
-    if (send(c->fd, h, HELLO_LEN, MSG_NOSIGNAL) != HELLO_LEN) { /* a fresh socket always takes 64 bytes */
+    if (send(c->fd, h, HELLO_LEN, MSG_NOSIGNAL) !=
+        HELLO_LEN) { /* a fresh socket always takes 64 bytes */
         peer_lost(t, c, "hello failed");
         return;
     }
@@ -674,7 +678,8 @@ static void on_hello(struct sm_tcp *t, struct conn *c)
     char secret[SECRET_LEN + 1];
     memcpy(secret, c->hello + 16, SECRET_LEN);
     secret[SECRET_LEN] = '\0';
-    const char *bad = sm_hello_admit(r, s, secret, sizeof secret, t->rank, t->size, -1, t->secret);
+    const char *bad =
+        sm_hello_admit(r, s, secret, sizeof secret, t->rank, t->size, -1, t->secret);
     if (bad) {
         reject(t, c, bad);
         return;
@@ -887,7 +892,7 @@ static void *watchdog_main(void *arg)
     struct sm_tcp *t = arg;
     const uint64_t tick = (uint64_t)t->watchdog_us;
     while (!atomic_load(&t->stop_watchdog)) {
-        struct timespec ts = {(time_t)(tick / 1000000), (long)(tick % 1000000) * 1000};
+        struct timespec ts = { (time_t)(tick / 1000000), (long)(tick % 1000000) * 1000 };
         nanosleep(&ts, NULL);
         if (now_us() - atomic_load(&t->last_call_us) < tick)
             continue; /* the application is driving progress itself */
@@ -1133,7 +1138,9 @@ static int peer_info_locked(struct sm_tcp *t, int peer, char *buf, size_t len)
         inet_ntop(AF_INET, &p->addr.sin_addr, ip, sizeof ip);
         o += (size_t)snprintf(buf + o, len - o, "%stcp %s:%u %s", r ? ", " : "", ip,
                               ntohs(p->addr.sin_port),
-                              p->data ? "connected" : p->out ? "connecting" : "not connected");
+                              p->data  ? "connected"
+                              : p->out ? "connecting"
+                                       : "not connected");
     }
     return (int)o;
 }
@@ -1153,8 +1160,9 @@ static void tcp_stats(struct sm_transport *handle, void *file)
     FILE *f = file;
     pthread_mutex_lock(&t->lock);
     if (t->watchdog_on)
-        fprintf(f, "sctpmpi[%d] tcp: watchdog runs %llu, RMA frames delivered by it %llu, "
-                   "deliveries it deferred %llu\n",
+        fprintf(f,
+                "sctpmpi[%d] tcp: watchdog runs %llu, RMA frames delivered by it %llu, "
+                "deliveries it deferred %llu\n",
                 t->rank, t->watchdog_runs, t->rma_direct, t->deferred_total);
     for (int i = 0; i < t->size; i++) {
         struct tpeer *tp = &t->peers[i];
@@ -1165,8 +1173,9 @@ static void tcp_stats(struct sm_transport *handle, void *file)
             char railname[32] = "";
             if (t->nrails > 1)
                 snprintf(railname, sizeof railname, " rail %d", r);
-            fprintf(f, "sctpmpi[%d] tcp peer %d%s: sent %llu frames %llu bytes, received %llu "
-                       "frames %llu bytes%s\n",
+            fprintf(f,
+                    "sctpmpi[%d] tcp peer %d%s: sent %llu frames %llu bytes, received %llu "
+                    "frames %llu bytes%s\n",
                     t->rank, i, railname, p->tx_frames, p->tx_bytes, p->rx_frames, p->rx_bytes,
                     t->mptcp ? " (mptcp)" : "");
         }

@@ -157,8 +157,8 @@ int usct_assoc_send_hello(struct usct_transport *t, struct usct_peer *p, int sid
     si.snd_assoc_id = p->assoc_id;
     union sctp_sockstore dest;
     usct_assoc_fill_dest(p, &dest);
-    if (usrsctp_sendv(t->sock, &h, sizeof h, &dest.sa, 1, &si, sizeof si,
-                      SCTP_SENDV_SNDINFO, 0) < 0)
+    if (usrsctp_sendv(t->sock, &h, sizeof h, &dest.sa, 1, &si, sizeof si, SCTP_SENDV_SNDINFO, 0) <
+        0)
         return -1;
     p->hello_sent[sid] = 1;
     if (!p->assoc_id) {
@@ -169,12 +169,12 @@ int usct_assoc_send_hello(struct usct_transport *t, struct usct_peer *p, int sid
     return 0;
 }
 
-int usct_assoc_check_hello(struct usct_transport *t, struct usct_peer *p, int sid, const char *data,
-                           size_t len)
+int usct_assoc_check_hello(struct usct_transport *t, struct usct_peer *p, int sid,
+                           const char *data, size_t len)
 {
     struct sm_hello h;
-    const char *bad = sm_hello_check(data, len, USCT_PPID_HELLO, t->rank, t->size, p->rank,
-                                     t->secret, &h);
+    const char *bad =
+        sm_hello_check(data, len, USCT_PPID_HELLO, t->rank, t->size, p->rank, t->secret, &h);
     if (bad) {
         usct_assoc_abort(t, p, bad);
         return -1;
@@ -203,8 +203,8 @@ static void on_assoc_change(struct usct_transport *t, const struct sctp_assoc_ch
         p->in_streams = ac->sac_inbound_streams;
         p->assoc_count++;
         if (t->tu.debug)
-            usct_log("rank %d: association %u with rank %d up (%d out / %d in streams)",
-                     t->rank, ac->sac_assoc_id, p->rank, p->out_streams, p->in_streams);
+            usct_log("rank %d: association %u with rank %d up (%d out / %d in streams)", t->rank,
+                     ac->sac_assoc_id, p->rank, p->out_streams, p->in_streams);
         break;
     case SCTP_COMM_LOST:
     case SCTP_CANT_STR_ASSOC: {
@@ -219,8 +219,7 @@ static void on_assoc_change(struct usct_transport *t, const struct sctp_assoc_ch
         p->state = SCTP_PEER_FAILED;
         char why[96];
         snprintf(why, sizeof why, "SCTP association %s (error %u)",
-                 ac->sac_state == SCTP_COMM_LOST ? "lost" : "could not be set up",
-                 ac->sac_error);
+                 ac->sac_state == SCTP_COMM_LOST ? "lost" : "could not be set up", ac->sac_error);
         usct_assoc_queue_failure(t, p, why);
         break;
     }
@@ -230,8 +229,7 @@ static void on_assoc_change(struct usct_transport *t, const struct sctp_assoc_ch
             p->state = SCTP_PEER_CLOSED;
         }
         break;
-    default:
-        break;
+    default: break;
     }
 }
 
@@ -266,7 +264,6 @@ void usct_assoc_notification(struct usct_transport *t, const void *data, size_t 
             usct_log("rank %d: send failed on association %u", t->rank,
                      n->sn_send_failed_event.ssfe_assoc_id);
         break;
-    default:
-        break;
+    default: break;
     }
 }

@@ -15,7 +15,7 @@ int usct_crc32c_hw_init(void)
     unsigned char buf[1500];
     for (size_t i = 0; i < sizeof buf; i++)
         buf[i] = (unsigned char)(i * 37 + (i >> 3));
-    size_t lens[] = {12, 13, 28, 100, 1499};
+    size_t lens[] = { 12, 13, 28, 100, 1499 };
     for (size_t k = 0; k < sizeof lens / sizeof lens[0]; k++) {
         memset(buf + 8, 0, 4);
         uint32_t ref = usrsctp_crc32c(buf, lens[k]);

@@ -84,10 +84,10 @@ static int apply_socket_options(struct usct_transport *t)
     };
     rc |= setopt(t, IPPROTO_SCTP, SCTP_INITMSG, &im, sizeof im, "SCTP_INITMSG");
 
-    struct sctp_rtoinfo rto = {.srto_assoc_id = SCTP_FUTURE_ASSOC,
-                               .srto_initial = (uint32_t)tu->rto_initial,
-                               .srto_max = (uint32_t)tu->rto_max,
-                               .srto_min = (uint32_t)tu->rto_min};
+    struct sctp_rtoinfo rto = { .srto_assoc_id = SCTP_FUTURE_ASSOC,
+                                .srto_initial = (uint32_t)tu->rto_initial,
+                                .srto_max = (uint32_t)tu->rto_max,
+                                .srto_min = (uint32_t)tu->rto_min };
     rc |= setopt(t, IPPROTO_SCTP, SCTP_RTOINFO, &rto, sizeof rto, "SCTP_RTOINFO");
 
     /* I-DATA (RFC 8260): without it a large message blocks small ones on other streams at the
@@ -96,24 +96,24 @@ static int apply_socket_options(struct usct_transport *t)
     rc |= setopt(t, IPPROTO_SCTP, SCTP_FRAGMENT_INTERLEAVE, &level, sizeof level,
                  "SCTP_FRAGMENT_INTERLEAVE");
     if (tu->interleave) {
-        struct sctp_assoc_value av = {.assoc_id = SCTP_FUTURE_ASSOC, .assoc_value = 1};
+        struct sctp_assoc_value av = { .assoc_id = SCTP_FUTURE_ASSOC, .assoc_value = 1 };
         rc |= setopt(t, IPPROTO_SCTP, SCTP_INTERLEAVING_SUPPORTED, &av, sizeof av,
                      "SCTP_INTERLEAVING_SUPPORTED");
     }
     if (tu->fragment > 0) {
-        struct sctp_assoc_value av = {.assoc_id = SCTP_FUTURE_ASSOC,
-                                      .assoc_value = (uint32_t)tu->fragment};
+        struct sctp_assoc_value av = { .assoc_id = SCTP_FUTURE_ASSOC,
+                                       .assoc_value = (uint32_t)tu->fragment };
         rc |= setopt(t, IPPROTO_SCTP, SCTP_MAXSEG, &av, sizeof av, "SCTP_MAXSEG");
     }
     if (tu->max_burst >= 0) {
-        struct sctp_assoc_value av = {.assoc_id = SCTP_FUTURE_ASSOC,
-                                      .assoc_value = (uint32_t)tu->max_burst};
+        struct sctp_assoc_value av = { .assoc_id = SCTP_FUTURE_ASSOC,
+                                       .assoc_value = (uint32_t)tu->max_burst };
         rc |= setopt(t, IPPROTO_SCTP, SCTP_MAX_BURST, &av, sizeof av, "SCTP_MAX_BURST");
     }
     if (tu->sack_delay_ms >= 0) {
-        struct sctp_sack_info si = {.sack_assoc_id = SCTP_FUTURE_ASSOC,
-                                    .sack_delay = (uint32_t)tu->sack_delay_ms,
-                                    .sack_freq = tu->sack_delay_ms ? 2 : 1};
+        struct sctp_sack_info si = { .sack_assoc_id = SCTP_FUTURE_ASSOC,
+                                     .sack_delay = (uint32_t)tu->sack_delay_ms,
+                                     .sack_freq = tu->sack_delay_ms ? 2 : 1 };
         rc |= setopt(t, IPPROTO_SCTP, SCTP_DELAYED_SACK, &si, sizeof si, "SCTP_DELAYED_SACK");
     }
     if (tu->assoc_max_retrans > 0) {
@@ -142,8 +142,8 @@ static int apply_socket_options(struct usct_transport *t)
     rc |= setopt(t, IPPROTO_SCTP, SCTP_PEER_ADDR_PARAMS, &pp, sizeof pp, "SCTP_PEER_ADDR_PARAMS");
 
     if (tu->cmt) { /* usrsctp refuses the option (ENOPROTOOPT) while the sysctl is 0 */
-        struct sctp_assoc_value av = {.assoc_id = SCTP_FUTURE_ASSOC,
-                                      .assoc_value = (uint32_t)tu->cmt};
+        struct sctp_assoc_value av = { .assoc_id = SCTP_FUTURE_ASSOC,
+                                       .assoc_value = (uint32_t)tu->cmt };
         rc |= setopt(t, IPPROTO_SCTP, SCTP_CMT_ON_OFF, &av, sizeof av, "SCTP_CMT_ON_OFF");
     }
     if (tu->pf_threshold >= 0) {
@@ -153,15 +153,16 @@ static int apply_socket_options(struct usct_transport *t)
         th.spt_pathmaxrxt = (uint16_t)(tu->path_max_retrans >= 0 ? tu->path_max_retrans : 5);
         th.spt_pathpfthld = (uint16_t)tu->pf_threshold;
         th.spt_pathcpthld = 0xffff;
-        rc |= setopt(t, IPPROTO_SCTP, SCTP_PEER_ADDR_THLDS, &th, sizeof th,
-                     "SCTP_PEER_ADDR_THLDS");
+        rc |=
+            setopt(t, IPPROTO_SCTP, SCTP_PEER_ADDR_THLDS, &th, sizeof th, "SCTP_PEER_ADDR_THLDS");
     }
-    static const uint16_t events[] = {SCTP_ASSOC_CHANGE, SCTP_PEER_ADDR_CHANGE,
-                                      SCTP_SEND_FAILED_EVENT, SCTP_SHUTDOWN_EVENT,
-                                      SCTP_REMOTE_ERROR};
+    static const uint16_t events[] = { SCTP_ASSOC_CHANGE, SCTP_PEER_ADDR_CHANGE,
+                                       SCTP_SEND_FAILED_EVENT, SCTP_SHUTDOWN_EVENT,
+                                       SCTP_REMOTE_ERROR };
     for (size_t i = 0; i < sizeof events / sizeof events[0]; i++) {
-        struct sctp_event ev = {.se_assoc_id = SCTP_FUTURE_ASSOC, .se_type = events[i],
-                                .se_on = 1};
+        struct sctp_event ev = { .se_assoc_id = SCTP_FUTURE_ASSOC,
+                                 .se_type = events[i],
+                                 .se_on = 1 };
         rc |= setopt(t, IPPROTO_SCTP, SCTP_EVENT, &ev, sizeof ev, "SCTP_EVENT");
     }
     return rc ? -1 : 0;
@@ -176,11 +177,11 @@ int usct_endpoint_open(struct usct_transport *t)
     apply_sysctls(&t->tu);
     t->last_timer_ms = usct_now_ms();
     if (t->inet)
-        t->sock = usrsctp_socket(AF_INET, SOCK_SEQPACKET, IPPROTO_SCTP, usct_inet_callback, NULL,
-                                 0, t);
+        t->sock =
+            usrsctp_socket(AF_INET, SOCK_SEQPACKET, IPPROTO_SCTP, usct_inet_callback, NULL, 0, t);
     else
-        t->sock = usrsctp_socket(AF_CONN, SOCK_SEQPACKET, IPPROTO_SCTP, usct_recv_callback, NULL,
-                                 0, t);
+        t->sock =
+            usrsctp_socket(AF_CONN, SOCK_SEQPACKET, IPPROTO_SCTP, usct_recv_callback, NULL, 0, t);
     if (!t->sock) {
         usct_log("usrsctp_socket failed: %s", strerror(errno));
         return -1;
@@ -249,8 +250,9 @@ void usct_endpoint_close(struct usct_transport *t)
         union sctp_sockstore dest;
         usct_assoc_fill_dest(p, &dest);
         static const char none = 0; /* usrsctp rejects a NULL buffer even for 0 bytes */
-        if (usrsctp_sendv(t->sock, &none, 0, &dest.sa, 1, &si, sizeof si,
-                          SCTP_SENDV_SNDINFO, 0) < 0 && t->tu.debug)
+        if (usrsctp_sendv(t->sock, &none, 0, &dest.sa, 1, &si, sizeof si, SCTP_SENDV_SNDINFO, 0) <
+                0 &&
+            t->tu.debug)
             usct_log("rank %d: SHUTDOWN to rank %d: %s", t->rank, r, strerror(errno));
     }
     usct_udp_flush(t);
@@ -260,7 +262,7 @@ void usct_endpoint_close(struct usct_transport *t)
     while (t->peers && associations_open(t) > 0 && usct_now_ms() < deadline) {
         struct pollfd pfd[USCT_MAX_ADDRS];
         for (int i = 0; i < t->nudp; i++)
-            pfd[i] = (struct pollfd){.fd = t->udp[i].fd, .events = POLLIN};
+            pfd[i] = (struct pollfd){ .fd = t->udp[i].fd, .events = POLLIN };
         poll(pfd, (nfds_t)t->nudp, 5);
         pthread_mutex_lock(&t->stack_lock);
         usct_progress_step_locked(t);
@@ -273,7 +275,7 @@ void usct_endpoint_close(struct usct_transport *t)
 
     /* 2. abort whatever lingers (usrsctp_finish fails while associations linger) */
     pthread_mutex_lock(&t->stack_lock);
-    struct linger l = {.l_onoff = 1, .l_linger = 0};
+    struct linger l = { .l_onoff = 1, .l_linger = 0 };
     usrsctp_setsockopt(t->sock, SOL_SOCKET, SO_LINGER, &l, sizeof l);
     usrsctp_close(t->sock);
     t->sock = NULL;

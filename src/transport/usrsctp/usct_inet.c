@@ -32,8 +32,8 @@ static int pick_port(int want)
         int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
         if (fd < 0)
             return -1;
-        struct sockaddr_in any = {.sin_family = AF_INET,
-                                  .sin_port = htons((uint16_t)(want ? want + attempt : 0))};
+        struct sockaddr_in any = { .sin_family = AF_INET,
+                                   .sin_port = htons((uint16_t)(want ? want + attempt : 0)) };
         int ok = bind(fd, (struct sockaddr *)&any, sizeof any) == 0;
         socklen_t sl = sizeof any;
         if (ok)
@@ -54,8 +54,8 @@ int usct_inet_open(struct usct_transport *t, const char *const *addrs, int naddr
         naddrs = USCT_MAX_ADDRS;
     int port = pick_port(t->tu.port);
     if (port <= 0) {
-        usct_log("multihomed mode: no free UDP port%s: %s", t->tu.port ? " at SCTPMPI_SCTP_PORT" : "",
-                 strerror(errno));
+        usct_log("multihomed mode: no free UDP port%s: %s",
+                 t->tu.port ? " at SCTPMPI_SCTP_PORT" : "", strerror(errno));
         return -1;
     }
     t->udp_port = (uint16_t)port;
@@ -103,7 +103,8 @@ static int grow_usrsctp_buffers(struct usct_transport *t)
     }
     if (!found) {
         usct_log("rank %d: usrsctp's UDP socket on port %u not found: usrsctp could not bind "
-                 "it (port taken meanwhile?), so nothing would be received", t->rank, t->udp_port);
+                 "it (port taken meanwhile?), so nothing would be received",
+                 t->rank, t->udp_port);
         return -1;
     }
     return 0;
@@ -119,7 +120,8 @@ int usct_inet_bind(struct usct_transport *t)
     if (usrsctp_bindx(t->sock, (struct sockaddr *)a, t->nudp, SCTP_BINDX_ADD_ADDR) < 0) {
         usct_log("usrsctp_bindx of %d address(es) at port %u failed: %s (usrsctp binds only "
                  "addresses of this host's interfaces; SCTPMPI_SCTP_MULTIHOME=off uses the first "
-                 "address alone)", t->nudp, t->udp_port, strerror(errno));
+                 "address alone)",
+                 t->nudp, t->udp_port, strerror(errno));
         return -1;
     }
     /* SCTP packets in UDP to the peers' port (set per peer before connecting); usrsctp learns
@@ -133,8 +135,8 @@ int usct_inet_connect(struct usct_transport *t, struct usct_peer *p)
     memset(&ue, 0, sizeof ue);
     ue.sue_assoc_id = SCTP_FUTURE_ASSOC;
     ue.sue_port = p->addrs[0].sin_port; /* the peer's UDP port = its SCTP port (network order) */
-    if (usrsctp_setsockopt(t->sock, IPPROTO_SCTP, SCTP_REMOTE_UDP_ENCAPS_PORT, &ue,
-                           sizeof ue) < 0) {
+    if (usrsctp_setsockopt(t->sock, IPPROTO_SCTP, SCTP_REMOTE_UDP_ENCAPS_PORT, &ue, sizeof ue) <
+        0) {
         usct_log("rank %d: SCTP_REMOTE_UDP_ENCAPS_PORT for rank %d: %s", t->rank, p->rank,
                  strerror(errno));
         return -1;
@@ -167,8 +169,8 @@ int usct_inet_connect(struct usct_transport *t, struct usct_peer *p)
     return 0;
 }
 
-int usct_inet_callback(struct socket *sock, union sctp_sockstore addr, void *data,
-                       size_t datalen, struct sctp_rcvinfo rcv, int flags, void *ulp_info)
+int usct_inet_callback(struct socket *sock, union sctp_sockstore addr, void *data, size_t datalen,
+                       struct sctp_rcvinfo rcv, int flags, void *ulp_info)
 {
     (void)sock;
     struct usct_transport *t = ulp_info;

@@ -12,8 +12,9 @@
 
 #include "transport/usrsctp/usct_internal.h"
 
-static const char *const event_names[SCTP_PATH_NEVENTS] = {
-    "available", "unreachable", "potentially-failed", "made-primary", "confirmed"};
+static const char *const event_names[SCTP_PATH_NEVENTS] = { "available", "unreachable",
+                                                            "potentially-failed", "made-primary",
+                                                            "confirmed" };
 
 static int path_index(const struct usct_peer *p, const struct sockaddr_in *a)
 {
@@ -129,9 +130,9 @@ void usct_paths_print(struct usct_transport *t, struct usct_peer *p, FILE *f)
         memcpy(&pi.spinfo_address, &p->addrs[i], sizeof p->addrs[i]);
         socklen_t len = sizeof pi;
         pthread_mutex_lock(&t->stack_lock);
-        int have = t->sock && p->assoc_id &&
-                   usrsctp_getsockopt(t->sock, IPPROTO_SCTP, SCTP_GET_PEER_ADDR_INFO, &pi,
-                                      &len) == 0;
+        int have =
+            t->sock && p->assoc_id &&
+            usrsctp_getsockopt(t->sock, IPPROTO_SCTP, SCTP_GET_PEER_ADDR_INFO, &pi, &len) == 0;
         pthread_mutex_unlock(&t->stack_lock);
         const struct usct_path *pa = &p->paths[i];
         fprintf(f, "sctpmpi[%d]   path %d to %s:", t->rank, i, ip);
@@ -175,7 +176,7 @@ void usct_paths_interface_counters(const struct sockaddr_in *a, uint64_t out[4])
             n++;
         if (strcmp(n, name))
             continue;
-        unsigned long long v[16] = {0};
+        unsigned long long v[16] = { 0 };
         if (sscanf(colon + 1, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1],
                    &v[2], &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) == 10) {
             out[0] = v[9]; /* tx packets */

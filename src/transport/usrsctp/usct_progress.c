@@ -58,9 +58,9 @@ static void wait_for_input(struct usct_transport *t, long wait_us)
     int n = 0;
     if (t->tu.progress == SCTP_PROGRESS_CALLER)
         for (int i = 0; i < t->nudp; i++)
-            pfd[n++] = (struct pollfd){.fd = t->udp[i].fd, .events = POLLIN};
-    pfd[n++] = (struct pollfd){.fd = t->wake_fd, .events = POLLIN};
-    struct timespec ts = {.tv_sec = wait_us / 1000000, .tv_nsec = (wait_us % 1000000) * 1000};
+            pfd[n++] = (struct pollfd){ .fd = t->udp[i].fd, .events = POLLIN };
+    pfd[n++] = (struct pollfd){ .fd = t->wake_fd, .events = POLLIN };
+    struct timespec ts = { .tv_sec = wait_us / 1000000, .tv_nsec = (wait_us % 1000000) * 1000 };
     if (ppoll(pfd, (nfds_t)n, &ts, NULL) > 0 && (pfd[n - 1].revents & POLLIN))
         drain_wake(t);
 }
@@ -123,7 +123,7 @@ int usct_progress(struct sm_transport *handle, long timeout_us)
 
 static void sleep_us(long us)
 {
-    struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000};
+    struct timespec ts = { .tv_sec = us / 1000000, .tv_nsec = (us % 1000000) * 1000 };
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
         ;
 }
@@ -175,7 +175,7 @@ static void *receiver_main(void *arg)
     struct usct_transport *t = arg;
     struct pollfd pfd[USCT_MAX_ADDRS];
     for (int i = 0; i < t->nudp; i++)
-        pfd[i] = (struct pollfd){.fd = t->udp[i].fd, .events = POLLIN};
+        pfd[i] = (struct pollfd){ .fd = t->udp[i].fd, .events = POLLIN };
     while (!atomic_load(&t->stop_thread)) {
         poll(pfd, (nfds_t)t->nudp, USCT_TIMER_TICK_US / 1000);
         pthread_mutex_lock(&t->stack_lock);

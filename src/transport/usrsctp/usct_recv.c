@@ -63,8 +63,8 @@ static char *assemble(struct usct_rx_stream *rx, char *data, size_t len, int eor
     return whole;
 }
 
-int usct_recv_callback(struct socket *sock, union sctp_sockstore addr, void *data,
-                       size_t datalen, struct sctp_rcvinfo rcv, int flags, void *ulp_info)
+int usct_recv_callback(struct socket *sock, union sctp_sockstore addr, void *data, size_t datalen,
+                       struct sctp_rcvinfo rcv, int flags, void *ulp_info)
 {
     (void)sock;
     if (data)
@@ -181,8 +181,8 @@ int usct_recv_deliver_rma(struct usct_transport *t, int try)
             list = a->next;
             const struct sm_frame_hdr *h = (const struct sm_frame_hdr *)a->data;
             if (t->tu.debug > 1)
-                usct_log("rank %d: RMA frame from %d stream %u: len %u", t->rank, a->peer,
-                         a->sid, h->payload_len);
+                usct_log("rank %d: RMA frame from %d stream %u: len %u", t->rank, a->peer, a->sid,
+                         h->payload_len);
             up->rma_frame(up->ctx, a->peer, h, a->data + sizeof *h);
             free(a->data);
             free(a);
@@ -205,7 +205,8 @@ int usct_recv_deliver(struct usct_transport *t, struct usct_arrival *list)
             char *payload = a->data + sizeof *h;
             if (t->tu.debug > 1)
                 usct_log("rank %d: delivered from %d stream %u: type %u ctx %u tag %d seq %u "
-                         "len %u", t->rank, a->peer, a->sid, h->type, h->context, h->tag, h->seq,
+                         "len %u",
+                         t->rank, a->peer, a->sid, h->type, h->context, h->tag, h->seq,
                          h->payload_len);
             void *dest = up->frame_begin(up->ctx, a->peer, h);
             if (dest && h->payload_len)

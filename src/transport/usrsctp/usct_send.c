@@ -24,8 +24,8 @@ static int stream_of(struct usct_transport *t, struct usct_peer *p, int lane)
 }
 
 /* 0 sent, 1 no room now (EWOULDBLOCK), < 0 error */
-static int try_send(struct usct_transport *t, struct usct_peer *p, int lane, const struct iovec *iov,
-                    int iovcnt, size_t len)
+static int try_send(struct usct_transport *t, struct usct_peer *p, int lane,
+                    const struct iovec *iov, int iovcnt, size_t len)
 {
     int sid = stream_of(t, p, lane);
     if (!p->hello_sent[sid] && usct_assoc_send_hello(t, p, sid) < 0)
@@ -56,8 +56,7 @@ static int try_send(struct usct_transport *t, struct usct_peer *p, int lane, con
         si.snd_flags |= SCTP_SACK_IMMEDIATELY;
     union sctp_sockstore dest;
     usct_assoc_fill_dest(p, &dest);
-    if (usrsctp_sendv(t->sock, data, len, &dest.sa, 1, &si, sizeof si,
-                      SCTP_SENDV_SNDINFO, 0) < 0)
+    if (usrsctp_sendv(t->sock, data, len, &dest.sa, 1, &si, sizeof si, SCTP_SENDV_SNDINFO, 0) < 0)
         return (errno == EWOULDBLOCK || errno == EAGAIN) ? 1 : -1;
     p->st[sid].tx_msgs++;
     p->st[sid].tx_bytes += len;
@@ -77,8 +76,8 @@ static void free_item(struct usct_tx_item *it)
 }
 
 /* queue a frame behind others of its lane; returns what send() returns (0 or 1) or < 0 */
-static int enqueue(struct usct_transport *t, struct usct_peer *p, int lane, const struct iovec *iov,
-                   int iovcnt, size_t len, void *cookie)
+static int enqueue(struct usct_transport *t, struct usct_peer *p, int lane,
+                   const struct iovec *iov, int iovcnt, size_t len, void *cookie)
 {
     struct usct_tx_item *it = calloc(1, sizeof *it);
     if (!it)

@@ -96,16 +96,17 @@ int usct_stats_peer_info(struct sm_transport *handle, int peer, char *buf, size_
 
 void usct_stats_print(struct usct_transport *t, FILE *f)
 {
-    fprintf(f,
-            "sctpmpi[%d] sctp: %d lanes on %d streams, max payload %zu, sockbuf %zu, mtu %d, "
-            "crc32c %s, I-DATA %s, progress %s (watchdog steps %llu, thread steps %llu, RMA frames "
-            "delivered by the thread %llu)\n",
-            t->rank, t->nlanes, t->nstreams, t->max_payload, t->tu.sockbuf, t->tu.mtu,
-            t->all_crc32c ? (t->crc_ours ? "on (ours, hardware)" : "on (usrsctp)") : "off",
-            t->tu.interleave ? "on" : "off",
-            t->tu.progress == SCTP_PROGRESS_THREAD ? "thread" : "caller",
-            (unsigned long long)t->watchdog_steps, (unsigned long long)t->thread_steps,
-            (unsigned long long)t->rma_thread_frames);
+    fprintf(
+        f,
+        "sctpmpi[%d] sctp: %d lanes on %d streams, max payload %zu, sockbuf %zu, mtu %d, "
+        "crc32c %s, I-DATA %s, progress %s (watchdog steps %llu, thread steps %llu, RMA frames "
+        "delivered by the thread %llu)\n",
+        t->rank, t->nlanes, t->nstreams, t->max_payload, t->tu.sockbuf, t->tu.mtu,
+        t->all_crc32c ? (t->crc_ours ? "on (ours, hardware)" : "on (usrsctp)") : "off",
+        t->tu.interleave ? "on" : "off",
+        t->tu.progress == SCTP_PROGRESS_THREAD ? "thread" : "caller",
+        (unsigned long long)t->watchdog_steps, (unsigned long long)t->thread_steps,
+        (unsigned long long)t->rma_thread_frames);
     for (int r = 0; t->peers && r < t->size; r++) {
         struct usct_peer *p = &t->peers[r];
         if (r == t->rank || (!p->tx_datagrams && !p->rx_datagrams && !p->assoc_count))
@@ -159,8 +160,7 @@ void usct_stats_print(struct usct_transport *t, FILE *f)
             gs.sctps_sendretransdata, gs.sctps_sendfastretrans, gs.sctps_timodata,
             gs.sctps_recvdupdata, gs.sctps_checksumerrors, gs.sctps_outoftheblue,
             gs.sctps_aborted, (unsigned long long)t->rogue_datagrams,
-            (unsigned long long)t->crc_errors,
-            (unsigned long long)t->udp_send_errors);
+            (unsigned long long)t->crc_errors, (unsigned long long)t->udp_send_errors);
     if (t->inet)
         usct_paths_print_interfaces(t, f);
 }

@@ -55,9 +55,10 @@ static int usct_init(const struct sm_transport_args *a, struct sm_transport **ou
         return -1;
     }
     if (sm_env_bool("SCTPMPI_SCTP_STRIPE", 0)) {
-        SM_ERR("SCTPMPI_SCTP_STRIPE=1 is not supported by the usrsctp backend "
-               "(SCTPMPI_SCTP_BACKEND=usrsctp): striping over rails needs the native backend "
-               "(SCTPMPI_SCTP_BACKEND=native); usrsctp offers multihoming and SCTPMPI_SCTP_CMT=on");
+        SM_ERR(
+            "SCTPMPI_SCTP_STRIPE=1 is not supported by the usrsctp backend "
+            "(SCTPMPI_SCTP_BACKEND=usrsctp): striping over rails needs the native backend "
+            "(SCTPMPI_SCTP_BACKEND=native); usrsctp offers multihoming and SCTPMPI_SCTP_CMT=on");
         return -1;
     }
     struct usct_transport *t = calloc(1, sizeof *t);
@@ -133,7 +134,9 @@ static int usct_init(const struct sm_transport_args *a, struct sm_transport **ou
                      local[i]);
         usct_log("rank %d: %s mode on %s, UDP port %u, CMT %d, failover preset %s", t->rank,
                  t->inet ? "multihomed (AF_INET)" : "AF_CONN", list, t->udp_port, t->tu.cmt,
-                 t->tu.failover == 2 ? "lan" : t->tu.failover == 1 ? "wan" : "none");
+                 t->tu.failover == 2   ? "lan"
+                 : t->tu.failover == 1 ? "wan"
+                                       : "none");
     }
     int n = snprintf(card, cardlen, "sctp:");
     for (int i = 0; i < t->nudp && n >= 0 && (size_t)n < cardlen; i++) {
@@ -180,8 +183,8 @@ static int usct_set_peers(struct sm_transport *handle, const char *const *cards)
             all_nocrc = 0;
         if (p->inet != t->inet) {
             usct_log("rank %d: rank %d runs the %s mode, this rank the %s mode: give every rank "
-                     "the same number of addresses or the same SCTPMPI_SCTP_MULTIHOME", t->rank,
-                     r, p->inet ? "multihomed" : "single-homed (AF_CONN)",
+                     "the same number of addresses or the same SCTPMPI_SCTP_MULTIHOME",
+                     t->rank, r, p->inet ? "multihomed" : "single-homed (AF_CONN)",
                      t->inet ? "multihomed" : "single-homed (AF_CONN)");
             return -1;
         }

@@ -52,7 +52,7 @@ void usct_tunables_load(struct usct_tunables *tu, int local_ranks)
     /* failover presets (docs/transport-sctp.md, "Failover"): defaults the variables below
      * override one by one.  wan = RFC 4960's values; lan = Penoff's thesis, Table 6.1 */
     int rto_i = 1000, rto_lo = 200, rto_hi = 5000, hb = -1, pmr = -1;
-    static const char *const presets[] = {"none", "wan", "lan"};
+    static const char *const presets[] = { "none", "wan", "lan" };
     tu->failover = sm_env_choice("SCTPMPI_SCTP_FAILOVER", presets, 3, 0);
     if (tu->failover == 1)
         rto_i = 3000, rto_lo = 1000, rto_hi = 60000, hb = 30000, pmr = 5;
@@ -86,7 +86,7 @@ void usct_tunables_load(struct usct_tunables *tu, int local_ranks)
         tu->multihome = sm_env_bool("SCTPMPI_SCTP_MULTIHOME", -1);
     /* concurrent multipath transfer: usrsctp's SCTP_CMT_ON_OFF values; dac = base + DAC */
     const char *cmt = sm_env_str("SCTPMPI_SCTP_CMT", NULL);
-    static const char *const cmt_names[] = {"off", "on", "rpv1", "rpv2", "mptcp"};
+    static const char *const cmt_names[] = { "off", "on", "rpv1", "rpv2", "mptcp" };
     tu->cmt = 0;
     if (cmt) {
         int found = 0;
@@ -101,9 +101,9 @@ void usct_tunables_load(struct usct_tunables *tu, int local_ranks)
             usct_log("ignoring SCTPMPI_SCTP_CMT=%s (expected off, on, rpv1, rpv2, dac or mptcp)",
                      cmt);
     }
-    static const char *const modes[] = {"caller", "thread"};
+    static const char *const modes[] = { "caller", "thread" };
     tu->progress = sm_env_choice("SCTPMPI_SCTP_PROGRESS", modes, 2, 0) ? SCTP_PROGRESS_THREAD
-                                                                      : SCTP_PROGRESS_CALLER;
+                                                                       : SCTP_PROGRESS_CALLER;
     (void)local_ranks;
     const char *d = sm_env_str("SCTPMPI_SCTP_TEST_DROP", NULL);
     if (d) {

@@ -19,14 +19,14 @@
 
 int usct_udp_open(struct usct_transport *t, const char *const *addrs, int naddrs)
 {
-    static const char *const loopback[] = {"127.0.0.1"};
+    static const char *const loopback[] = { "127.0.0.1" };
     if (!addrs || naddrs <= 0) {
         addrs = loopback;
         naddrs = 1;
     }
     /* one port for every address: the card lists one */
-    if (sm_udp_open_all(addrs, naddrs, USCT_MAX_ADDRS, t->tu.port, t->tu.udpbuf, t->udp,
-                        &t->nudp, "sctp") < 0)
+    if (sm_udp_open_all(addrs, naddrs, USCT_MAX_ADDRS, t->tu.port, t->tu.udpbuf, t->udp, &t->nudp,
+                        "sctp") < 0)
         return -1;
     t->udp_port = ntohs(t->udp[0].addr.sin_port);
     return usct_udp_setup_buffers(t);
@@ -173,7 +173,7 @@ void usct_udp_flush(struct usct_transport *t)
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 && (errno == EAGAIN || errno == ENOBUFS) && retried < 3) {
-            struct pollfd pfd = {.fd = t->udp[0].fd, .events = POLLOUT};
+            struct pollfd pfd = { .fd = t->udp[0].fd, .events = POLLOUT };
             poll(&pfd, 1, 1);
             retried++;
             continue;
