@@ -12,7 +12,7 @@ latency <= 1.2x the better peer, 1 MiB Put bandwidth >= 1.0x the better peer.
 All contenders use sockets on loopback: Open MPI with ob1 + the TCP BTL (one-sided over osc/pt2pt,
 which is what Open MPI 4.1 uses without shared memory), MPICH ch4:ucx with UCX_TLS=tcp,self.
 A run that times out is a hang (its numbers are used if it had printed them all); the SCTP contender
-is "not available" if its first run fails.  Process handling is shared with bench/p2p/compare.py.
+is "not available" if its first run fails.  Process handling is shared with bench/compare.py.
 
 Usage: compare.py [--build DIR] [-r R] [--reps R] [--sizes LIST] [--tests LIST] [--timeout S]
                   [--out FILE.md] [--scratch DIR] [--only tcp,sctp,ompi,mpich]
@@ -27,8 +27,16 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "p2p"))
-from compare import run_once, sh, capture, size_label  # noqa: E402  (bench/p2p/compare.py)
+import importlib.util  # noqa: E402
+
+# the helpers of the point-to-point comparison driver, bench/compare.py (loaded by path: this
+# file has the same name)
+_spec = importlib.util.spec_from_file_location(
+    "bench_compare", os.path.join(os.path.dirname(HERE), "compare.py"))
+_bench_compare = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_bench_compare)
+run_once, sh, capture, size_label = (_bench_compare.run_once, _bench_compare.sh,
+                                     _bench_compare.capture, _bench_compare.size_label)
 
 CFLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE"]
 TESTS = ["put_lat_lock", "get_lat_lock", "put_lat_fence", "get_lat_fence", "put_bw_lock", "get_bw_lock",

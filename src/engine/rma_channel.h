@@ -23,6 +23,7 @@
 #define SCTPMPI_RMA_CHANNEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct sm_rma_receiver {
     void *ctx;
@@ -54,5 +55,10 @@ void sm_rma_chan_unlock(void);
  * 0 polls).  The one-sided layer calls it while it waits for remote completions; it must be
  * called without the channel lock held. */
 int sm_rma_chan_progress(long timeout_us);
+
+/* One step of a wait for a remote completion, with the engine's waiting policy: it polls while
+ * within SCTPMPI_SPIN_US of *since_ns (0 on the first step: set to now) or of the last arrival,
+ * then blocks briefly in the transport.  Called without the channel lock held. */
+int sm_rma_chan_wait_step(uint64_t *since_ns);
 
 #endif

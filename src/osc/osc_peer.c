@@ -465,7 +465,11 @@ int sm_osc_init(void)
     return MPI_SUCCESS;
 }
 
-/* Called with the channel lock held (once); returns with it held. */
+/* the spin clock of the wait in progress (waits run on the application thread, one at a time) */
+static uint64_t wait_since;
+
+/* Called with the channel lock held (once); returns with it held.  *spins is 0 at the start of
+ * a wait; the engine's waiting policy decides between polling and a short block. */
 void sm_osc_step(int *spins)
 {
     poll_cq();
@@ -473,7 +477,9 @@ void sm_osc_step(int *spins)
         if (peers[p].head)
             pump(p);
     sm_rma_chan_unlock();
-    sm_rma_chan_progress((*spins)++ < 64 ? 0 : 200);
+    if ((*spins)++ == 0)
+        wait_since = 0; /* a new wait: its spin clock starts now */
+    sm_rma_chan_wait_step(&wait_since);
     sm_rma_chan_lock();
     poll_cq();
     for (int p = 0; p < npeers; p++) {
