@@ -7,6 +7,7 @@
 #   bad_input  bad --netlab / --only / --bw-sizes / -r values end with a clear usage error, no traceback
 #   coll       "compare.py coll" with --base (this build against itself): the before/after table
 #              with a number and a ratio in every cell of both contenders, and the --out report
+#   rma        bench/rma/compare.py (one-sided latency): a row with a number for each test asked
 # No timing is asserted: only that every table holds numbers.
 set -u
 py=$1 src=$2 build=$3 mode=$4
@@ -56,6 +57,15 @@ coll)
   grep -q "this build / the base build" "$tmp/out" || fail "the ratio is not said to be against the base"
   grep -q "^### Run of " "$tmp/report.md" || fail "--out report missing"
   echo "compare coll passed" ;;
+rma)
+  "$py" "$src/bench/rma/compare.py" --build "$build" --only tcp -r 1 --reps 1 --sizes 8 \
+    --tests put_lat_lock,get_lat_lock,acc_lat,fop_lat --scratch "$tmp/s" --out "$tmp/report.md" \
+    >"$tmp/out" 2>"$tmp/err" || fail "bench/rma/compare.py exited with $?"
+  for t in put_lat_lock get_lat_lock acc_lat fop_lat; do
+    grep -Eq "^\| $t \(µs\) \| 8 B \| $num \|$" "$tmp/out" || fail "no $t row with a number"
+  done
+  grep -q "^### Run of " "$tmp/report.md" || fail "--out report missing"
+  echo "compare rma passed" ;;
 bad_input)
   check() {  # args...: must exit 2 with 'error:' on stderr and no Python traceback
     "$py" "$cmp" --build "$build" "$@" >"$tmp/out" 2>"$tmp/err"
