@@ -146,6 +146,10 @@ int sm_lane_for(int peer, uint32_t ctx, int tag); /* lane with the rail (transpo
 int sm_rails(int peer, struct sm_rail_load *load, int max);
 int sm_stripe_lane(int peer, int lane, size_t window); /* -1: every rail is busy */
 int sm_self_progress(void);
+/* One step of a wait, by the waiting policy above progress.c's loop: poll; while within
+ * SCTPMPI_SPIN_US of *since_ns (0: now) or of the last arrival return; else block in the
+ * transport up to block_us.  An arrival restarts the spin.  -1 if the transport failed. */
+int sm_wait_step(uint64_t *since_ns, long block_us);
 
 /* progress.c */
 void sm_engine_free_state(void); /* queues, ordering state, requests (after the transport) */

@@ -98,33 +98,47 @@ int sm_progress_poll(void)
     return n + sm_self_progress() + run_hooks();
 }
 
+int sm_wait_step(uint64_t *since_ns, long block_us)
+{
+    if (*since_ns == 0)
+        *since_ns = sm_now_ns();
+    if (sm_progress_poll() > 0) {
+        *since_ns =
+            sm_now_ns(); /* traffic keeps coming: spin on (the next piece is likely near) */
+        return 0;
+    }
+    if (!sm_eng.tp)
+        return 0;
+    if (sm_eng.spin_ns && sm_now_ns() - *since_ns < (uint64_t)sm_eng.spin_ns)
+        return 0;
+    if (!sm_list_empty(&sm_eng.self_q))
+        return 0;
+    if (sm_eng.spin_ns == 0)
+        sched_yield();
+    int woke = sm_eng.tp_ops->progress(sm_eng.tp, block_us);
+    if (woke < 0)
+        return -1;
+    if (woke > 0)
+        *since_ns = sm_now_ns(); /* woken by an arrival: spin again before the next block */
+    sm_self_progress();
+    run_hooks();
+    return 0;
+}
+
 int sm_progress_until(int (*done)(void *), void *arg)
 {
+    /* done() may act when it succeeds (a matched probe takes its message): it is called once
+     * per step and never again after it returned true */
     if (done(arg))
         return 0;
-    uint64_t t0 = sm_now_ns();
+    uint64_t since = 0;
     for (;;) {
-        if (sm_progress_poll() > 0)
-            t0 = sm_now_ns(); /* traffic keeps coming: spin on (the next piece is likely near) */
+        if (sm_wait_step(&since, sm_eng.block_us) < 0)
+            sm_die("transport progress failed");
         if (done(arg))
             return 0;
         if (!sm_eng.tp)
             sm_die("a singleton would wait forever: nothing can complete this request");
-        if (sm_eng.spin_ns && sm_now_ns() - t0 < (uint64_t)sm_eng.spin_ns)
-            continue;
-        if (!sm_list_empty(&sm_eng.self_q))
-            continue;
-        if (sm_eng.spin_ns == 0)
-            sched_yield();
-        int woke = sm_eng.tp_ops->progress(sm_eng.tp, sm_eng.block_us);
-        if (woke < 0)
-            sm_die("transport progress failed");
-        if (woke > 0)
-            t0 = sm_now_ns(); /* woken by an arrival: spin again before the next block */
-        sm_self_progress();
-        run_hooks();
-        if (done(arg))
-            return 0;
     }
 }
 

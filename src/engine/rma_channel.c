@@ -10,7 +10,6 @@
  * engine state that is fixed after start-up (rank, transport, lane counts) and a peer's failed
  * flag. */
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,26 +170,8 @@ int sm_rma_chan_send(int peer, unsigned lane, const void *seg, size_t len)
 
 int sm_rma_chan_wait_step(uint64_t *since_ns)
 {
-    /* the engine's waiting policy (progress.c): poll while within SCTPMPI_SPIN_US of the start
-     * or of the last arrival, then block in the transport up to 200 µs at a time */
-    uint64_t now = sm_now_ns();
-    if (*since_ns == 0)
-        *since_ns = now;
-    int n = sm_progress_poll();
-    if (n > 0) {
-        *since_ns = sm_now_ns();
-        return MPI_SUCCESS;
-    }
-    if (now - *since_ns < (uint64_t)sm_eng.spin_ns || !sm_eng.tp)
-        return MPI_SUCCESS;
-    if (sm_eng.spin_ns == 0)
-        sched_yield();
-    int woke = sm_eng.tp_ops->progress(sm_eng.tp, 200);
-    if (woke < 0)
-        return MPI_ERR_OTHER;
-    if (sm_progress_poll() > 0 || woke > 0)
-        *since_ns = sm_now_ns();
-    return MPI_SUCCESS;
+    /* the engine's waiting policy, blocking at most 200 µs at a time */
+    return sm_wait_step(since_ns, 200) < 0 ? MPI_ERR_OTHER : MPI_SUCCESS;
 }
 
 int sm_rma_chan_progress(long timeout_us)
