@@ -111,6 +111,8 @@ int sm_rma_chan_open(const struct sm_rma_receiver *rx)
         rx_cur = *rx;
         rx_on = 1;
         sm_progress_hook_add(self_progress); /* once; segments a rank sends to itself */
+        if (sm_eng.tp && sm_eng.tp_ops->rma_open)
+            sm_eng.tp_ops->rma_open(sm_eng.tp);
     } else {
         memset(&rx_cur, 0, sizeof rx_cur);
         rx_on = 0;
