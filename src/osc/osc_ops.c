@@ -14,19 +14,6 @@
 
 #include "osc/osc.h"
 
-/* the predefined type an accumulate works on (NULL: more than one) */
-static MPI_Datatype leaf_of(MPI_Datatype dt)
-{
-    MPI_Datatype l = NULL;
-    if (dt->basic)
-        l = dt;
-    else if (dt->nsig == 1)
-        l = dt->sig[0].type;
-    if (l && l->basic && l->nsig == 1)
-        l = l->sig[0].type;
-    return l;
-}
-
 /* count elements of dt at byte displacement base as byte blocks (adjacent ones merged) */
 static struct osc_blk *flatten(MPI_Datatype dt, int count, int64_t base, uint32_t *nout, int *neg)
 {
@@ -375,7 +362,7 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
             return sm_osc_error(win, MPI_ERR_OP, fn, "one-sided operations take predefined ops");
     }
     /* Put/Get move bytes; REPLACE/NO_OP on a type of mixed elements too */
-    MPI_Datatype leaf = leaf_of(tdt);
+    MPI_Datatype leaf = sm_op_leaf_type(tdt);
     if (kind == OSC_PUT || kind == OSC_GET || ((op == MPI_REPLACE || op == MPI_NO_OP) && !leaf))
         leaf = MPI_BYTE;
     int dtc = leaf ? sm_osc_dt_code(leaf) : -1;
@@ -387,7 +374,7 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
         int rc = sm_op_check(w->comm, op, leaf, fn);
         if (rc != MPI_SUCCESS)
             return sm_osc_error(win, rc, fn, "%s does not apply to this datatype", op->name);
-        if (has_origin && leaf_of(odt) != leaf)
+        if (has_origin && sm_op_leaf_type(odt) != leaf)
             return sm_osc_error(win, MPI_ERR_TYPE, fn, "origin and target element types differ");
     }
     if (kind == OSC_CAS) {
