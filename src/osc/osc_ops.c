@@ -406,15 +406,20 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
     }
     if (nb > OSC_MANY_BLOCKS && tbytes / nb < OSC_SMALL_BLOCK)
         rdma_ok = 0; /* many small blocks: their list travels in messages */
-    /* the origin data, packed */
-    uint8_t *odata = NULL;
+    /* the origin data, packed (or, for a contiguous Put, the origin buffer itself) */
+    uint8_t *odata = NULL, *borrowed = NULL;
     if (kind == OSC_CAS) {
         odata = sm_xmalloc(2 * tbytes);
         memcpy(odata, oaddr, tbytes);
         memcpy(odata + tbytes, caddr, tbytes);
     } else if (has_origin && obytes) {
-        odata = sm_xmalloc(obytes);
-        sm_dt_pack(oaddr, ocount, odt, odata);
+        MPI_Aint ooff;
+        if (kind == OSC_PUT && rdma_ok && target != w->rank && sm_dt_contig(odt, ocount, &ooff)) {
+            borrowed = (uint8_t *)oaddr + ooff; /* written from where it is: no copy */
+        } else {
+            odata = sm_xmalloc(obytes);
+            sm_dt_pack(oaddr, ocount, odt, odata);
+        }
     }
     int err = MPI_SUCCESS;
     struct osc_op *fetch_op = NULL; /* the record whose answers a request waits for */
@@ -448,13 +453,15 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
         }
         free(out);
     } else if (kind == OSC_PUT && rdma_ok) {
-        struct osc_stage *s = sm_osc_stage_new(odata, obytes);
+        struct osc_stage *s =
+            borrowed ? sm_osc_stage_new(borrowed, obytes, 1) : sm_osc_stage_new(odata, obytes, 0);
+        odata = NULL; /* the stage owns it now */
         size_t pos = 0;
         for (uint32_t i = 0; i < nb && err == MPI_SUCCESS; i++) {
             err = sm_osc_write(ti->world, s, pos, b[i].len, ti->stag, b[i].disp);
             pos += b[i].len;
         }
-        sm_osc_stage_put(s);
+        sm_osc_stage_done(s);
     } else if (kind == OSC_GET && rdma_ok) {
         struct osc_op *o = op_new(w, target, tbytes, (void *)oaddr, ocount, odt);
         fetch_op = o;
