@@ -97,7 +97,8 @@ struct osc_op {
     struct osc_op *next;
     int target;
     int outstanding; /* reads / replies not yet arrived (channel lock) */
-    uint8_t *tmp;    /* packed result */
+    uint8_t *tmp;    /* packed result (or the program's buffer itself when direct) */
+    int direct;      /* a contiguous RDMA Get reads straight into the program's buffer */
     size_t tmp_len;
     uint32_t tmp_stag; /* registered for RDMA Read sinks (0: not registered) */
     void *ubuf;        /* where the result goes */

@@ -79,13 +79,14 @@ static struct osc_op *op_new(struct sctpmpi_win *w, int target, size_t len, void
 /* the result goes to the program's buffer; the record stays if a request owns it */
 static void op_finish(struct osc_op *op)
 {
-    if (!op->failed && op->ubuf && op->udt)
+    if (!op->failed && op->ubuf && op->udt && !op->direct)
         sm_dt_unpack(op->tmp, op->tmp_len, op->ubuf, op->ucount, op->udt);
     if (op->tmp_stag)
         sm_rdma_dereg(sm_osc_pd, op->tmp_stag);
     if (op->udt)
         sm_dt_release(op->udt);
-    free(op->tmp);
+    if (!op->direct)
+        free(op->tmp);
     op->tmp = NULL;
     op->settled = 1;
     if (!op->req)
@@ -465,6 +466,12 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
     } else if (kind == OSC_GET && rdma_ok) {
         struct osc_op *o = op_new(w, target, tbytes, (void *)oaddr, ocount, odt);
         fetch_op = o;
+        MPI_Aint ooff;
+        if (tbytes && sm_dt_contig(odt, ocount, &ooff)) { /* the segments land in place */
+            free(o->tmp);
+            o->tmp = (uint8_t *)oaddr + ooff;
+            o->direct = 1;
+        }
         if (sm_rdma_reg(sm_osc_pd, o->tmp, tbytes ? tbytes : 1, SM_RDMA_LOCAL_WRITE,
                         &o->tmp_stag) != 0) {
             o->failed = 1;
