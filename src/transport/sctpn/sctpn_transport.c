@@ -351,9 +351,8 @@ static int nt_set_peers(struct sm_transport *handle, const char *const *cards)
         p->rank = r;
         p->nrails = 1;
         p->hello_sent = calloc((size_t)(t->nstreams * t->nrails), 1);
-        p->q_head = calloc((size_t)(t->nlanes * t->nrails), sizeof *p->q_head);
-        p->q_tail = calloc((size_t)(t->nlanes * t->nrails), sizeof *p->q_tail);
-        if (!p->hello_sent || !p->q_head || !p->q_tail)
+        p->q = calloc((size_t)(t->nlanes * t->nrails), sizeof *p->q);
+        if (!p->hello_sent || !p->q)
             return -1;
         if (r == t->rank)
             continue;
