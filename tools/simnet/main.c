@@ -269,8 +269,14 @@ int main(int argc, char **argv)
         int running = bound(s, &b);
         while (s->heap.n && (!running || sn_key_less(&s->heap.a[0].k, &b)) && !all_done(s)) {
             struct sn_ev e = sn_heap_pop(&s->heap);
+            s->woken = 0;
             process(s, &e);
-            running = bound(s, &b);
+            /* no rank message is read in this loop: the bound only moves by wake-ups, which
+             * make a rank run again from now */
+            if (s->woken && (!running || sn_key_less(&s->woken_key, &b))) {
+                b = s->woken_key;
+                running = 1;
+            }
         }
         if (all_done(s) || s->failed)
             break;

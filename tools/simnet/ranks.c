@@ -64,6 +64,10 @@ static void reply(struct sn_sim *s, struct sn_rank *k)
     send_msg(s, k, &w, NULL);
     k->state = SN_RUN;
     k->vt = s->now;
+    struct sn_key key = { k->vt, 1, (uint32_t)k->rank, k->next_seq };
+    if (!s->woken || sn_key_less(&key, &s->woken_key))
+        s->woken_key = key;
+    s->woken = 1;
 }
 
 void sn_rank_delivered(struct sn_sim *s, int r, struct sn_frame *f)

@@ -116,6 +116,8 @@ struct sn_sim {
     int *wake; /* ranks that got a delivery while blocked (woken after the event) */
     int failed;
     int ndone; /* ranks in SN_DONE */
+    int woken; /* a rank was answered (runs again) during the current event; smallest key of */
+    struct sn_key woken_key; /* its next message */
 };
 
 /* net.c: endpoints, links, deliveries */

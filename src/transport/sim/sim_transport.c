@@ -7,6 +7,7 @@
  * returns in virtual time.  Protocol: sim_proto.h; design: docs/simulation.md. */
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +42,8 @@ struct sim_tp {
     size_t nin, capin;
     uint64_t frames_out, bytes_out, frames_in, bytes_in, progress_calls, blocked_calls;
     int dead;
-    int left; /* said BYE: no longer in the simulation */
+    int left;             /* said BYE: no longer in the simulation */
+    pthread_mutex_t lock; /* recursive: one caller at a time; upcalls may send */
 };
 
 static struct sim_tp *the_sim;
@@ -68,6 +70,7 @@ static uint64_t sim_clock(void)
 /* entering the transport: the computation since the last call becomes virtual time */
 static void enter(struct sim_tp *t)
 {
+    pthread_mutex_lock(&t->lock);
     t->vt = sim_clock();
     t->cpu_mark = cpu_ns();
     if (t->slept)
@@ -78,6 +81,7 @@ static void enter(struct sim_tp *t)
 static void leave(struct sim_tp *t)
 {
     t->cpu_mark = cpu_ns();
+    pthread_mutex_unlock(&t->lock);
 }
 
 static int write_all(int fd, struct iovec *iov, int n)
@@ -155,6 +159,11 @@ static int sim_init(const struct sm_transport_args *a, struct sm_transport **out
     t->rank = a->rank;
     t->size = a->size;
     t->up = a->up;
+    pthread_mutexattr_t ma;
+    pthread_mutexattr_init(&ma);
+    pthread_mutexattr_settype(&ma, PTHREAD_MUTEX_RECURSIVE);
+    pthread_mutex_init(&t->lock, &ma);
+    pthread_mutexattr_destroy(&ma);
     const char *sc = getenv("SCTPMPI_SIM_CPU_SCALE");
     t->cpu_scale = sc && *sc ? atof(sc) : 1.0;
     if (t->cpu_scale < 0)
@@ -285,43 +294,56 @@ static int sim_progress(struct sm_transport *h, long timeout_us)
                          t->vt,        timeout_us < 0 ? -1 : (int64_t)timeout_us * 1000 };
     struct iovec iov = { &m, sizeof m };
     if (write_all(t->fd, &iov, 1) < 0)
-        return lost(t);
+        goto fail;
     /* read the whole reply first: our upcalls may send, and the simulator writes the reply
      * without reading in between */
     t->nin = 0;
     struct sim_msg r;
     for (;;) {
         if (read_all(t->fd, &r, sizeof r) < 0)
-            return lost(t);
+            goto fail;
         if (r.type == SIM_WAKE)
             break;
         if (r.len > SIM_MSG_MAX_LEN || (r.type != SIM_DELIVER && r.type != SIM_FAILED))
-            return lost(t);
+            goto fail;
         if (t->nin == t->capin) {
             size_t nc = t->capin ? 2 * t->capin : 16;
             struct sim_in *ni = realloc(t->in, nc * sizeof *ni);
             if (!ni)
-                return -1;
+                goto fail;
             t->in = ni;
             t->capin = nc;
         }
         struct sim_in *x = &t->in[t->nin++];
         x->m = r;
         x->data = malloc(r.len ? r.len : 1);
-        if (!x->data || read_all(t->fd, x->data, r.len) < 0)
-            return lost(t);
+        if (!x->data || read_all(t->fd, x->data, r.len) < 0) {
+            t->nin--;
+            free(x->data);
+            goto fail;
+        }
     }
     t->vt = r.vt_ns;
     if (timeout_us == 0 && t->nin == 0)
         t->vt += t->poll_ns; /* a poll that found nothing still costs the rank some time */
+    /* the upcalls get the list to themselves: one of them may come back into progress() */
     size_t n = t->nin;
+    struct sim_in *list = t->in;
+    t->in = NULL;
+    t->nin = t->capin = 0;
     for (size_t i = 0; i < n; i++) {
-        deliver(t, &t->in[i]);
-        free(t->in[i].data);
+        deliver(t, &list[i]);
+        free(list[i].data);
     }
-    t->nin = 0;
+    free(list);
     leave(t);
     return (int)n;
+fail:
+    for (size_t i = 0; i < t->nin; i++)
+        free(t->in[i].data);
+    t->nin = 0;
+    leave(t);
+    return lost(t);
 }
 
 /* leave the simulation (BYE): from here on this rank sends nothing and waits for nothing in
