@@ -28,10 +28,20 @@ def seconds(out, prog):
     return None
 
 
+def farm_rtt(out):
+    """the farm's own RTT probe (ms) and mean task time (ms): how much the host inflated them"""
+    for line in out.splitlines():
+        if line.startswith("farm,"):
+            f = line.split(",")
+            return float(f[9]), float(f[10])
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--sim-reps", type=int, default=7, help="runs under --sim (cheap)")
     ap.add_argument("--cells", default=",".join(CELLS))
     ap.add_argument("--sim-only", action="store_true")
     a = ap.parse_args()
@@ -59,9 +69,9 @@ def main():
             if run:
                 subprocess.run([netlab, "set", "--run", run, "*", f"loss={loss / 100.0}",
                                 f"delay_ms={delay}"], check=True, capture_output=True)
-            nl, sim, walls, speed = [], [], [], []
-            for rep in range(a.reps):
-                if run:
+            nl, sim, walls, speed, probes = [], [], [], [], []
+            for rep in range(max(a.reps, a.sim_reps)):
+                if run and rep < a.reps:
                     e = dict(env, NETLAB_RUN=run)
                     r = subprocess.run([mpiexec, "--netlab", tpath, "-n", "8", "--transport", "sctp",
                                         "--timeout", "300", exe] + args, env=e,
@@ -69,6 +79,10 @@ def main():
                     s = seconds(r.stdout, prog)
                     if s is not None:
                         nl.append(s)
+                    if farm_rtt(r.stdout):
+                        probes.append(farm_rtt(r.stdout))
+                if rep >= a.sim_reps:
+                    continue
                 t0 = time.time()
                 r = subprocess.run([mpiexec, "--sim", tpath, "--sim-seed", str(rep + 1), "-n", "8",
                                     "--timeout", "300", exe] + args, env=env,
@@ -83,15 +97,18 @@ def main():
                 print(f"{name} rep {rep}: netlab {nl[-1] if nl else '-'} sim {sim[-1] if sim else '-'}"
                       f" wall {wall:.2f}", file=sys.stderr, flush=True)
             med = lambda v: statistics.median(v) if v else float("nan")
-            rows.append((name, prog, delay, loss, med(nl), med(sim), med(walls), med(speed), len(nl), len(sim)))
+            pr = (f"{med([p[0] for p in probes]):.0f} / {med([p[1] for p in probes]):.1f}"
+                  if probes else "-")
+            rows.append((name, prog, delay, loss, med(nl), med(sim), med(walls), med(speed), len(nl),
+                         len(sim), pr))
     finally:
         if run:
             subprocess.run([netlab, "stop", "--run", run], capture_output=True, timeout=120)
-    print("| cell | netlab median (s) | --sim median (s) | sim - netlab | sim wall (s) | virtual / wall |")
-    print("|---|---|---|---|---|---|")
-    for name, prog, delay, loss, n, s, w, sp, nn, ns in rows:
+    print("| cell | netlab median (s) | netlab's RTT probe / task (ms) | --sim median (s) | sim - netlab | sim wall (s) | virtual / wall |")
+    print("|---|---|---|---|---|---|---|")
+    for name, prog, delay, loss, n, s, w, sp, nn, ns, pr in rows:
         d = (s - n) / n * 100 if n == n and n else float("nan")
-        print(f"| {name} ({prog}, {delay} ms, {loss} %) | {n:.3f} ({nn} runs) | {s:.3f} ({ns} runs) | "
+        print(f"| {name} ({prog}, {delay} ms, {loss} %) | {n:.3f} ({nn} runs) | {pr} | {s:.3f} ({ns} runs) | "
               f"{d:+.1f} % | {w:.2f} | {sp:.1f} |")
     load = open("/proc/loadavg").read().split()[0]
     print(f"\n(load average {load} at the end)")

@@ -79,7 +79,7 @@ static int pump_rank(struct sn_sim *s, struct sn_rank *k)
 {
     for (;;) {
         if (k->incap - k->inlen < 65536) {
-            k->incap = k->incap ? 2 * k->incap : 1 << 20;
+            k->incap = k->incap ? 2 * k->incap : 128 << 10;
             k->in = realloc(k->in, k->incap);
             if (!k->in)
                 exit(1);
@@ -204,6 +204,8 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < nl; i++)
             s->topo.links[i].pcap = 1;
     }
+    const char *dls = getenv("SCTPMPI_SIM_DEADLOCK_S");
+    s->idle_limit = (uint64_t)((dls && *dls ? atof(dls) : 600.0) * 1e9);
     const char *lns = getenv("SCTPMPI_SIM_LOCAL_NS");
     s->local_ns = lns && *lns ? strtoull(lns, NULL, 0) : 5000;
     s->ranks = calloc((size_t)n, sizeof *s->ranks);
@@ -271,6 +273,15 @@ int main(int argc, char **argv)
             struct sn_ev e = sn_heap_pop(&s->heap);
             s->woken = 0;
             process(s, &e);
+            if (!running && s->now - s->last_activity > s->idle_limit) {
+                fprintf(stderr,
+                        "simnet: deadlock at virtual time %.6f s: every rank has waited in MPI "
+                        "for %.0f s of virtual time with no frame sent or delivered "
+                        "(SCTPMPI_SIM_DEADLOCK_S)\n",
+                        (double)s->now * 1e-9, (double)s->idle_limit * 1e-9);
+                s->failed = 1;
+                break;
+            }
             /* no rank message is read in this loop: the bound only moves by wake-ups, which
              * make a rank run again from now */
             if (s->woken && (!running || sn_key_less(&s->woken_key, &b))) {
@@ -321,6 +332,25 @@ int main(int argc, char **argv)
             (double)vt * 1e-9, (unsigned long long)s->events, (unsigned long long)s->packets,
             (unsigned long long)s->drops, (unsigned long long)lossdrops, wall,
             wall > 0 ? (double)s->events / wall : 0.0, wall > 0 ? (double)vt * 1e-9 / wall : 0.0);
+    /* the SCTP side of the run, summed over every rank's associations (our own, tx) */
+    unsigned long long t3 = 0, fr = 0, rtx = 0, hs = 0, tlp = 0, assocs = 0;
+    for (int r = 0; r < n; r++)
+        for (int p = 0; p < n; p++) {
+            struct sctpn_assoc_stats st;
+            if (!s->ranks[r].tx || !s->ranks[r].tx[p] ||
+                sctpn_get_stats(s->ranks[r].ep, s->ranks[r].tx[p], &st))
+                continue;
+            assocs++;
+            t3 += st.t3_timeouts;
+            fr += st.fast_retransmits;
+            rtx += st.retransmitted_chunks;
+            hs += st.handshake_retransmits;
+            tlp += st.tlp_probes;
+        }
+    fprintf(stderr,
+            "sim: sctp: %llu associations opened, retransmitted chunks %llu, fast retransmits "
+            "%llu, T3 timeouts %llu, tail-loss probes %llu, handshake retransmits %llu\n",
+            assocs, rtx, fr, t3, tlp, hs);
     for (int r = 0; r < n; r++)
         if (s->ranks[r].fd >= 0)
             close(s->ranks[r].fd);

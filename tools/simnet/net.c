@@ -429,6 +429,7 @@ void sn_net_send(struct sn_sim *s, int r, struct sn_frame *f)
         return;
     }
     uint64_t now_us = s->now / 1000;
+    s->last_activity = s->now;
     if (!k->tx[p]) {
         struct sctpn_addr remote[SCTPN_MAX_PATHS], local[SCTPN_MAX_PATHS];
         int nr = s->topo.nrails < SCTPN_MAX_PATHS ? s->topo.nrails : SCTPN_MAX_PATHS;

@@ -77,6 +77,7 @@ void sn_rank_delivered(struct sn_sim *s, int r, struct sn_frame *f)
         free(f);
         return;
     }
+    s->last_activity = s->now;
     f->next = NULL;
     if (k->dt)
         k->dt->next = f;

@@ -115,7 +115,9 @@ struct sn_sim {
     int nwake;
     int *wake; /* ranks that got a delivery while blocked (woken after the event) */
     int failed;
-    int ndone; /* ranks in SN_DONE */
+    int ndone;              /* ranks in SN_DONE */
+    uint64_t last_activity; /* virtual time of the last frame sent or delivered */
+    uint64_t idle_limit;    /* every rank blocked this long without activity: deadlock */
     int woken; /* a rank was answered (runs again) during the current event; smallest key of */
     struct sn_key woken_key; /* its next message */
 };

@@ -87,7 +87,8 @@ static void leave(struct sim_tp *t)
 static int write_all(int fd, struct iovec *iov, int n)
 {
     while (n > 0) {
-        ssize_t w = writev(fd, iov, n);
+        struct msghdr mh = { .msg_iov = iov, .msg_iovlen = (size_t)n };
+        ssize_t w = sendmsg(fd, &mh, MSG_NOSIGNAL); /* a gone simulator is an error, not SIGPIPE */
         if (w < 0) {
             if (errno == EINTR)
                 continue;
@@ -175,9 +176,7 @@ static int sim_init(const struct sm_transport_args *a, struct sm_transport **out
     struct sim_msg cfg;
     if (write_all(t->fd, &iov, 1) < 0 || read_all(t->fd, &cfg, sizeof cfg) < 0 ||
         cfg.type != SIM_CONFIG) {
-        SM_ERR("sim: the simulator refused rank %d (is -n the same for mpiexec and the "
-               "simulator?)",
-               a->rank);
+        SM_ERR("sim: the simulator closed rank %d's connection (see its message)", a->rank);
         close(t->fd);
         free(t);
         return -1;
