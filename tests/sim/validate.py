@@ -94,6 +94,8 @@ def main():
                     sim.append(s)
                     walls.append(wall)
                     speed.append(float(m.group(1)) / wall)
+                else:
+                    print(f"{name} rep {rep}: the --sim run failed:\n{r.stderr[-2000:]}", file=sys.stderr)
                 print(f"{name} rep {rep}: netlab {nl[-1] if nl else '-'} sim {sim[-1] if sim else '-'}"
                       f" wall {wall:.2f}", file=sys.stderr, flush=True)
             med = lambda v: statistics.median(v) if v else float("nan")
