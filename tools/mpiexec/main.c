@@ -242,8 +242,11 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    if (sim_launch_active() && sim_launch_start(opt.nranks, opt.transport) < 0) /* --sim */
-        return 1;
+    if (sim_launch_active()) { /* --sim: the ranks' transport is the simulator's */
+        if (sim_launch_start(opt.nranks, opt.transport) < 0)
+            return 1;
+        opt.transport = NULL;
+    }
     double deadline = opt.timeout_s > 0 ? job_now() + opt.timeout_s : 0;
     for (int i = 0; i < job.nranks; i++) {
         if (spawn_rank(&job, &plan, i) < 0) {

@@ -92,7 +92,7 @@ static char *next_to_us(const char *rel)
 
 int sim_launch_start(int nranks, const char *transport)
 {
-    if (transport && strcmp(transport, "sim")) {
+    if (transport && strcmp(transport, "sim") && strcmp(transport, "sctp")) {
         fprintf(stderr,
                 "mpiexec: --sim simulates the SCTP transport; --transport %s cannot run "
                 "on it\n",

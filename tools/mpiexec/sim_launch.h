@@ -8,7 +8,7 @@ int sim_launch_option(int argc, char **argv, int *i);
 /* --sim given? */
 int sim_launch_active(void);
 /* start the simulator for nranks ranks and set the ranks' environment (SCTPMPI_TRANSPORT=sim,
- * SCTPMPI_SIM_SOCKET, ...); transport is mpiexec --transport (NULL or "sim" only).  0 or -1. */
+ * SCTPMPI_SIM_SOCKET, ...); transport is mpiexec --transport (NULL, "sctp" or "sim").  0 or -1. */
 int sim_launch_start(int nranks, const char *transport);
 /* after the ranks: wait for the simulator's verdict; returns its exit status (0 = fine) */
 int sim_launch_finish(void);
