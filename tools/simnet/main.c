@@ -7,6 +7,7 @@
  * usage: simnet --topo FILE -n N --listen-fd FD [--seed S] [--pcap DIR] [--status-fd FD]
  * (mpiexec creates the listening Unix socket and passes it; docs/simulation.md) */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -188,6 +189,7 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
+    signal(SIGPIPE, SIG_IGN); /* a rank that died is seen as a failed write */
     struct sn_sim S, *s = &S;
     memset(s, 0, sizeof S);
     s->n = n;

@@ -91,6 +91,8 @@ void sn_rank_delivered(struct sn_sim *s, int r, struct sn_frame *f)
 void sn_rank_check(struct sn_sim *s, int r, int64_t timeout_ns)
 {
     struct sn_rank *k = &s->ranks[r];
+    if (k->state == SN_DONE) /* its connection ended while the check was queued */
+        return;
     if (k->dh || timeout_ns == 0) {
         reply(s, k);
         return;
