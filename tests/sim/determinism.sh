@@ -7,7 +7,7 @@ dir=$(mktemp -d /tmp/sim-det-XXXXXX) || exit 1
 trap 'rm -rf "$dir"' EXIT
 for i in 1 2; do
   "$mpiexec" --sim "$topo" --sim-cpu-scale 0 --sim-seed 5 --sim-pcap "$dir/pcap$i" -n 8 \
-    --timeout 60 "$farm" --tasks 70 --size 12288 > "$dir/out$i" 2>&1
+    --timeout 120 "$farm" --tasks 70 --size 12288 > "$dir/out$i" 2>&1
   rc=$?
   cat "$dir/out$i"
   [ $rc -eq 0 ] || { echo "sim-test FAILED: run $i exit status $rc"; exit 1; }

@@ -4,7 +4,7 @@
 # both rails' captures must hold traffic (rail 0 before the failure, rail 1 after it).
 dir=$(mktemp -d /tmp/sim-fo-XXXXXX) || exit 1
 trap 'rm -rf "$dir"' EXIT
-out=$(SCTPMPI_SCTP_FAILOVER=lan "$1" --sim "$3" --sim-pcap "$dir" -n 2 --timeout 60 "$2" 2>&1)
+out=$(SCTPMPI_SCTP_FAILOVER=lan "$1" --sim "$3" --sim-pcap "$dir" -n 2 --timeout 120 "$2" 2>&1)
 rc=$?
 echo "$out"
 [ $rc -eq 0 ] || { echo "sim-test FAILED: exit status $rc"; exit 1; }

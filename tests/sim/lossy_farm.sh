@@ -6,7 +6,7 @@
 # topology's 2 x 40 ms; the farm's own model column uses the RTT it measured, which a loss in
 # its few probe exchanges can double); a loss costs extra time.
 mpiexec=$1 farm=$2 topo=$3
-out=$("$mpiexec" --sim "$topo" -n 8 --timeout 60 "$farm" --tasks 140 --size 12288 2>&1)
+out=$("$mpiexec" --sim "$topo" -n 8 --timeout 120 "$farm" --tasks 140 --size 12288 2>&1)
 rc=$?
 echo "$out"
 [ $rc -eq 0 ] || { echo "sim-test FAILED: exit status $rc"; exit 1; }
