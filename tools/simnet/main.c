@@ -46,6 +46,7 @@ static void handle_msg(struct sn_sim *s, struct sn_rank *k, const struct sim_msg
         memset(f, 0, sizeof *f);
         f->peer = m->peer;
         f->lane = m->lane;
+        f->token = m->arg;
         f->len = m->len;
         memcpy(f->data, data, m->len);
         struct sn_ev e = {

@@ -172,6 +172,18 @@ static void on_data(void *user, const struct sctpn_data *d)
     sn_rank_delivered(s, c->rank, f);
 }
 
+/* tell rank r that the frame with this token is no longer referenced */
+static void sent(struct sn_sim *s, int r, int peer, int64_t token)
+{
+    struct sn_frame *f = calloc(1, sizeof *f);
+    if (!f)
+        exit(1);
+    f->peer = peer;
+    f->failed = 2;
+    f->token = token;
+    sn_rank_delivered(s, r, f);
+}
+
 static void on_event(void *user, const struct sctpn_event *ev)
 {
     struct cb_ctx *c = user;
@@ -181,6 +193,9 @@ static void on_event(void *user, const struct sctpn_event *ev)
         int peer = (int)ev->addr.udp_port - SN_PORT_BASE;
         if (peer >= 0 && peer < s->n && amap_get(k, ev->assoc) < 0)
             amap_put(k, ev->assoc, peer);
+    } else if (ev->type == SCTPN_EV_SEND_DONE || ev->type == SCTPN_EV_SEND_FAILED) {
+        if (ev->cookie)
+            sent(s, c->rank, amap_get(k, ev->assoc), (int64_t)(uintptr_t)ev->cookie);
     } else if (ev->type == SCTPN_EV_ASSOC_DOWN) {
         int peer = amap_get(k, ev->assoc);
         if (peer >= 0 && k->tx[peer] == ev->assoc && ev->reason != SCTPN_DOWN_SHUTDOWN) {
@@ -289,6 +304,8 @@ static int engine_config(struct sn_sim *s)
         return -1;
     }
     cfg->pace_quantum_us = 2000;
+    s->sack_imm = env_bool("SCTPMPI_SCTP_SACK_IMMEDIATELY", 0);
+    s->sack_imm_max = env_size("SCTPMPI_SCTP_SACK_IMMEDIATELY_MAX", 16 << 10);
     cfg->accept_incoming = 1;
     cfg->timing = 0;
     cfg->on_data = on_data;
@@ -400,6 +417,19 @@ static void flush(struct sn_sim *s, int r)
     }
 }
 
+/* hand frame f of rank k to its association: a frame with a token gets it as the cookie (the
+ * engine only keeps and returns it; SEND_DONE becomes SENT to the rank) and the I-bit, as
+ * transport/sctpn's zero-copy frames */
+static int send_frame(struct sn_sim *s, struct sn_rank *k, struct sn_frame *f)
+{
+    struct iovec iov = { f->data, f->len };
+    unsigned flags = SCTPN_SEND_COPY;
+    if (f->token || (s->sack_imm && f->len <= s->sack_imm_max))
+        flags |= SCTPN_SEND_SACK_IMMEDIATELY;
+    return sctpn_send(k->ep, k->tx[f->peer], (uint16_t)f->lane, SN_PPID_FRAME, flags, &iov, 1,
+                      f->token ? (void *)(uintptr_t)f->token : NULL);
+}
+
 /* frames waiting for send-buffer room, in order per peer */
 static void retry_queued(struct sn_sim *s, int r)
 {
@@ -407,11 +437,11 @@ static void retry_queued(struct sn_sim *s, int r)
     for (int p = 0; k->nqueued && p < s->n; p++)
         while (k->qh[p]) {
             struct sn_frame *f = k->qh[p];
-            struct iovec iov = { f->data, f->len };
-            int rc = sctpn_send(k->ep, k->tx[p], (uint16_t)f->lane, SN_PPID_FRAME,
-                                SCTPN_SEND_COPY, &iov, 1, NULL);
+            int rc = send_frame(s, k, f);
             if (rc == SCTPN_EAGAIN)
                 break;
+            if (rc < 0 && f->token) /* never sent: the rank must not wait for it */
+                sent(s, k->rank, f->peer, f->token);
             k->qh[p] = f->next;
             k->nqueued--;
             free(f);
@@ -447,9 +477,8 @@ void sn_net_send(struct sn_sim *s, int r, struct sn_frame *f)
         amap_put(k, id, p);
     }
     f->next = NULL;
-    struct iovec iov = { f->data, f->len };
-    if (k->qh[p] || sctpn_send(k->ep, k->tx[p], (uint16_t)f->lane, SN_PPID_FRAME, SCTPN_SEND_COPY,
-                               &iov, 1, NULL) == SCTPN_EAGAIN) {
+    int rc = SCTPN_EAGAIN;
+    if (k->qh[p] || (rc = send_frame(s, k, f)) == SCTPN_EAGAIN) {
         if (k->qh[p])
             k->qt[p]->next = f;
         else
@@ -457,6 +486,8 @@ void sn_net_send(struct sn_sim *s, int r, struct sn_frame *f)
         k->qt[p] = f;
         k->nqueued++;
     } else {
+        if (rc < 0 && f->token)
+            sent(s, r, p, f->token);
         free(f);
     }
     flush(s, r);

@@ -50,9 +50,8 @@ static void reply(struct sn_sim *s, struct sn_rank *k)
     while (k->dh) {
         struct sn_frame *f = k->dh;
         k->dh = f->next;
-        struct sim_msg m = {
-            f->failed ? SIM_FAILED : SIM_DELIVER, f->len, f->peer, f->lane, s->now, 0
-        };
+        uint32_t type = f->failed == 2 ? SIM_SENT : f->failed == 1 ? SIM_FAILED : SIM_DELIVER;
+        struct sim_msg m = { type, f->len, f->peer, f->lane, s->now, f->token };
         send_msg(s, k, &m, f->data);
         free(f);
         count++;

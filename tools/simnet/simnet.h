@@ -60,7 +60,8 @@ struct sn_frame {
     struct sn_frame *next;
     int peer;
     uint32_t lane;
-    int failed; /* delivered: not a frame, the association to peer failed */
+    int failed;    /* delivered: not a frame; 1: the association to peer failed, 2: SENT */
+    int64_t token; /* to send: the rank's token (SENT when acknowledged), 0 none; SENT: it */
     uint32_t len;
     uint8_t data[];
 };
@@ -110,6 +111,8 @@ struct sn_sim {
     uint64_t events, packets, drops, local_ns;
     int p2p_lanes, rma_lanes, nstreams;
     size_t max_payload;
+    int sack_imm;             /* SCTPMPI_SCTP_SACK_IMMEDIATELY: I-bit on small frames */
+    size_t sack_imm_max;      /* ... up to this size */
     struct sctpn_config base; /* endpoint configuration shared by every rank */
     int epfd;
     int nwake;

@@ -4,14 +4,16 @@
  *
  * rank -> simulator:
  *   HELLO     peer = rank, arg = size                      (first message; answered by CONFIG)
- *   SEND      vt, peer, lane, bytes = one engine frame     (no answer)
+ *   SEND      vt, peer, lane, bytes = one engine frame, arg = token (0: none) (no answer);
+ *             with a token the simulator answers SENT once the peer acknowledged every byte
  *   PROGRESS  vt, arg = timeout ns (0: poll, < 0: forever) (answered by DELIVERs + one WAKE)
  *   BYE       vt                                           (last message)
  * simulator -> rank:
  *   CONFIG    peer = point-to-point lanes, lane = RMA lanes, arg = largest frame payload
  *   DELIVER   peer, lane, bytes = one engine frame from peer
  *   FAILED    peer: the association to peer is gone for good
- *   WAKE      vt = the rank's virtual time on return from progress, arg = frames delivered */
+ *   WAKE      vt = the rank's virtual time on return from progress, arg = frames delivered
+ *   SENT      arg = the token of a SEND whose bytes the peer has all acknowledged */
 #ifndef SCTPMPI_SIM_PROTO_H
 #define SCTPMPI_SIM_PROTO_H
 
@@ -26,6 +28,7 @@ enum sim_msg_type {
     SIM_DELIVER,
     SIM_FAILED,
     SIM_WAKE,
+    SIM_SENT,
 };
 
 struct sim_msg {

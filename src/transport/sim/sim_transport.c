@@ -37,6 +37,8 @@ struct sim_tp {
     uint64_t slept_mark;
     double cpu_scale;
     uint64_t poll_ns;
+    size_t zcopy_min;   /* frames at least this long complete when acknowledged (as sctpn's) */
+    size_t outstanding; /* such frames not acknowledged yet */
     const volatile uint64_t *slept; /* the sleep interposer's counter (NULL: none) */
     struct sim_in *in;
     size_t nin, capin;
@@ -88,7 +90,8 @@ static int write_all(int fd, struct iovec *iov, int n)
 {
     while (n > 0) {
         struct msghdr mh = { .msg_iov = iov, .msg_iovlen = (size_t)n };
-        ssize_t w = sendmsg(fd, &mh, MSG_NOSIGNAL); /* a gone simulator is an error, not SIGPIPE */
+        ssize_t w =
+            sendmsg(fd, &mh, MSG_NOSIGNAL); /* a gone simulator is an error, not SIGPIPE */
         if (w < 0) {
             if (errno == EINTR)
                 continue;
@@ -170,6 +173,7 @@ static int sim_init(const struct sm_transport_args *a, struct sm_transport **out
     if (t->cpu_scale < 0)
         t->cpu_scale = 0;
     t->poll_ns = (uint64_t)sm_env_int("SCTPMPI_SIM_POLL_NS", 1000);
+    t->zcopy_min = (size_t)sm_env_size("SCTPMPI_SCTP_ZCOPY_MIN", 32 << 10);
     t->slept = dlsym(RTLD_DEFAULT, "simnet_slept_ns");
     struct sim_msg m = { SIM_HELLO, 0, a->rank, 0, 0, a->size };
     struct iovec iov = { &m, sizeof m };
@@ -239,19 +243,30 @@ static int sim_send(struct sm_transport *h, int peer, int lane, const struct iov
         v[i + 1] = iov[i];
         len += iov[i].iov_len;
     }
-    struct sim_msg m = { SIM_SEND, (uint32_t)len, peer, (uint32_t)lane, t->vt, 0 };
+    /* large frames complete when the peer acknowledged them, as the native transport's
+     * zero-copy frames do (the simulator holds a copy: the memory is free at once anyway) */
+    int zc = cookie && len >= t->zcopy_min;
+    struct sim_msg m = { SIM_SEND,       (uint32_t)len, peer,
+                         (uint32_t)lane, t->vt,         zc ? (int64_t)(uintptr_t)cookie : 0 };
     v[0] = (struct iovec){ &m, sizeof m };
-    int rc = write_all(t->fd, v, iovcnt + 1) < 0 ? lost(t) : 0;
+    int rc = write_all(t->fd, v, iovcnt + 1) < 0 ? lost(t) : zc;
+    if (rc == 1)
+        t->outstanding++;
     t->frames_out++;
     t->bytes_out += len;
     leave(t);
-    return rc; /* the simulator holds a copy: the iovec memory is free again */
+    return rc;
 }
 
 static void deliver(struct sim_tp *t, struct sim_in *x)
 {
     const struct sm_upcalls *up = t->up;
     int peer = x->m.peer;
+    if (x->m.type == SIM_SENT) {
+        t->outstanding--;
+        up->send_done(up->ctx, (void *)(uintptr_t)x->m.arg);
+        return;
+    }
     if (x->m.type == SIM_FAILED) {
         up->peer_failed(up->ctx, peer, "the simulated association failed");
         return;
@@ -303,7 +318,8 @@ static int sim_progress(struct sm_transport *h, long timeout_us)
             goto fail;
         if (r.type == SIM_WAKE)
             break;
-        if (r.len > SIM_MSG_MAX_LEN || (r.type != SIM_DELIVER && r.type != SIM_FAILED))
+        if (r.len > SIM_MSG_MAX_LEN ||
+            (r.type != SIM_DELIVER && r.type != SIM_FAILED && r.type != SIM_SENT))
             goto fail;
         if (t->nin == t->capin) {
             size_t nc = t->capin ? 2 * t->capin : 16;
@@ -361,11 +377,14 @@ static void leave_sim(struct sim_tp *t)
     leave(t);
 }
 
-/* MPI_Finalize asks this once every request is complete and before its last barrier: every
- * frame is with the simulator already, and the rank leaves the simulation now */
+/* MPI_Finalize asks this once every request is complete and before its last barrier: once its
+ * large frames are acknowledged the rank leaves the simulation */
 static int sim_busy(struct sm_transport *h)
 {
-    leave_sim((struct sim_tp *)h);
+    struct sim_tp *t = (struct sim_tp *)h;
+    if (t->outstanding && !t->dead && !t->left)
+        return 1; /* large frames not acknowledged yet: MPI_Finalize keeps progressing */
+    leave_sim(t);
     return 0;
 }
 
