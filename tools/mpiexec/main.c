@@ -18,6 +18,7 @@
 #include "options.h"
 #include "pmi_server.h"
 #include "rank_spawn.h"
+#include "sim_launch.h"
 
 #define TIMEOUT_EXIT_CODE 124
 #define DRAIN_SECONDS 1.0 /* after the last rank exits, wait this long at most for pipe EOF */
@@ -241,6 +242,11 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    if (sim_launch_active()) { /* --sim: the ranks' transport is the simulator's */
+        if (sim_launch_start(opt.nranks, opt.transport) < 0)
+            return 1;
+        opt.transport = NULL;
+    }
     double deadline = opt.timeout_s > 0 ? job_now() + opt.timeout_s : 0;
     for (int i = 0; i < job.nranks; i++) {
         if (spawn_rank(&job, &plan, i) < 0) {
@@ -252,6 +258,9 @@ int main(int argc, char **argv)
     /* no orphans: whatever is left in the ranks' process groups goes too */
     job_signal_all(&job, job.failed ? SIGKILL : SIGTERM);
     drain_output(&job);
+    int sim_rc = sim_launch_finish(); /* --sim: the simulator's verdict */
+    if (sim_rc && !job.failed)
+        job.failed = 1, job.exit_code = sim_rc;
 
     close(sfd);
     kvs_destroy(job.kvs);
