@@ -25,7 +25,9 @@
  *     same path shrinks at the overflow and ends below the queue-plus-pipe size.  (BBR pays for
  *     ignoring loss here: until its 10-round bandwidth window forgets the old rate the queue
  *     drops several times as many packets as under Reno, and a T3 may fire; printed, not
- *     asserted.) */
+ *     asserted.)
+ *  7. SCTPN_CC_AUTO picks per path: a path to 10.x is paced by BBR (its model fills in), a path
+ *     to a loopback address (127.0.0.2) runs Reno (no pacing rate, no model). */
 #include <string.h>
 
 #include "sim.h"
@@ -427,6 +429,49 @@ static void test_queue_overflow(int cc)
     sim_free(&s);
 }
 
+/* ---- 7. SCTPN_CC_AUTO ---- */
+static void test_auto(int loopback)
+{
+    struct sim s;
+    sim_init(&s, 1, 5);
+    if (loopback)
+        for (int n = 0; n < 2; n++)
+            s.addr[n][0].ipv4 = __builtin_bswap32(0x7f000001u + (uint32_t)n);
+    struct sctpn_config c0, c1;
+    sim_config(&s, 0, &c0);
+    sim_config(&s, 1, &c1);
+    for (int i = 0; i < 2; i++) {
+        struct sctpn_config *c = i ? &c1 : &c0;
+        c->hb_interval_us = 0;
+        c->on_event = on_event;
+        c->on_data = on_data;
+        c->user = &s;
+        c->cc = SCTPN_CC_AUTO;
+    }
+    for (int d = 0; d < 2; d++)
+        s.link[d][0].delay_us = 10000;
+    s.link[0][0].bw_bps = 50000000;
+    ups = 0;
+    bytes_delivered = 0;
+    CHECK(sim_start(&s, &c0, &c1) == 0);
+    CHECK(sim_connect(&s, &the_id) == 0);
+    CHECK(sim_run(&s, s.now + 10000000, both_up, NULL));
+    s.pump = queue_pump;
+    s.filter = NULL;
+    sim_run(&s, s.now + 2000000, NULL, NULL);
+    struct sctpn_path_stats p = stats(&s).paths[0];
+    printf(
+        "auto, path to %s: pacing rate %.2f MB/s, btl_bw %.2f MB/s, cwnd %u, delivered %.2f MB\n",
+        loopback ? "127.0.0.2" : "10.0.1.2", p.pacing_rate / 1e6, p.btl_bw / 1e6, p.cwnd,
+        bytes_delivered / 1e6);
+    CHECK(bytes_delivered > 1000000);
+    if (loopback)
+        CHECK(p.pacing_rate == 0 && p.btl_bw == 0);
+    else
+        CHECK(p.pacing_rate > 0 && p.btl_bw > 50000000 / 8 * 8 / 10);
+    sim_free(&s);
+}
+
 int main(void)
 {
     test_cubic();
@@ -438,6 +483,8 @@ int main(void)
     test_probe_rtt();
     test_queue_overflow(SCTPN_CC_BBR);
     test_queue_overflow(SCTPN_CC_RENO);
+    test_auto(0);
+    test_auto(1);
     CHECK(bbr >= 0.8 * bottleneck);
     CHECK(reno < 0.4 * bottleneck);
     printf(" No Errors\n");
