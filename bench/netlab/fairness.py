@@ -19,8 +19,9 @@ shares are taken over the time both were running, after --warm seconds.
 
 For every (TCP cc, our cc) pair and repetition it prints one line and at the end a markdown
 table: each flow's MB/s, ratio = ours / TCP's, the sum against the bottleneck, and Jain's
-fairness index. --check LO,HI exits 1 if a loss-based controller's (reno, cubic) median ratio
-leaves [LO, HI]. Needs root (netlab); exits 77 without it.
+fairness index. It exits 1 if a flow failed, with --min-sum S if the two flows' median sum is
+below S of the bottleneck, and with --check LO,HI if a loss-based controller's (reno, cubic)
+median ratio leaves [LO, HI]. Needs root (netlab); exits 77 without it.
 
   bench/netlab/fairness.py [--build build] [--rate 100] [--delay 10] [--queue N] [--secs 25]
                            [--warm 5] [--reps 3] [--tcp-cc cubic,bbr] [--sctp-cc reno,cubic,bbr]
@@ -136,6 +137,8 @@ def main():
     ap.add_argument("--sctp-cc", default="reno,cubic,bbr")
     ap.add_argument("--out", default=None)
     ap.add_argument("--check", default=None, help="LO,HI: loss-based controllers' ratio must be inside")
+    ap.add_argument("--min-sum", type=float, default=0.0,
+                    help="exit 1 if a pair's median sum of both flows is below this share of the bottleneck")
     a = ap.parse_args()
     if os.geteuid() != 0 or not os.path.exists("/dev/net/tun"):
         print("fairness: needs root and /dev/net/tun (netlab); skipped")
@@ -249,7 +252,7 @@ def main():
             n_all = len([r for r in rows if r["tcp_cc"] == tcc and r["sctp_cc"] == scc])
             if not rs:
                 out.append(f"| {tcc} | {scc} | — | — | — | — | — | 0/{n_all} |")
-                bad = bad or a.check is not None
+                bad = True  # a flow that did not run is an error
                 continue
 
             def m(k, fmt):
@@ -257,6 +260,9 @@ def main():
                 return f"{fmt.format(statistics.median(v))} ({fmt.format(min(v))}-{fmt.format(max(v))})"
             out.append(f"| {tcc} | {scc} | {m('ours', '{:.2f}')} | {m('tcp', '{:.2f}')} | {m('ratio', '{:.2f}')} | "
                        f"{m('sum', '{:.2f}')} | {m('jain', '{:.3f}')} | {len(rs)}/{n_all} |")
+            if statistics.median(r["sum"] for r in rs) < a.min_sum:
+                bad = True
+                out.append(f"CHECK FAILED: tcp {tcc} / ours {scc}: the two flows used less than {a.min_sum} of the bottleneck")
             if a.check and scc in ("reno", "cubic"):
                 lo, hi = (float(x) for x in a.check.split(","))
                 med = statistics.median(r["ratio"] for r in rs)
