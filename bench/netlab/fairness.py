@@ -228,6 +228,11 @@ def main():
                     lo = max(fo[0], ft[0]) + a.warm
                     hi = min(fo[0] + len(fo[2]) * fo[1], ft[0] + len(ft[2]) * ft[1]) - 0.5
                     ro, rt = rate_in(fo, lo, hi), rate_in(ft, lo, hi)
+                    if hi - lo < 1 or ro <= 0 or rt <= 0:  # the flows did not overlap long enough
+                        print(f"fairness: tcp {tcc} / ours {scc}: the two flows overlapped {hi - lo:.1f} s "
+                              f"after the warm-up (ours {ro / 1e6:.2f} MB/s, tcp {rt / 1e6:.2f} MB/s): failed run")
+                        rows.append(dict(rep=rep, tcp_cc=tcc, sctp_cc=scc, ok=False))
+                        continue
                     jain = (ro + rt) ** 2 / (2 * (ro * ro + rt * rt)) if ro + rt else 0
                     load = open("/proc/loadavg").read().split()[0]
                     row = dict(rep=rep, tcp_cc=tcc, sctp_cc=scc, ok=True, ours_host=ours_h, ours=ro / 1e6, tcp=rt / 1e6,
