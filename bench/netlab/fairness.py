@@ -14,7 +14,8 @@ switch port is the shared bottleneck:
 The two senders swap hosts from one repetition to the next (the forwarder serves h0's packets
 first within a batch, which gives h0's flow an edge at a full drop-tail queue). `--sctp-cc tcp`
 is a control: a second kernel-TCP flow (same cc) in our flow's place.
-Both flows run --secs seconds; each receiver counts bytes per 0.1 s of the wall clock, and the
+Our flow runs --secs seconds, the kernel flow 5 s longer (so that it spans ours even when the
+MPI job is slow to start); each receiver counts bytes per 0.1 s of the wall clock, and the
 shares are taken over the time both were running, after --warm seconds.
 
 For every (TCP cc, our cc) pair and repetition it prints one line and at the end a markdown
@@ -203,8 +204,10 @@ def main():
                                                 str(a.secs), "--size", "65536", "--window", "32",
                                                 "--from", "0" if ours_h == "h0" else "2", "--to", "1"],
                                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                    # the kernel flow runs 5 s longer, so that it spans our flow even when the MPI job
+                    # is slow to start on a loaded machine (shares count only while both run)
                     send = subprocess.Popen([netlab, "exec", "--run", nrun, tcp_h, "--", sys.executable, me,
-                                             "tcp-send", "198.18.0.2", str(port), str(a.secs)],
+                                             "tcp-send", "198.18.0.2", str(port), str(a.secs + 5)],
                                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                     try:
                         if ctl:
