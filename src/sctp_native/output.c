@@ -158,7 +158,8 @@ static int choose_path(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
                 return c->path;
         }
         int tlp_new = a->paths[path_for_data(ep, a)].tlp_new_pending;
-        uint16_t max_burst = cc_paces(ep) ? 0 : ep->cfg.max_burst; /* pacing replaces it */
+        uint16_t max_burst = cc_paces(&a->paths[path_for_data(ep, a)]) ? 0 : ep->cfg.max_burst;
+        /* (pacing replaces it) */
         int burst_ok = !max_burst || a->burst_left > 0 || a->total_flight == 0 || tlp_new;
         if (a->nqueued && burst_ok && span_open(ep, a) &&
             (a->peer_rwnd > 0 || a->total_flight == 0)) {
@@ -321,7 +322,7 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
             a->burst_left = ep->cfg.max_burst;
         int tlp_new = p->tlp_new_pending; /* a tail-loss probe: one packet ignoring cwnd */
         p->tlp_new_pending = 0;
-        if (ep->cfg.max_burst && !cc_paces(ep) && a->burst_left <= 0 && !tlp_new)
+        if (ep->cfg.max_burst && !cc_paces(p) && a->burst_left <= 0 && !tlp_new)
             may_new = 0; /* RFC 9260 6.1: at most max_burst new-data packets per trigger */
         while (may_new && a->nqueued && (tlp_new || may_send(ep, p, now)) && span_open(ep, a) &&
                (a->peer_rwnd > 0 || a->total_flight == 0) && mtu - n > hdr + 4) {

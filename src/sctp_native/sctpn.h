@@ -121,6 +121,7 @@ enum sctpn_cc_algo {
     SCTPN_CC_RENO = 0,  /* RFC 9260 7.2 (slow start, congestion avoidance, halving on loss) */
     SCTPN_CC_CUBIC = 1, /* RFC 9438 CUBIC with its Reno-friendly region */
     SCTPN_CC_BBR = 2,   /* model-based and paced (BBR v1-like): random loss is not congestion */
+    SCTPN_CC_AUTO = 3,  /* per path: RENO to a loopback address (127/8), BBR to any other */
 };
 struct sctpn_config {
     uint16_t sctp_port;     /* local SCTP port (in the SCTP common header) */

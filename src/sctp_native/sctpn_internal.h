@@ -129,7 +129,8 @@ struct path {
     uint32_t reo_mult;        /* reordering window in min_rtt/4 steps (grows on DSACK-like
                                  * duplicate reports after RACK retransmissions) */
     uint32_t reo_clean;       /* RACK losses since the last duplicate report */
-    /* congestion control (cc.h): the controller's own state, pacing */
+    /* congestion control (cc.h): the controller of this path, its own state, pacing */
+    uint8_t cc_algo; /* enum sctpn_cc_algo, never SCTPN_CC_AUTO (cc_init resolves it) */
     union {
         struct cc_cubic_state cubic;
         struct cc_bbr_state bbr;

@@ -96,8 +96,10 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
     tu->gro = sm_offload_mode_env("SCTPMPI_SCTP_GRO");
     tu->debug = sm_env_bool("SCTPMPI_SCTP_DEBUG", sm_env_int("SCTPMPI_VERBOSE", 0) >= 2);
     /* congestion control (docs/sctp-native.md, "Congestion control") */
-    const char *cc = sm_env_str("SCTPMPI_SCTP_CC", "reno");
-    if (!cc || !*cc || !strcasecmp(cc, "reno"))
+    const char *cc = sm_env_str("SCTPMPI_SCTP_CC", "auto");
+    if (!cc || !*cc || !strcasecmp(cc, "auto"))
+        tu->cc = SCTPN_CC_AUTO; /* bbr, but reno on loopback paths */
+    else if (!strcasecmp(cc, "reno"))
         tu->cc = SCTPN_CC_RENO;
     else if (!strcasecmp(cc, "cubic"))
         tu->cc = SCTPN_CC_CUBIC;
@@ -195,7 +197,7 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
         return -1;
     }
     if (t->tu.cc_bad[0]) {
-        SM_ERR("SCTPMPI_SCTP_CC=%s: expected reno, cubic or bbr", t->tu.cc_bad);
+        SM_ERR("SCTPMPI_SCTP_CC=%s: expected auto, reno, cubic or bbr", t->tu.cc_bad);
         destroy(t);
         return -1;
     }
