@@ -36,6 +36,18 @@ static uint64_t clamp_rto(struct sctpn_endpoint *ep, uint64_t r)
     return r;
 }
 
+/* the heartbeat interval of an idle path: a LAN path (smoothed RTT below lan_rtt_us) is
+ * probed every lan_hb_interval_us when that is shorter, so a dead idle path, the alternate
+ * one included, is known before data needs it; 0 = no heartbeats on active paths */
+uint64_t path_hb_interval(const struct sctpn_endpoint *ep, const struct path *p)
+{
+    uint64_t hb = ep->cfg.hb_interval_us;
+    if (hb && p->have_rtt && p->srtt < ep->cfg.lan_rtt_us && ep->cfg.lan_hb_interval_us &&
+        ep->cfg.lan_hb_interval_us < hb)
+        hb = ep->cfg.lan_hb_interval_us;
+    return hb;
+}
+
 void path_rtt_sample(struct sctpn_endpoint *ep, struct path *p, uint64_t r)
 {
     p->last_rtt = r;
@@ -49,6 +61,9 @@ void path_rtt_sample(struct sctpn_endpoint *ep, struct path *p, uint64_t r)
         p->srtt = (7 * p->srtt + r) / 8;
     }
     p->rto = clamp_rto(ep, p->srtt + 4 * p->rttvar);
+    uint64_t hb = path_hb_interval(ep, p); /* a path just found to be a LAN path */
+    if (hb && p->hb_due != NEVER && p->hb_due > ep->now_us + p->rto + hb)
+        p->hb_due = ep->now_us + p->rto + hb;
 }
 
 static int pf_limit(struct sctpn_endpoint *ep)
@@ -193,10 +208,11 @@ void path_hb_timer(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uin
      * brought the SHUTDOWN-COMPLETE it needs (interop u2n.idata_loss: the last
      * SHUTDOWN-COMPLETE lost, then a heartbeat, then ABORT instead of a graceful close) */
     int shutting = a->state == SCTPN_SHUTDOWN_SENT || a->state == SCTPN_SHUTDOWN_ACK_SENT;
-    if (a->state >= SCTPN_ESTABLISHED && !shutting && (probe || (idle && ep->cfg.hb_interval_us)))
+    uint64_t hb = path_hb_interval(ep, p);
+    if (a->state >= SCTPN_ESTABLISHED && !shutting && (probe || (idle && hb)))
         p->hb_send_pending = 1;
-    uint64_t gap = probe ? p->rto : p->rto + ep->cfg.hb_interval_us;
-    p->hb_due = (probe || ep->cfg.hb_interval_us) ? now + gap : NEVER;
+    uint64_t gap = probe ? p->rto : p->rto + hb;
+    p->hb_due = (probe || hb) ? now + gap : NEVER;
 }
 
 void path_hb_input(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi,

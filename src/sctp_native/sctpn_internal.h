@@ -422,6 +422,7 @@ static inline int assoc_data_allowed(const struct sctpn_assoc *a)
 void path_init(struct sctpn_endpoint *ep, struct path *p, uint64_t now);
 uint32_t path_initial_cwnd(const struct sctpn_endpoint *ep); /* cfg.init_cwnd_packets or RFC */
 void path_rtt_sample(struct sctpn_endpoint *ep, struct path *p, uint64_t rtt);
+uint64_t path_hb_interval(const struct sctpn_endpoint *ep, const struct path *p);
 void path_t3_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t now);
 void path_error(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t now);
 void path_ok(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi);
