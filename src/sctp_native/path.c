@@ -187,8 +187,12 @@ void path_t3_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, u
      * Without this a path with random loss left CMT for good after its first T3. */
     p->data_retry_at = now + (p->rto << (p->data_fail < 6 ? p->data_fail - 1 : 5));
     a->burst_left = ep->cfg.max_burst;
-    tx_mark_outstanding_rtx(a, pi); /* E2: every chunk outstanding on this path */
+    /* the error first: a path that becomes potentially failed (or failed) here is no longer an
+     * alternate of its own, so its chunks move to another active path at this first T3 */
     path_error(ep, a, pi, now);
+    if (a->dead)
+        return;
+    tx_mark_outstanding_rtx(a, pi); /* E2: every chunk outstanding on this path */
 }
 
 void path_hb_timer(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t now)
