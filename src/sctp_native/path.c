@@ -36,13 +36,14 @@ static uint64_t clamp_rto(struct sctpn_endpoint *ep, uint64_t r)
     return r;
 }
 
-/* the heartbeat interval of an idle path: a LAN path (smoothed RTT below lan_rtt_us) is
+/* the heartbeat interval of an idle path: a LAN path (its smallest RTT sample below
+ * lan_rtt_us: the smoothed RTT would be inflated by scheduling delays on a loaded host) is
  * probed every lan_hb_interval_us when that is shorter, so a dead idle path, the alternate
  * one included, is known before data needs it; 0 = no heartbeats on active paths */
 uint64_t path_hb_interval(const struct sctpn_endpoint *ep, const struct path *p)
 {
     uint64_t hb = ep->cfg.hb_interval_us;
-    if (hb && p->have_rtt && p->srtt < ep->cfg.lan_rtt_us && ep->cfg.lan_hb_interval_us &&
+    if (hb && p->have_rtt && p->min_rtt_us < ep->cfg.lan_rtt_us && ep->cfg.lan_hb_interval_us &&
         ep->cfg.lan_hb_interval_us < hb)
         hb = ep->cfg.lan_hb_interval_us;
     return hb;
@@ -51,6 +52,8 @@ uint64_t path_hb_interval(const struct sctpn_endpoint *ep, const struct path *p)
 void path_rtt_sample(struct sctpn_endpoint *ep, struct path *p, uint64_t r)
 {
     p->last_rtt = r;
+    if (!p->have_rtt || r < p->min_rtt_us)
+        p->min_rtt_us = r;
     if (!p->have_rtt) { /* RFC 6298 2.2 */
         p->srtt = r;
         p->rttvar = r / 2;
@@ -72,9 +75,17 @@ static int pf_limit(struct sctpn_endpoint *ep)
                                                            : ep->cfg.path_max_retrans;
 }
 
+/* a path for new data: ACTIVE, confirmed, and not failing data; one whose data timed out but
+ * whose heartbeats are answered again is tried again once its backoff (data_retry_at, doubled
+ * per data failure) has passed — without this a primary that came back after an outage stayed
+ * unused, and a side that sends little (a receiver's credit messages) kept every message on
+ * the other path, where the next failure then caught it */
 static int usable(struct sctpn_endpoint *ep, const struct path *p)
 {
-    return p->state == SCTPN_PATH_ACTIVE && p->confirmed && p->data_fail <= pf_limit(ep);
+    if (p->state != SCTPN_PATH_ACTIVE || !p->confirmed)
+        return 0;
+    return p->data_fail <= pf_limit(ep) ||
+           (p->error_count == 0 && ep->now_us >= p->data_retry_at);
 }
 
 void assoc_error(struct sctpn_endpoint *ep, struct sctpn_assoc *a)
@@ -216,6 +227,11 @@ void path_hb_timer(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uin
     if (a->state >= SCTPN_ESTABLISHED && !shutting && (probe || (idle && hb)))
         p->hb_send_pending = 1;
     uint64_t gap = probe ? p->rto : p->rto + hb;
+    /* a potentially-failed or failed LAN path is probed at least every LAN heartbeat interval,
+     * not every backed-off RTO (up to RTO.max, 5 s in the MPI transport): a rail that comes back
+     * is then in use again within a second, before the other one may fail too */
+    if (probe && hb && hb < ep->cfg.hb_interval_us && gap > hb)
+        gap = hb;
     p->hb_due = (probe || hb) ? now + gap : NEVER;
 }
 

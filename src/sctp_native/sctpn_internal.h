@@ -125,6 +125,7 @@ struct path {
     int rack_rtx;             /* ... it was a retransmission (scan every TSN, not up to it) */
     uint64_t rack_rtt_us;     /* RTT measured on it */
     uint64_t rack_min_rtt_us; /* smallest RTT seen on this path (first transmissions), 0 none */
+    uint64_t min_rtt_us;      /* smallest RTT sample of any kind (path_rtt_sample), 0 none */
     uint64_t rack_timer;      /* reordering timer: a chunk's loss deadline, or NEVER */
     uint32_t reo_mult;        /* reordering window in min_rtt/4 steps (grows on DSACK-like
                                  * duplicate reports after RACK retransmissions) */
