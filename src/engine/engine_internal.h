@@ -48,9 +48,8 @@ struct sm_engine {
     size_t unexpected_bytes, unexpected_peak_bytes;
     size_t unexpected_count, unexpected_peak, early_peak;
     long spin_ns, block_us;
-    long spin_base_ns, spin_max_ns;
-    long spin_cpu_limit;
-        /* more runnable tasks than this on the host: no long spin */ /* the adaptive spin's floor and ceiling (progress.c) */
+    long spin_base_ns, spin_max_ns; /* the adaptive spin's floor and ceiling (progress.c) */
+    long spin_cpu_limit;            /* more runnable tasks than this on the host: no long spin */
     uint64_t spin_grows, spin_shrinks; /* how often it changed (SCTPMPI_STATS) */
     struct sm_list posted;             /* posted receives in posting order */
     struct sm_list unexpected;         /* in-order arrivals without a receive */

@@ -49,8 +49,9 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
      * PF threshold 0), i.e. new data leaves a path at its first T3 or unanswered heartbeat,
      * while the path is declared failed, and the association aborted, only after the usual
      * Path.Max.Retrans / Association.Max.Retrans consecutive timeouts with RTO.max 5 s.  A
-     * path whose smoothed RTT is below 1 ms (a LAN) is also probed every second when idle, not
-     * every 30 s.  A process descheduled for a while on a loaded node costs at most a
+     * path whose smallest RTT sample is below 1 ms (a LAN) is also probed every second when
+     * idle (not every 30 s) and while it is potentially failed or failed (not every backed-off
+     * RTO).  A process descheduled for a while on a loaded node costs at most a
      * potentially-failed path (its heartbeat answer or a SACK restores it), never an abort
      * (docs/transport-sctp.md, "Failover defaults"). */
     int rto_i = 300, rto_lo = 30, rto_hi = 5000, hb = 30000, pmr = 5, pf = 0;
@@ -269,7 +270,7 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     cfg.rto_min_us = (uint64_t)t->tu.rto_min * 1000;
     cfg.rto_max_us = (uint64_t)t->tu.rto_max * 1000;
     cfg.hb_interval_us = (uint64_t)(t->tu.hb_interval > 0 ? t->tu.hb_interval : 0) * 1000;
-    cfg.lan_rtt_us = 1000; /* a LAN: smoothed RTT below 1 ms */
+    cfg.lan_rtt_us = 1000; /* a LAN: smallest RTT sample below 1 ms */
     cfg.lan_hb_interval_us =
         (uint64_t)(t->tu.lan_hb_interval > 0 ? t->tu.lan_hb_interval : 0) * 1000;
     cfg.sack_delay_us = (uint64_t)t->tu.sack_delay_ms * 1000;
