@@ -264,8 +264,14 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
     } else if (a->ctrl) {
         a->ctrl = 0; /* stale ctl_path */
     }
-    /* SACK (piggybacked on whatever goes out) */
-    if (a->sack_pending && a->state >= SCTPN_ESTABLISHED) {
+    /* SACK, piggybacked on whatever goes out to the path the DATA came from or to a path known
+     * good: never on a heartbeat or retransmission to a path that is failing, where it would be
+     * lost (then it goes out on its own to sack_path; choose_path) */
+    const struct path *sp = &a->paths[a->sack_path < a->npaths ? a->sack_path : 0];
+    int sack_ok = pi == a->sack_path || sp->state != SCTPN_PATH_ACTIVE ||
+                  (p->state == SCTPN_PATH_ACTIVE && p->confirmed && p->error_count == 0 &&
+                   p->data_fail == 0);
+    if (a->sack_pending && a->state >= SCTPN_ESTABLISHED && sack_ok) {
         size_t k = tsnmap_build_sack(ep, a, buf + n, mtu - n);
         if (k) {
             n += k;

@@ -59,6 +59,7 @@ struct nt_tunables {
     int port;
     int rto_initial, rto_min, rto_max, hb_interval, path_max_retrans, assoc_max_retrans;
     int pf_threshold, sack_delay_ms, max_burst;
+    int lan_hb_interval; /* ms; heartbeat interval of idle LAN paths (0: hb_interval) */
     int cmt, idata, zero_checksum;
     int stripe;               /* SCTPMPI_SCTP_STRIPE: one single-homed association per rail */
     int cmt_dac;              /* SCTPMPI_SCTP_CMT=dac: delayed ack for CMT */
