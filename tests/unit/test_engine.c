@@ -301,6 +301,29 @@ static void test_many_out_of_order(void)
     fake_engine_stop();
 }
 
+static void test_rails_replayed_one_after_another(void)
+{
+    /* two rails' backlogs handed over one after the other: the evens (rail 0) first, then the
+     * odds (rail 1), each in increasing order, then the missing seq 0; every message must come
+     * out in send order, and inserting the odds among the evens must stay cheap (the finger) */
+    enum { N = 20001 };
+    fake_engine(4, 65536, 1 << 30);
+    for (uint32_t s = 2; s < N; s += 2)
+        fake_eager(1, (int)(s % 5), s);
+    for (uint32_t s = 1; s < N; s += 2)
+        fake_eager(1, (int)(s % 5), s);
+    fake_eager(1, 0, 0);
+    for (int i = 0; i < N; i++) {
+        struct rx r;
+        post(&r, 1, MPI_ANY_TAG);
+        CHECK(done(&r) && r.v == i, "receive %d got v=%d", i, r.v);
+        if (!done(&r) || r.v != i)
+            break;
+        finish(&r);
+    }
+    fake_engine_stop();
+}
+
 static void test_missing_numbers(void)
 {
     /* next = 0; 2 and 5 arrived early, 3 is reserved: missing below 8 are 0 1 4 6 7 */
@@ -546,6 +569,7 @@ int main(void)
     test_many_out_of_order();
     test_allow_overtaking();
     test_relaxed_before_created();
+    test_rails_replayed_one_after_another();
     test_missing_numbers();
     test_waiting_predecessors();
     test_peer_failure();
