@@ -7,14 +7,11 @@
 #define ROUND(Kind, h)                                                                           \
     do {                                                                                         \
         MPI_Fint f_ = MPI_##Kind##_c2f(h);                                                       \
-        SM_CHECK(MPI_##Kind##_f2c(f_) == (h), #Kind " round trip of " #h " (%d)", (int)f_);      \
-        SM_CHECK(MPI_##Kind##_c2f(h) == f_, #Kind " c2f of " #h " not stable");                  \
+        SM_CHECK(MPI_##Kind##_f2c(f_) == (h), #Kind " round trip of " #h " (%d)", (int)f_);    \
+        SM_CHECK(MPI_##Kind##_c2f(h) == f_, #Kind " c2f of " #h " not stable");                 \
     } while (0)
 
-static void win_eh(MPI_Win *w, int *e, ...)
-{
-    (void)w, (void)e;
-}
+static void win_eh(MPI_Win *w, int *e, ...) { (void)w, (void)e; }
 
 int main(int argc, char **argv)
 {
@@ -26,14 +23,12 @@ int main(int argc, char **argv)
     /* null handles are 0, both ways */
     SM_CHECK(MPI_Comm_c2f(MPI_COMM_NULL) == 0 && MPI_Comm_f2c(0) == MPI_COMM_NULL, "comm null");
     SM_CHECK(MPI_Group_c2f(MPI_GROUP_NULL) == 0 && MPI_Group_f2c(0) == MPI_GROUP_NULL, "group");
-    SM_CHECK(MPI_Type_c2f(MPI_DATATYPE_NULL) == 0 && MPI_Type_f2c(0) == MPI_DATATYPE_NULL,
-             "type");
+    SM_CHECK(MPI_Type_c2f(MPI_DATATYPE_NULL) == 0 && MPI_Type_f2c(0) == MPI_DATATYPE_NULL, "type");
     SM_CHECK(MPI_Request_c2f(MPI_REQUEST_NULL) == 0 && MPI_Request_f2c(0) == MPI_REQUEST_NULL,
              "request null");
     SM_CHECK(MPI_Op_c2f(MPI_OP_NULL) == 0 && MPI_Op_f2c(0) == MPI_OP_NULL, "op null");
     SM_CHECK(MPI_Errhandler_c2f(MPI_ERRHANDLER_NULL) == 0 &&
-                 MPI_Errhandler_f2c(0) == MPI_ERRHANDLER_NULL,
-             "errhandler null");
+                 MPI_Errhandler_f2c(0) == MPI_ERRHANDLER_NULL, "errhandler null");
     SM_CHECK(MPI_Info_c2f(MPI_INFO_NULL) == 0 && MPI_Info_f2c(0) == MPI_INFO_NULL, "info null");
     SM_CHECK(MPI_Win_c2f(MPI_WIN_NULL) == 0 && MPI_Win_f2c(0) == MPI_WIN_NULL, "win null");
     SM_CHECK(MPI_File_c2f(MPI_FILE_NULL) == 0 && MPI_File_f2c(0) == MPI_FILE_NULL, "file null");
@@ -43,12 +38,10 @@ int main(int argc, char **argv)
     SM_CHECK(MPI_Comm_c2f(MPI_COMM_WORLD) == 1 && MPI_Comm_c2f(MPI_COMM_SELF) == 2,
              "predefined communicators %d %d", (int)MPI_Comm_c2f(MPI_COMM_WORLD),
              (int)MPI_Comm_c2f(MPI_COMM_SELF));
-    ROUND(Comm, MPI_COMM_WORLD);
-    ROUND(Comm, MPI_COMM_SELF);
-    ROUND(Group, MPI_GROUP_EMPTY);
-    MPI_Datatype types[] = { MPI_CHAR,     MPI_INT,      MPI_DOUBLE,   MPI_2INT,
-                             MPI_PACKED,   MPI_LB,       MPI_INTEGER,  MPI_DOUBLE_PRECISION,
-                             MPI_2INTEGER, MPI_CXX_BOOL, MPI_COMPLEX32 };
+    ROUND(Comm, MPI_COMM_WORLD); ROUND(Comm, MPI_COMM_SELF); ROUND(Group, MPI_GROUP_EMPTY);
+    MPI_Datatype types[] = {MPI_CHAR, MPI_INT, MPI_DOUBLE, MPI_2INT, MPI_PACKED, MPI_LB,
+                            MPI_INTEGER, MPI_DOUBLE_PRECISION, MPI_2INTEGER, MPI_CXX_BOOL,
+                            MPI_COMPLEX32};
     int nt = (int)(sizeof types / sizeof types[0]);
     MPI_Fint fts[16];
     for (int i = 0; i < nt; i++) {
@@ -62,13 +55,9 @@ int main(int argc, char **argv)
     SM_MPI(MPI_Allgather(&fint, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD));
     for (int i = 0; i < sm_size && i < 64; i++)
         SM_CHECK(all[i] == fint, "MPI_INT's Fortran handle differs between ranks");
-    ROUND(Op, MPI_SUM);
-    ROUND(Op, MPI_MAXLOC);
-    ROUND(Op, MPI_NO_OP);
-    ROUND(Errhandler, MPI_ERRORS_ARE_FATAL);
-    ROUND(Errhandler, MPI_ERRORS_RETURN);
-    ROUND(Info, MPI_INFO_ENV);
-    ROUND(Message, MPI_MESSAGE_NO_PROC);
+    ROUND(Op, MPI_SUM); ROUND(Op, MPI_MAXLOC); ROUND(Op, MPI_NO_OP);
+    ROUND(Errhandler, MPI_ERRORS_ARE_FATAL); ROUND(Errhandler, MPI_ERRORS_RETURN);
+    ROUND(Info, MPI_INFO_ENV); ROUND(Message, MPI_MESSAGE_NO_PROC);
     SM_CHECK(MPI_Comm_f2c(12345) == MPI_COMM_NULL && MPI_Comm_f2c(-3) == MPI_COMM_NULL,
              "unknown Fortran handles should give the null handle");
 
@@ -76,8 +65,7 @@ int main(int argc, char **argv)
     MPI_Comm dup, dup2;
     SM_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup));
     SM_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &dup2));
-    ROUND(Comm, dup);
-    ROUND(Comm, dup2);
+    ROUND(Comm, dup); ROUND(Comm, dup2);
     SM_CHECK(MPI_Comm_c2f(dup) != MPI_Comm_c2f(dup2) && MPI_Comm_c2f(dup) > 2,
              "two communicators share a Fortran handle");
     int rank;
@@ -183,13 +171,13 @@ int main(int argc, char **argv)
              "MPI_INFO_ENV could be freed");
 
     /* RMA constants (compile time) */
-    static const int lock[] = { MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED };
-    static const int modes[] = { MPI_MODE_NOCHECK, MPI_MODE_NOSTORE, MPI_MODE_NOPUT,
-                                 MPI_MODE_NOPRECEDE, MPI_MODE_NOSUCCEED };
-    static const int keys[] = { MPI_WIN_BASE, MPI_WIN_SIZE, MPI_WIN_DISP_UNIT,
-                                MPI_WIN_CREATE_FLAVOR, MPI_WIN_MODEL };
-    static const int flavors[] = { MPI_WIN_FLAVOR_CREATE, MPI_WIN_FLAVOR_ALLOCATE,
-                                   MPI_WIN_FLAVOR_DYNAMIC, MPI_WIN_FLAVOR_SHARED };
+    static const int lock[] = {MPI_LOCK_EXCLUSIVE, MPI_LOCK_SHARED};
+    static const int modes[] = {MPI_MODE_NOCHECK, MPI_MODE_NOSTORE, MPI_MODE_NOPUT,
+                                MPI_MODE_NOPRECEDE, MPI_MODE_NOSUCCEED};
+    static const int keys[] = {MPI_WIN_BASE, MPI_WIN_SIZE, MPI_WIN_DISP_UNIT,
+                               MPI_WIN_CREATE_FLAVOR, MPI_WIN_MODEL};
+    static const int flavors[] = {MPI_WIN_FLAVOR_CREATE, MPI_WIN_FLAVOR_ALLOCATE,
+                                  MPI_WIN_FLAVOR_DYNAMIC, MPI_WIN_FLAVOR_SHARED};
     SM_CHECK(lock[0] != lock[1] && MPI_WIN_SEPARATE != MPI_WIN_UNIFIED, "lock / model constants");
     int bits = 0;
     for (int i = 0; i < 5; i++) {
@@ -209,7 +197,7 @@ int main(int argc, char **argv)
 
     /* RMA calls on a window of this rank alone (one-sided communication: tests/osc) */
     MPI_Win win = MPI_WIN_NULL;
-    int buf[4] = { 0, 0, 0, 0 };
+    int buf[4] = {0, 0, 0, 0};
     SM_MPI(MPI_Win_create(buf, sizeof buf, sizeof(int), MPI_INFO_NULL, MPI_COMM_SELF, &win));
     SM_MPI(MPI_Win_set_name(win, "w"));
     x = 21;
