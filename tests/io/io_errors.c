@@ -1,0 +1,221 @@
+/* io_errors.c — file management and the error classes of MPI-IO: missing file, bad and
+ * inconsistent access modes, MPI_MODE_EXCL on an existing file, writes to a read-only file and
+ * reads of a write-only one, MPI_MODE_SEQUENTIAL restrictions, MPI_MODE_DELETE_ON_CLOSE,
+ * MPI_File_delete; the default handler MPI_ERRORS_RETURN, a user file error handler and
+ * MPI_File_call_errhandler; amode, group, size, preallocate, info hints, c2f / f2c, seek and
+ * positions, byte offsets through a view. */
+#include "io_test.h"
+
+static int handler_calls, handler_class;
+static MPI_File handler_file;
+
+static void file_eh(MPI_File *fh, int *err, ...)
+{
+    handler_calls++;
+    handler_file = *fh;
+    handler_class = io_class(*err);
+}
+
+int main(int argc, char **argv)
+{
+    sm_init(&argc, &argv);
+    io_setup();
+    MPI_File fh;
+    const char *missing = io_path("missing"), *f = io_path("data");
+
+    /* the default error handler of files returns */
+    MPI_Errhandler eh;
+    SM_MPI(MPI_File_get_errhandler(MPI_FILE_NULL, &eh));
+    SM_CHECK(eh == MPI_ERRORS_RETURN, "default file error handler is not MPI_ERRORS_RETURN");
+
+    IO_EXPECT(MPI_File_open(MPI_COMM_WORLD, missing, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh),
+              MPI_ERR_NO_SUCH_FILE);
+    SM_CHECK(fh == MPI_FILE_NULL, "failed open left a handle");
+    IO_EXPECT(
+        MPI_File_open(MPI_COMM_WORLD, f, MPI_MODE_RDONLY | MPI_MODE_WRONLY, MPI_INFO_NULL, &fh),
+        MPI_ERR_AMODE);
+    IO_EXPECT(
+        MPI_File_open(MPI_COMM_WORLD, f, MPI_MODE_RDONLY | MPI_MODE_CREATE, MPI_INFO_NULL, &fh),
+        MPI_ERR_AMODE);
+    IO_EXPECT(
+        MPI_File_open(MPI_COMM_WORLD, f, MPI_MODE_RDWR | MPI_MODE_SEQUENTIAL, MPI_INFO_NULL, &fh),
+        MPI_ERR_AMODE);
+    IO_EXPECT(MPI_File_open(MPI_COMM_WORLD, f, 0, MPI_INFO_NULL, &fh), MPI_ERR_AMODE);
+    /* the access mode must agree */
+    if (sm_size > 1)
+        IO_EXPECT(MPI_File_open(MPI_COMM_WORLD, f,
+                                MPI_MODE_CREATE | (sm_rank ? MPI_MODE_RDWR : MPI_MODE_WRONLY),
+                                MPI_INFO_NULL, &fh),
+                  MPI_ERR_NOT_SAME);
+    IO_EXPECT(MPI_File_delete(missing, MPI_INFO_NULL), MPI_ERR_NO_SUCH_FILE);
+
+    /* create, check the metadata */
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "cb_buffer_size", "65536");
+    MPI_Info_set(info, "my_own_key", "kept");
+    SM_MPI(MPI_File_open(MPI_COMM_WORLD, f, MPI_MODE_CREATE | MPI_MODE_RDWR, info, &fh));
+    MPI_Info_free(&info);
+    int amode;
+    SM_MPI(MPI_File_get_amode(fh, &amode));
+    SM_CHECK(amode == (MPI_MODE_CREATE | MPI_MODE_RDWR), "amode %#x", amode);
+    MPI_Group g, wg;
+    int cmp;
+    SM_MPI(MPI_File_get_group(fh, &g));
+    MPI_Comm_group(MPI_COMM_WORLD, &wg);
+    MPI_Group_compare(g, wg, &cmp);
+    SM_CHECK(cmp == MPI_IDENT, "file group differs from the communicator's");
+    MPI_Group_free(&g);
+    MPI_Group_free(&wg);
+    MPI_Info used;
+    char v[MPI_MAX_INFO_VAL + 1];
+    int flag;
+    SM_MPI(MPI_File_get_info(fh, &used));
+    MPI_Info_get(used, "cb_buffer_size", MPI_MAX_INFO_VAL, v, &flag);
+    SM_CHECK(flag && !strcmp(v, "65536"), "cb_buffer_size hint not reported (%s)", v);
+    MPI_Info_get(used, "my_own_key", MPI_MAX_INFO_VAL, v, &flag);
+    SM_CHECK(flag && !strcmp(v, "kept"), "unknown key not kept");
+    MPI_Info_get(used, "cb_nodes", MPI_MAX_INFO_VAL, v, &flag);
+    SM_CHECK(flag && atoi(v) >= 1, "cb_nodes not reported");
+    MPI_Info_free(&used);
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "romio_cb_write", "disable");
+    SM_MPI(MPI_File_set_info(fh, info));
+    MPI_Info_free(&info);
+    SM_MPI(MPI_File_get_info(fh, &used));
+    MPI_Info_get(used, "romio_cb_write", MPI_MAX_INFO_VAL, v, &flag);
+    SM_CHECK(flag && !strcmp(v, "disable"), "romio_cb_write not updated (%s)", v);
+    MPI_Info_free(&used);
+
+    MPI_Offset size;
+    SM_MPI(MPI_File_set_size(fh, 1000));
+    SM_MPI(MPI_File_get_size(fh, &size));
+    SM_CHECK(size == 1000, "size %lld after set_size(1000)", (long long)size);
+    SM_MPI(MPI_File_preallocate(fh, 4000));
+    SM_MPI(MPI_File_get_size(fh, &size));
+    SM_CHECK(size == 4000, "size %lld after preallocate(4000)", (long long)size);
+    SM_MPI(MPI_File_preallocate(fh, 10)); /* never shrinks */
+    SM_MPI(MPI_File_get_size(fh, &size));
+    SM_CHECK(size == 4000, "preallocate shrank the file to %lld", (long long)size);
+    SM_MPI(MPI_File_set_size(fh, 0));
+
+    /* seek, positions, byte offsets through a strided view of ints */
+    MPI_Datatype vec;
+    MPI_Type_vector(4, 1, 3, MPI_INT, &vec); /* 4 ints, stride 3: extent 10 ints */
+    MPI_Datatype ft;
+    MPI_Type_create_resized(vec, 0, 12 * sizeof(int), &ft);
+    MPI_Type_commit(&ft);
+    SM_MPI(MPI_File_set_view(fh, 100, MPI_INT, ft, "native", MPI_INFO_NULL));
+    MPI_Offset pos, byte;
+    SM_MPI(MPI_File_seek(fh, 5, MPI_SEEK_SET));
+    SM_MPI(MPI_File_seek(fh, 2, MPI_SEEK_CUR));
+    SM_MPI(MPI_File_get_position(fh, &pos));
+    SM_CHECK(pos == 7, "position %lld, expected 7", (long long)pos);
+    SM_MPI(MPI_File_get_byte_offset(fh, pos, &byte));
+    /* etype 7 = element 1 (48 bytes), its 4th int (3 * 3 * 4 bytes) */
+    SM_CHECK(byte == 100 + 48 + 36, "byte offset %lld", (long long)byte);
+    IO_EXPECT(MPI_File_seek(fh, -100, MPI_SEEK_CUR), MPI_ERR_ARG);
+    IO_EXPECT(MPI_File_seek(fh, 0, 12345), MPI_ERR_ARG);
+    MPI_Datatype et, ft2;
+    char rep[MPI_MAX_DATAREP_STRING];
+    MPI_Offset disp;
+    SM_MPI(MPI_File_get_view(fh, &disp, &et, &ft2, rep));
+    SM_CHECK(disp == 100 && et == MPI_INT && !strcmp(rep, "native"), "get_view");
+    int size1, size2;
+    MPI_Type_size(ft2, &size1);
+    MPI_Type_size(ft, &size2);
+    SM_CHECK(size1 == size2, "get_view filetype size");
+    MPI_Type_free(&ft2);
+    MPI_Type_free(&ft);
+    MPI_Type_free(&vec);
+    /* a write past the end, then MPI_SEEK_END lands after it */
+    int one = 7;
+    if (sm_rank == 0)
+        SM_MPI(MPI_File_write_at(fh, 9, &one, 1, MPI_INT, MPI_STATUS_IGNORE));
+    MPI_Barrier(MPI_COMM_WORLD);
+    SM_MPI(MPI_File_sync(fh));
+    SM_MPI(MPI_File_seek(fh, 0, MPI_SEEK_END));
+    SM_MPI(MPI_File_get_position(fh, &pos));
+    SM_CHECK(pos == 10, "SEEK_END position %lld, expected 10", (long long)pos);
+    SM_MPI(MPI_File_set_view(fh, 0, MPI_BYTE, MPI_BYTE, "native", MPI_INFO_NULL));
+    IO_EXPECT(MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "no-such-rep", MPI_INFO_NULL),
+              MPI_ERR_UNSUPPORTED_DATAREP);
+
+    /* c2f / f2c */
+    MPI_Fint fi = MPI_File_c2f(fh);
+    SM_CHECK(MPI_File_f2c(fi) == fh, "c2f/f2c round trip");
+
+    /* a user error handler sees the file and the class; call_errhandler reaches it too */
+    MPI_Errhandler ueh;
+    SM_MPI(MPI_File_create_errhandler(file_eh, &ueh));
+    SM_MPI(MPI_File_set_errhandler(fh, ueh));
+    MPI_Errhandler got;
+    SM_MPI(MPI_File_get_errhandler(fh, &got));
+    SM_CHECK(got == ueh, "get_errhandler");
+    MPI_Errhandler_free(&got);
+    MPI_Errhandler_free(&ueh);
+    int x;
+    MPI_File_read_at(fh, -1, &x, 1, MPI_INT, MPI_STATUS_IGNORE);
+    SM_CHECK(handler_calls == 1 && handler_file == fh && handler_class == MPI_ERR_ARG,
+             "user handler: %d calls, class %d", handler_calls, handler_class);
+    SM_MPI(MPI_File_call_errhandler(fh, MPI_ERR_IO));
+    SM_CHECK(handler_calls == 2 && handler_class == MPI_ERR_IO, "call_errhandler");
+    SM_MPI(MPI_File_set_errhandler(fh, MPI_ERRORS_RETURN));
+    SM_MPI(MPI_File_close(&fh));
+    SM_CHECK(fh == MPI_FILE_NULL, "close did not reset the handle");
+    IO_EXPECT(MPI_File_close(&fh), MPI_ERR_FILE);
+
+    /* MPI_MODE_EXCL on an existing file */
+    IO_EXPECT(MPI_File_open(MPI_COMM_WORLD, f, MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_RDWR,
+                            MPI_INFO_NULL, &fh),
+              MPI_ERR_FILE_EXISTS);
+
+    /* read-only: writes fail with MPI_ERR_ACCESS, reads work */
+    SM_MPI(MPI_File_open(MPI_COMM_WORLD, f, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
+    IO_EXPECT(MPI_File_write_at(fh, 0, &one, 1, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_ACCESS);
+    IO_EXPECT(MPI_File_write_all(fh, &one, 1, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_ACCESS);
+    IO_EXPECT(MPI_File_set_size(fh, 0), MPI_ERR_ACCESS);
+    MPI_Status st;
+    SM_MPI(MPI_File_read_at(fh, 208, &x, 1, MPI_INT, &st));
+    int cnt;
+    MPI_Get_count(&st, MPI_INT, &cnt);
+    SM_CHECK(x == 7 && cnt == 1, "read back %d (count %d)", x, cnt);
+    /* a read at end of file reads nothing */
+    SM_MPI(MPI_File_read_at(fh, 212, &x, 1, MPI_INT, &st));
+    MPI_Get_count(&st, MPI_INT, &cnt);
+    SM_CHECK(cnt == 0, "read past the end gave count %d", cnt);
+    IO_EXPECT(MPI_File_read_at(fh, 0, &x, -1, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_COUNT);
+    SM_MPI(MPI_File_close(&fh));
+
+    /* write-only: reads fail */
+    SM_MPI(MPI_File_open(MPI_COMM_WORLD, f, MPI_MODE_WRONLY, MPI_INFO_NULL, &fh));
+    IO_EXPECT(MPI_File_read_at(fh, 0, &x, 1, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_ACCESS);
+    SM_MPI(MPI_File_close(&fh));
+
+    /* sequential: only shared file pointers */
+    SM_MPI(MPI_File_open(MPI_COMM_WORLD, f, MPI_MODE_WRONLY | MPI_MODE_SEQUENTIAL, MPI_INFO_NULL,
+                         &fh));
+    IO_EXPECT(MPI_File_write_at(fh, 0, &one, 1, MPI_INT, MPI_STATUS_IGNORE),
+              MPI_ERR_UNSUPPORTED_OPERATION);
+    IO_EXPECT(MPI_File_seek(fh, 0, MPI_SEEK_SET), MPI_ERR_UNSUPPORTED_OPERATION);
+    SM_MPI(MPI_File_write_shared(fh, &one, 1, MPI_INT, MPI_STATUS_IGNORE));
+    SM_MPI(MPI_File_close(&fh));
+
+    /* delete on close; then MPI_File_delete of it fails */
+    const char *tmpf = io_path("gone");
+    SM_MPI(MPI_File_open(MPI_COMM_WORLD, tmpf,
+                         MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE,
+                         MPI_INFO_NULL, &fh));
+    SM_MPI(MPI_File_write_at(fh, sm_rank * 4, &one, 1, MPI_INT, MPI_STATUS_IGNORE));
+    SM_MPI(MPI_File_close(&fh));
+    SM_CHECK(access(tmpf, F_OK) != 0, "MPI_MODE_DELETE_ON_CLOSE left the file");
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (sm_rank == 0) {
+        SM_MPI(MPI_File_delete(f, MPI_INFO_NULL));
+        SM_CHECK(io_count_files() == 0, "%d files left (shared-pointer side files?)",
+                 io_count_files());
+    }
+    io_cleanup();
+    sm_finish();
+    return 0;
+}
