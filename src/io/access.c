@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -55,6 +56,19 @@ static MPI_Offset got_before_eof(const struct sm_seg *s, size_t ns, MPI_Offset s
     return n;
 }
 
+/* pieces in ascending file order from i on that fit one window of at most max bytes */
+static size_t window_end(const struct sm_seg *s, size_t ns, size_t i, MPI_Offset max,
+                         MPI_Offset limit)
+{
+    size_t j = i + 1;
+    while (j < ns && s[j].off >= s[j - 1].off + s[j - 1].len &&
+           s[j].off + s[j].len - s[i].off <= max && s[j].off < limit)
+        j++;
+    return j;
+}
+
+/* Reads: data sieving.  Pieces close together are read with one pread of the window they
+ * span (at most ind_rd_buffer_size bytes) and copied out; a piece alone is read directly. */
 static int read_pieces(MPI_File fh, struct sm_seg *s, size_t ns, char *stream, MPI_Offset n,
                        MPI_Offset *got)
 {
@@ -65,26 +79,18 @@ static int read_pieces(MPI_File fh, struct sm_seg *s, size_t ns, char *stream, M
     *got = got_before_eof(s, ns, size, n);
     size_t i = 0;
     char *win = NULL;
-    while (i < ns) {
-        if (s[i].off >= size)
-            break;
-        /* a window of nearby pieces read at once when they leave little unread between */
-        size_t j = i + 1;
-        MPI_Offset data = s[i].len;
-        if (fh->ds_read)
-            while (j < ns && s[j].off >= s[j - 1].off + s[j - 1].len &&
-                   s[j].off + s[j].len - s[i].off <= fh->ind_rd_buffer_size && s[j].off < size) {
-                data += s[j].len;
-                j++;
-            }
-        MPI_Offset span = s[j - 1].off + s[j - 1].len - s[i].off;
-        if (j - i > 1 && data * 2 >= span) {
+    while (i < ns && s[i].off < size) {
+        size_t j = fh->ds_read ? window_end(s, ns, i, fh->ind_rd_buffer_size, size) : i + 1;
+        if (j - i > 1) {
+            MPI_Offset span = s[j - 1].off + s[j - 1].len - s[i].off;
             if (!win)
                 win = sm_xmalloc((size_t)fh->ind_rd_buffer_size);
-            if (sm_io_pread(fh, win, (size_t)span, s[i].off) < 0) {
+            ssize_t r = sm_io_pread(fh, win, (size_t)span, s[i].off);
+            if (r < 0) {
                 free(win);
                 return sm_errno_class(errno);
             }
+            memset(win + r, 0, (size_t)(span - r));
             for (size_t k = i; k < j; k++)
                 memcpy(stream + s[k].soff, win + (s[k].off - s[i].off), (size_t)s[k].len);
             i = j;
@@ -100,12 +106,44 @@ static int read_pieces(MPI_File fh, struct sm_seg *s, size_t ns, char *stream, M
     return MPI_SUCCESS;
 }
 
+/* Writes: pieces close together are written as one window (at most ind_wr_buffer_size
+ * bytes) read first, updated and written back under an fcntl lock, so the bytes between the
+ * pieces, which other processes may be writing, are not lost; a piece alone is written
+ * directly. */
 static int write_pieces(MPI_File fh, const struct sm_seg *s, size_t ns, const char *stream)
 {
-    for (size_t i = 0; i < ns; i++)
+    size_t i = 0;
+    char *win = NULL;
+    int err = MPI_SUCCESS;
+    while (i < ns && err == MPI_SUCCESS) {
+        size_t j = fh->ds_write && fh->can_read && !fh->atomic
+                       ? window_end(s, ns, i, fh->ind_wr_buffer_size, INT64_MAX)
+                       : i + 1;
+        if (j - i > 1) {
+            MPI_Offset lo = s[i].off, span = s[j - 1].off + s[j - 1].len - lo;
+            if (!win)
+                win = sm_xmalloc((size_t)fh->ind_wr_buffer_size);
+            sm_io_lock(fh, 1, lo, span);
+            ssize_t r = sm_io_pread(fh, win, (size_t)span, lo);
+            if (r < 0) {
+                err = sm_errno_class(errno);
+            } else {
+                memset(win + r, 0, (size_t)(span - r));
+                for (size_t k = i; k < j; k++)
+                    memcpy(win + (s[k].off - lo), stream + s[k].soff, (size_t)s[k].len);
+                if (sm_io_pwrite(fh, win, (size_t)span, lo) < 0)
+                    err = sm_errno_class(errno);
+            }
+            sm_io_unlock(fh, lo, span);
+            i = j;
+            continue;
+        }
         if (sm_io_pwrite(fh, stream + s[i].soff, (size_t)s[i].len, s[i].off) < 0)
-            return sm_errno_class(errno);
-    return MPI_SUCCESS;
+            err = sm_errno_class(errno);
+        i++;
+    }
+    free(win);
+    return err;
 }
 
 static void span_of(const struct sm_seg *s, size_t ns, MPI_Offset *lo, MPI_Offset *hi)

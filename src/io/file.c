@@ -112,7 +112,9 @@ static void publish_hints(MPI_File fh)
     PMPI_Info_set(fh->info, "romio_cb_read", cb_name(fh->cb_read));
     PMPI_Info_set(fh->info, "romio_cb_write", cb_name(fh->cb_write));
     set_num(fh->info, "ind_rd_buffer_size", fh->ind_rd_buffer_size);
+    set_num(fh->info, "ind_wr_buffer_size", fh->ind_wr_buffer_size);
     PMPI_Info_set(fh->info, "romio_ds_read", fh->ds_read ? "automatic" : "disable");
+    PMPI_Info_set(fh->info, "romio_ds_write", fh->ds_write ? "automatic" : "disable");
     if (fh->striping_unit > 0)
         set_num(fh->info, "striping_unit", fh->striping_unit);
 }
@@ -147,7 +149,8 @@ void sm_file_hints_defaults(MPI_File fh)
     fh->cb_read = fh->cb_write = cb;
     fh->striping_unit = 0;
     fh->ind_rd_buffer_size = 4 << 20;
-    fh->ds_read = 1;
+    fh->ind_wr_buffer_size = 512 << 10;
+    fh->ds_read = fh->ds_write = sm_env_bool("SCTPMPI_IO_DS", 1);
 }
 
 /* apply the hints of info (keys the file does not know are kept for get_info) */
@@ -180,8 +183,13 @@ void sm_file_apply_info(MPI_File fh, MPI_Info info)
         } else if (!strcmp(key, "ind_rd_buffer_size")) {
             if (n >= 4096)
                 fh->ind_rd_buffer_size = n;
+        } else if (!strcmp(key, "ind_wr_buffer_size")) {
+            if (n >= 4096)
+                fh->ind_wr_buffer_size = n;
         } else if (!strcmp(key, "romio_ds_read")) {
             fh->ds_read = strcmp(v, "disable") != 0;
+        } else if (!strcmp(key, "romio_ds_write")) {
+            fh->ds_write = strcmp(v, "disable") != 0;
         } else {
             PMPI_Info_set(fh->info, key, v);
             continue;
@@ -298,6 +306,7 @@ int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info
     memcpy(f->path, path, pl);
     f->fd = fd;
     f->amode = amode;
+    f->can_read = (fcntl(fd, F_GETFL) & O_ACCMODE) != O_WRONLY;
     f->shfp_fd = -1;
     f->errh = sm_file_default_errh();
     sm_errh_retain(f->errh);

@@ -59,8 +59,9 @@ struct sctpmpi_file {
     MPI_Offset cb_buffer_size;
     int cb_read, cb_write; /* SM_CB_* */
     MPI_Offset striping_unit;
-    MPI_Offset ind_rd_buffer_size;
-    int ds_read;
+    MPI_Offset ind_rd_buffer_size, ind_wr_buffer_size;
+    int ds_read, ds_write; /* data sieving of independent accesses */
+    int can_read;          /* the descriptor reads too (write sieving needs it) */
     /* split collective in progress (nonblock.c) */
     int split_active;
     const void *split_buf;

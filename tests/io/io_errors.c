@@ -130,6 +130,7 @@ int main(int argc, char **argv)
     MPI_Type_free(&vec);
     /* a write past the end, then MPI_SEEK_END lands after it */
     int one = 7;
+    MPI_Status st;
     if (sm_rank == 0)
         SM_MPI(MPI_File_write_at(fh, 9, &one, 1, MPI_INT, MPI_STATUS_IGNORE));
     MPI_Barrier(MPI_COMM_WORLD);
@@ -165,6 +166,63 @@ int main(int argc, char **argv)
     SM_CHECK(fh == MPI_FILE_NULL, "close did not reset the handle");
     IO_EXPECT(MPI_File_close(&fh), MPI_ERR_FILE);
 
+    /* views must place data at non-negative, non-decreasing, non-overlapping displacements
+     * (overlaps are fine for a file only read) */
+    {
+        SM_MPI(MPI_File_open(MPI_COMM_WORLD, f, MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+        int dneg[2] = { -2, 2 }, ddec[2] = { 3, 0 }, dovl[2] = { 0, 1 }, b1[2] = { 1, 1 },
+            b3[2] = { 3, 1 };
+        MPI_Datatype t;
+        int *disps[3] = { dneg, ddec, dovl }, *blens[3] = { b1, b1, b3 };
+        for (int k = 0; k < 3; k++) {
+            MPI_Type_indexed(2, blens[k], disps[k], MPI_INT, &t);
+            MPI_Type_commit(&t);
+            IO_EXPECT(MPI_File_set_view(fh, 0, MPI_INT, t, "native", MPI_INFO_NULL), MPI_ERR_IO);
+            IO_EXPECT(MPI_File_set_view(fh, 0, t, t, "native", MPI_INFO_NULL), MPI_ERR_IO);
+            MPI_Type_free(&t);
+        }
+        SM_MPI(MPI_File_close(&fh));
+        SM_MPI(MPI_File_open(MPI_COMM_WORLD, f, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh));
+        MPI_Type_indexed(2, b3, dovl, MPI_INT, &t);
+        MPI_Type_commit(&t);
+        SM_MPI(MPI_File_set_view(fh, 0, MPI_INT, t, "native", MPI_INFO_NULL));
+        MPI_Type_free(&t);
+        SM_MPI(MPI_File_close(&fh));
+    }
+
+    /* a collective read reaching past end of file fills only what the file has, with and
+     * without collective buffering, and says so in the status */
+    {
+        SM_MPI(MPI_File_open(MPI_COMM_WORLD, io_path("short"), MPI_MODE_CREATE | MPI_MODE_RDWR,
+                             MPI_INFO_NULL, &fh));
+        int five[5] = { 1, 2, 3, 4, 5 }, ten[10], c10;
+        if (sm_rank == 0)
+            SM_MPI(MPI_File_write_at(fh, 0, five, 5, MPI_INT, MPI_STATUS_IGNORE));
+        SM_MPI(MPI_File_sync(fh));
+        MPI_Barrier(MPI_COMM_WORLD);
+        SM_MPI(MPI_File_sync(fh));
+        for (int cbon = 0; cbon < 2; cbon++) {
+            MPI_Info_create(&info);
+            MPI_Info_set(info, "romio_cb_read", cbon ? "enable" : "disable");
+            SM_MPI(MPI_File_set_info(fh, info));
+            MPI_Info_free(&info);
+            for (int i = 0; i < 10; i++)
+                ten[i] = 99;
+            SM_MPI(MPI_File_read_at_all(fh, 0, ten, 10, MPI_INT, &st));
+            MPI_Get_count(&st, MPI_INT, &c10);
+            SM_CHECK(c10 == 5, "short collective read count %d (cb %d)", c10, cbon);
+            for (int i = 0; i < 10; i++)
+                SM_CHECK(ten[i] == (i < 5 ? i + 1 : 99), "short read [%d] = %d (cb %d)", i,
+                         ten[i], cbon);
+        }
+        /* the old MPIO_Request names still work */
+        MPIO_Request mr;
+        SM_MPI(MPI_File_iread_at(fh, 0, ten, 2, MPI_INT, &mr));
+        SM_MPI(MPIO_Wait(&mr, &st));
+        SM_CHECK(ten[0] == 1 && ten[1] == 2, "iread_at through MPIO_Request");
+        SM_MPI(MPI_File_close(&fh));
+    }
+
     /* MPI_MODE_EXCL on an existing file */
     IO_EXPECT(MPI_File_open(MPI_COMM_WORLD, f, MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_RDWR,
                             MPI_INFO_NULL, &fh),
@@ -175,7 +233,6 @@ int main(int argc, char **argv)
     IO_EXPECT(MPI_File_write_at(fh, 0, &one, 1, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_ACCESS);
     IO_EXPECT(MPI_File_write_all(fh, &one, 1, MPI_INT, MPI_STATUS_IGNORE), MPI_ERR_ACCESS);
     IO_EXPECT(MPI_File_set_size(fh, 0), MPI_ERR_ACCESS);
-    MPI_Status st;
     SM_MPI(MPI_File_read_at(fh, 208, &x, 1, MPI_INT, &st));
     int cnt;
     MPI_Get_count(&st, MPI_INT, &cnt);
@@ -212,6 +269,7 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     if (sm_rank == 0) {
         SM_MPI(MPI_File_delete(f, MPI_INFO_NULL));
+        SM_MPI(MPI_File_delete(io_path("short"), MPI_INFO_NULL));
         SM_CHECK(io_count_files() == 0, "%d files left (shared-pointer side files?)",
                  io_count_files());
     }
