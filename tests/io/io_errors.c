@@ -220,6 +220,31 @@ int main(int argc, char **argv)
         SM_MPI(MPI_File_iread_at(fh, 0, ten, 2, MPI_INT, &mr));
         SM_MPI(MPIO_Wait(&mr, &st));
         SM_CHECK(ten[0] == 1 && ten[1] == 2, "iread_at through MPIO_Request");
+        /* the large-count forms */
+        MPI_Count ce;
+        SM_MPI(MPI_File_get_type_extent_c(fh, MPI_INT, &ce));
+        SM_CHECK(ce == 4, "get_type_extent_c %lld", (long long)ce);
+        int two[2] = { 1000 + sm_rank, 2000 + sm_rank }, got2[2] = { 0, 0 };
+        MPI_Offset at = 400 + 8 * sm_rank;
+        SM_MPI(MPI_File_write_at_c(fh, at, two, (MPI_Count)2, MPI_INT, &st));
+        MPI_Count cc;
+        MPI_Get_count_c(&st, MPI_INT, &cc);
+        SM_CHECK(cc == 2, "write_at_c count %lld", (long long)cc);
+        SM_MPI(MPI_File_read_at_all_c(fh, at, got2, (MPI_Count)2, MPI_INT, &st));
+        SM_CHECK(got2[0] == two[0] && got2[1] == two[1], "read_at_all_c");
+        MPI_Request rq;
+        got2[0] = got2[1] = 0;
+        SM_MPI(MPI_File_iread_at_c(fh, at, got2, (MPI_Count)2, MPI_INT, &rq));
+        SM_MPI(MPI_Wait(&rq, MPI_STATUS_IGNORE));
+        SM_CHECK(got2[1] == two[1], "iread_at_c");
+        SM_MPI(MPI_File_seek(fh, at, MPI_SEEK_SET)); /* the byte view: etypes are bytes */
+        SM_MPI(MPI_File_write_all_begin_c(fh, two, (MPI_Count)2, MPI_INT));
+        SM_MPI(MPI_File_write_all_end(fh, two, &st));
+        MPI_Offset p2;
+        SM_MPI(MPI_File_get_position(fh, &p2));
+        SM_CHECK(p2 == at + 8, "write_all_begin_c moved the pointer to %lld", (long long)p2);
+        /* a split collective needs its _begin, and only one at a time */
+        IO_EXPECT(MPI_File_read_all_end(fh, ten, &st), MPI_ERR_OTHER);
         SM_MPI(MPI_File_close(&fh));
     }
 
