@@ -55,7 +55,8 @@ def count_calls(tracedir, needle):
         with open(os.path.join(tracedir, f), errors="replace") as fh:
             for line in fh:
                 m = re.match(r"(?:\d+\s+)?(\w+)\((\d+)<([^>]*)>", line)
-                if not m or needle not in m.group(3):
+                # the data file only (not sctpmpi's shared-pointer side file, ".<name>.<id>.shfp")
+                if not m or needle not in m.group(3) or m.group(3).endswith(".shfp"):
                     continue
                 if m.group(1).startswith(("write", "pwrite")):
                     w += 1
