@@ -1,6 +1,7 @@
 /* io_atomic.c — atomic mode: with MPI_File_set_atomicity(1), concurrent overlapping accesses
  * behave as if serialised.  Writers fill one shared region again and again, each time with
- * its own value, through a non-contiguous view (two pieces) so an interleaving would show;
+ * its own value, through a non-contiguous view (two pieces far enough apart to be written
+ * by separate system calls) so an interleaving would show;
  * every concurrent read of the region (by the readers, with no synchronisation) must see a
  * single writer's value throughout.  At the end the region holds one writer's value. */
 #include "io_test.h"
@@ -20,9 +21,9 @@ int main(int argc, char **argv)
     SM_MPI(MPI_File_set_atomicity(fh, 1));
     SM_MPI(MPI_File_get_atomicity(fh, &flag));
     SM_CHECK(flag == 1, "atomicity not set");
-    /* the region as two halves, the second before the first in the file: two pieces */
+    /* the region as two halves 800 KB apart (more than a sieving window): two pwrites */
     MPI_Datatype ft;
-    int bl[2] = { N / 2, N / 2 }, dp[2] = { 0, N / 2 };
+    int bl[2] = { N / 2, N / 2 }, dp[2] = { 0, 200000 };
     MPI_Type_indexed(2, bl, dp, MPI_INT, &ft);
     MPI_Type_commit(&ft);
     SM_MPI(MPI_File_set_view(fh, 0, MPI_INT, ft, "native", MPI_INFO_NULL));
