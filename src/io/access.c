@@ -24,26 +24,38 @@ void sm_io_status(MPI_Status *st, MPI_Offset bytes)
     st->sm_count = (size_t)bytes;
 }
 
+/* what is wrong with an access (MPI_SUCCESS: nothing), without reporting it */
+static int access_problem(MPI_File fh, int write, int where, MPI_Offset offset, MPI_Offset count,
+                          MPI_Datatype dt, const void *buf, const char **why)
+{
+    if (count < 0)
+        return *why = "negative count", MPI_ERR_COUNT;
+    if (!dt || !dt->valid || (!dt->basic && !dt->committed))
+        return *why = "invalid or uncommitted datatype", MPI_ERR_TYPE;
+    if (!buf && count > 0 && dt->size > 0 && dt->basic)
+        return *why = "NULL buffer", MPI_ERR_BUFFER;
+    if (write && (fh->amode & MPI_MODE_RDONLY))
+        return *why = "file opened with MPI_MODE_RDONLY", MPI_ERR_ACCESS;
+    if (!write && (fh->amode & MPI_MODE_WRONLY))
+        return *why = "file opened with MPI_MODE_WRONLY", MPI_ERR_ACCESS;
+    if (where != SM_SHARED && (fh->amode & MPI_MODE_SEQUENTIAL))
+        return *why = "file opened with MPI_MODE_SEQUENTIAL: only shared file pointers",
+               MPI_ERR_UNSUPPORTED_OPERATION;
+    if (sm_rep_size(fh, dt, count) % fh->esize != 0)
+        return *why = "the data is not a whole number of etypes of the view", MPI_ERR_TYPE;
+    if (where == SM_AT && offset < 0)
+        return *why = "negative offset", MPI_ERR_ARG;
+    return MPI_SUCCESS;
+}
+
 int sm_io_check_access(MPI_File fh, int write, int where, MPI_Offset count, MPI_Datatype dt,
                        const void *buf, const char *fn)
 {
     SM_TRY(sm_file_check(fh, fn));
-    if (count < 0)
-        return sm_file_error(fh, MPI_ERR_COUNT, fn, "negative count");
-    if (!dt || !dt->valid || (!dt->basic && !dt->committed))
-        return sm_file_error(fh, MPI_ERR_TYPE, fn, "invalid or uncommitted datatype");
-    if (!buf && count > 0 && dt->size > 0 && dt->basic)
-        return sm_file_error(fh, MPI_ERR_BUFFER, fn, "NULL buffer");
-    if (write && (fh->amode & MPI_MODE_RDONLY))
-        return sm_file_error(fh, MPI_ERR_ACCESS, fn, "file opened with MPI_MODE_RDONLY");
-    if (!write && (fh->amode & MPI_MODE_WRONLY))
-        return sm_file_error(fh, MPI_ERR_ACCESS, fn, "file opened with MPI_MODE_WRONLY");
-    if (where != SM_SHARED && (fh->amode & MPI_MODE_SEQUENTIAL))
-        return sm_file_error(fh, MPI_ERR_UNSUPPORTED_OPERATION, fn,
-                             "file opened with MPI_MODE_SEQUENTIAL: only shared file pointers");
-    if (sm_rep_size(fh, dt, count) % fh->esize != 0)
-        return sm_file_error(fh, MPI_ERR_TYPE, fn,
-                             "the data is not a whole number of etypes of the view");
+    const char *why = NULL;
+    int err = access_problem(fh, write, where, 0, count, dt, buf, &why);
+    if (err != MPI_SUCCESS)
+        return sm_file_error(fh, err, fn, "%s", why);
     return MPI_SUCCESS;
 }
 
@@ -218,13 +230,23 @@ static int ordered(MPI_File fh, int write, void *buf, MPI_Offset count, MPI_Data
 int sm_io_rw(MPI_File fh, int write, int where, int coll, MPI_Offset offset, void *buf,
              MPI_Offset count, MPI_Datatype dt, MPI_Status *status, const char *fn)
 {
-    SM_TRY(sm_io_check_access(fh, write, where, count, dt, buf, fn));
+    SM_TRY(sm_file_check(fh, fn));
+    const char *why = "the same call failed on another process";
+    int err = access_problem(fh, write, where, offset, count, dt, buf, &why);
+    if (coll && err == MPI_SUCCESS && fh->split_active)
+        err = MPI_ERR_OTHER, why = "a split collective is active on this file";
+    if (coll) {
+        /* a collective call: every process learns whether any argument was wrong, so none
+         * waits in the exchange for one that has already returned */
+        int any = err;
+        PMPI_Allreduce(&err, &any, 1, MPI_INT, MPI_MAX, fh->comm);
+        err = any;
+    }
+    if (err != MPI_SUCCESS)
+        return sm_file_error(fh, err, fn, "%s", why);
     MPI_Offset etypes = sm_rep_size(fh, dt, count) / fh->esize;
     switch (where) {
-    case SM_AT:
-        if (offset < 0)
-            return sm_file_error(fh, MPI_ERR_ARG, fn, "negative offset");
-        break;
+    case SM_AT: break;
     case SM_INDIV:
         offset = fh->fp;
         fh->fp += etypes;

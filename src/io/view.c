@@ -166,52 +166,48 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
 {
     const char *fn = "MPI_File_set_view";
     SM_TRY(sm_file_check(fh, fn));
-    if (!etype || !etype->valid || (!etype->basic && !etype->committed))
-        return sm_file_error(fh, MPI_ERR_TYPE, fn, "invalid or uncommitted etype");
-    if (!filetype || !filetype->valid || (!filetype->basic && !filetype->committed))
-        return sm_file_error(fh, MPI_ERR_TYPE, fn, "invalid or uncommitted filetype");
-    if (!datarep)
-        return sm_file_error(fh, MPI_ERR_UNSUPPORTED_DATAREP, fn, "NULL data representation");
-    if (info != MPI_INFO_NULL && !sm_info_valid(info))
-        return sm_file_error(fh, MPI_ERR_INFO, fn, "invalid info");
-    int rep;
-    struct sm_datarep *urep;
-    if (sm_rep_lookup(datarep, &rep, &urep) != MPI_SUCCESS)
-        return sm_file_error(fh, MPI_ERR_UNSUPPORTED_DATAREP, fn,
-                             "unknown data representation '%s'", datarep);
-    if (disp == MPI_DISPLACEMENT_CURRENT) {
-        if (!(fh->amode & MPI_MODE_SEQUENTIAL))
-            return sm_file_error(fh, MPI_ERR_ARG, fn,
-                                 "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL");
-        MPI_Offset cur = 0;
-        sm_shfp_get(fh, &cur);
-        disp = fh->disp + cur * fh->esize; /* byte position of the shared pointer */
-    } else if (disp < 0) {
-        return sm_file_error(fh, MPI_ERR_ARG, fn, "negative displacement");
-    }
-    size_t esz_native = sm_dt_psize(etype);
-    if (etype->size == 0 || esz_native == 0)
-        return sm_file_error(fh, MPI_ERR_TYPE, fn, "etype has no data");
-    /* the filetype is made of etypes: its data is a whole number of them */
-    size_t ft_native = filetype->basic ? (size_t)filetype->extent : filetype->psize;
-    if (ft_native % esz_native != 0)
-        return sm_file_error(fh, MPI_ERR_TYPE, fn,
-                             "the filetype's data is not a whole number of etypes");
+    /* every check is local; the outcome is agreed below so that all processes return */
+    int err = MPI_SUCCESS, rep = SM_REP_NATIVE;
+    const char *why = "the same call failed on another process";
+    struct sm_datarep *urep = NULL;
+    size_t esz_native = 0;
     int ro = (fh->amode & MPI_MODE_RDONLY) != 0;
-    if (!type_ok(etype, ro) || !type_ok(filetype, ro))
-        return sm_file_error(fh, MPI_ERR_IO, fn,
-                             "etype or filetype with negative, decreasing or overlapping "
-                             "displacements");
-    if (filetype->extent < 0)
-        return sm_file_error(fh, MPI_ERR_TYPE, fn, "the filetype has a negative extent");
+    if (!etype || !etype->valid || (!etype->basic && !etype->committed))
+        err = MPI_ERR_TYPE, why = "invalid or uncommitted etype";
+    else if (!filetype || !filetype->valid || (!filetype->basic && !filetype->committed))
+        err = MPI_ERR_TYPE, why = "invalid or uncommitted filetype";
+    else if (!datarep || sm_rep_lookup(datarep, &rep, &urep) != MPI_SUCCESS)
+        err = MPI_ERR_UNSUPPORTED_DATAREP, why = "unknown data representation";
+    else if (info != MPI_INFO_NULL && !sm_info_valid(info))
+        err = MPI_ERR_INFO, why = "invalid info";
+    else if (disp == MPI_DISPLACEMENT_CURRENT && !(fh->amode & MPI_MODE_SEQUENTIAL))
+        err = MPI_ERR_ARG, why = "MPI_DISPLACEMENT_CURRENT needs MPI_MODE_SEQUENTIAL";
+    else if (disp < 0 && disp != MPI_DISPLACEMENT_CURRENT)
+        err = MPI_ERR_ARG, why = "negative displacement";
+    else if (etype->size == 0 || (esz_native = sm_dt_psize(etype)) == 0)
+        err = MPI_ERR_TYPE, why = "etype has no data";
+    else if (!type_ok(etype, ro) || !type_ok(filetype, ro))
+        err = MPI_ERR_IO,
+        why = "etype or filetype with negative, decreasing or overlapping displacements";
+    else if ((filetype->basic ? (size_t)filetype->extent : filetype->psize) % esz_native != 0)
+        err = MPI_ERR_TYPE, why = "the filetype's data is not a whole number of etypes";
+    else if (filetype->extent < 0)
+        err = MPI_ERR_TYPE, why = "the filetype has a negative extent";
     /* every process must pass the same datarep and etype size (MPI_ERR_NOT_SAME otherwise) */
-    long long chk[4] = { (long long)esz_native, -(long long)esz_native,
-                         (long long)strlen(datarep), -(long long)strlen(datarep) },
-              r[4];
-    PMPI_Allreduce(chk, r, 4, MPI_LONG_LONG, MPI_MAX, fh->comm);
-    if (r[0] != -r[1] || r[2] != -r[3])
+    long long dl = datarep ? (long long)strlen(datarep) : 0;
+    long long chk[5] = { err, (long long)esz_native, -(long long)esz_native, dl, -dl }, r[5];
+    PMPI_Allreduce(chk, r, 5, MPI_LONG_LONG, MPI_MAX, fh->comm);
+    if (err != MPI_SUCCESS || r[0] != MPI_SUCCESS)
+        return sm_file_error(fh, err != MPI_SUCCESS ? err : (int)r[0], fn, "%s", why);
+    if (r[1] != -r[2] || r[3] != -r[4])
         return sm_file_error(fh, MPI_ERR_NOT_SAME, fn,
                              "etype size or data representation differs between processes");
+    if (disp == MPI_DISPLACEMENT_CURRENT) {
+        MPI_Offset cur = 0;
+        sm_shfp_get(fh, &cur);
+        disp = sm_view_byte(fh, cur * fh->esize); /* byte position of the shared pointer */
+    }
+    PMPI_Barrier(fh->comm); /* everyone has read the old shared pointer */
     fh->disp = disp;
     set_types(fh, etype, filetype);
     snprintf(fh->datarep, sizeof fh->datarep, "%s", datarep);

@@ -248,6 +248,26 @@ int main(int argc, char **argv)
         SM_MPI(MPI_File_close(&fh));
     }
 
+    /* a wrong argument on one process of a collective call: every process returns an error
+     * (none is left waiting in the exchange) */
+    if (sm_size > 1) {
+        SM_MPI(MPI_File_open(MPI_COMM_WORLD, f, MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+        int y[2] = { 1, 2 };
+        int e1 =
+            MPI_File_write_at_all(fh, 0, y, sm_rank == 1 ? -1 : 2, MPI_INT, MPI_STATUS_IGNORE);
+        SM_CHECK(io_class(e1) == MPI_ERR_COUNT, "one bad count: class %d on rank %d",
+                 io_class(e1), sm_rank);
+        int e2 = MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, sm_rank == 1 ? "bogus" : "native",
+                                   MPI_INFO_NULL);
+        SM_CHECK(e2 != MPI_SUCCESS, "one bad datarep: rank %d succeeded", sm_rank);
+        int e3 =
+            MPI_File_read_at_all(fh, sm_rank == 1 ? -5 : 0, y, 2, MPI_INT, MPI_STATUS_IGNORE);
+        SM_CHECK(io_class(e3) == MPI_ERR_ARG, "one negative offset: class %d", io_class(e3));
+        /* and the file still works afterwards */
+        SM_MPI(MPI_File_write_at_all(fh, 4 * sm_rank, y, 1, MPI_INT, MPI_STATUS_IGNORE));
+        SM_MPI(MPI_File_close(&fh));
+    }
+
     /* MPI_MODE_EXCL on an existing file */
     IO_EXPECT(MPI_File_open(MPI_COMM_WORLD, f, MPI_MODE_CREATE | MPI_MODE_EXCL | MPI_MODE_RDWR,
                             MPI_INFO_NULL, &fh),
