@@ -108,6 +108,24 @@ int main(int argc, char **argv)
     MPI_Type_free(&rt);
     MPI_Type_free(&rts);
 
+    /* MPI_LONG is 4 bytes in external32 (its values must fit): 3 longs take 12 bytes */
+    if (me == 0) {
+        MPI_File f1;
+        SM_MPI(MPI_File_open(MPI_COMM_SELF, io_path("longs"), MPI_MODE_CREATE | MPI_MODE_RDWR,
+                             MPI_INFO_NULL, &f1));
+        SM_MPI(MPI_File_set_view(f1, 0, MPI_LONG, MPI_LONG, "external32", MPI_INFO_NULL));
+        long lv[3] = { -7, 123456, 0x01020304 }, lb[3] = { 0, 0, 0 };
+        SM_MPI(MPI_File_write(f1, lv, 3, MPI_LONG, MPI_STATUS_IGNORE));
+        MPI_Offset fsz, fpos;
+        SM_MPI(MPI_File_get_size(f1, &fsz));
+        SM_MPI(MPI_File_get_position(f1, &fpos));
+        SM_CHECK(fsz == 12 && fpos == 3, "3 external32 longs: size %lld, position %lld",
+                 (long long)fsz, (long long)fpos);
+        SM_MPI(MPI_File_read_at(f1, 0, lb, 3, MPI_LONG, MPI_STATUS_IGNORE));
+        SM_CHECK(lb[0] == -7 && lb[1] == 123456 && lb[2] == 0x01020304, "longs round trip");
+        SM_MPI(MPI_File_close(&f1));
+    }
+
     /* a registered representation */
     SM_MPI(MPI_Register_datarep("complement", from_file, to_file, extent_fn, NULL));
     IO_EXPECT(MPI_Register_datarep("complement", from_file, to_file, extent_fn, NULL),
