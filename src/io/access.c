@@ -48,17 +48,6 @@ static int access_problem(MPI_File fh, int write, int where, MPI_Offset offset, 
     return MPI_SUCCESS;
 }
 
-int sm_io_check_access(MPI_File fh, int write, int where, MPI_Offset count, MPI_Datatype dt,
-                       const void *buf, const char *fn)
-{
-    SM_TRY(sm_file_check(fh, fn));
-    const char *why = NULL;
-    int err = access_problem(fh, write, where, 0, count, dt, buf, &why);
-    if (err != MPI_SUCCESS)
-        return sm_file_error(fh, err, fn, "%s", why);
-    return MPI_SUCCESS;
-}
-
 /* the stream bytes before the first piece that reaches past end of file size */
 static MPI_Offset got_before_eof(const struct sm_seg *s, size_t ns, MPI_Offset size, MPI_Offset n)
 {

@@ -113,8 +113,6 @@ int sm_rep_from_file(MPI_File fh, void *buf, MPI_Offset count, MPI_Datatype dt,
 enum { SM_IO_READ = 0, SM_IO_WRITE = 1 };
 /* where: SM_AT (explicit offset in etypes), SM_INDIV, SM_SHARED */
 enum { SM_AT, SM_INDIV, SM_SHARED };
-int sm_io_check_access(MPI_File fh, int write, int where, MPI_Offset count, MPI_Datatype dt,
-                       const void *buf, const char *fn);
 /* independent access at view offset (etypes); sets status */
 int sm_io_indep(MPI_File fh, int write, MPI_Offset offset, void *buf, MPI_Offset count,
                 MPI_Datatype dt, MPI_Status *status, const char *fn);
