@@ -235,8 +235,16 @@ static int open_fd(const char *path, int amode, int create)
         flags |= O_CREAT;
     if (create && (amode & MPI_MODE_EXCL))
         flags |= O_EXCL;
-    if (amode & MPI_MODE_RDONLY)
-        return open(path, flags | O_RDONLY, 0666);
+    if (amode & MPI_MODE_RDONLY) {
+        int fd = open(path, flags | O_RDONLY, 0666);
+        struct stat st;
+        if (fd >= 0 && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+            close(fd);
+            errno = EISDIR; /* a directory is not a file MPI can access */
+            return -1;
+        }
+        return fd;
+    }
     /* write-only files are opened for reading too where possible: collective buffering
      * reads the holes of a domain before writing it back in one piece */
     int fd = open(path, flags | O_RDWR, 0666);

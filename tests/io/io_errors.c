@@ -48,6 +48,10 @@ int main(int argc, char **argv)
                                 MPI_INFO_NULL, &fh),
                   MPI_ERR_NOT_SAME);
     IO_EXPECT(MPI_File_delete(missing, MPI_INFO_NULL), MPI_ERR_NO_SUCH_FILE);
+    IO_EXPECT(MPI_File_open(MPI_COMM_WORLD, io_dir, MPI_MODE_RDONLY, MPI_INFO_NULL, &fh),
+              MPI_ERR_BAD_FILE);
+    IO_EXPECT(MPI_File_open(MPI_COMM_WORLD, io_dir, MPI_MODE_RDWR, MPI_INFO_NULL, &fh),
+              MPI_ERR_BAD_FILE);
 
     /* create, check the metadata */
     MPI_Info info;
