@@ -304,7 +304,15 @@ int main(int argc, char **argv)
     IO_EXPECT(MPI_File_write_at(fh, 0, &one, 1, MPI_INT, MPI_STATUS_IGNORE),
               MPI_ERR_UNSUPPORTED_OPERATION);
     IO_EXPECT(MPI_File_seek(fh, 0, MPI_SEEK_SET), MPI_ERR_UNSUPPORTED_OPERATION);
+    IO_EXPECT(MPI_File_set_view(fh, -1, MPI_INT, MPI_INT, "native", MPI_INFO_NULL), MPI_ERR_ARG);
     SM_MPI(MPI_File_write_shared(fh, &one, 1, MPI_INT, MPI_STATUS_IGNORE));
+    /* MPI_DISPLACEMENT_CURRENT: the new view starts where the shared pointer is */
+    MPI_Barrier(MPI_COMM_WORLD);
+    SM_MPI(MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_INT, MPI_INT, "native",
+                             MPI_INFO_NULL));
+    SM_MPI(MPI_File_get_view(fh, &disp, &et, &ft2, rep));
+    SM_CHECK(disp == 4 * sm_size, "MPI_DISPLACEMENT_CURRENT gave %lld, expected %d",
+             (long long)disp, 4 * sm_size);
     SM_MPI(MPI_File_close(&fh));
 
     /* delete on close; then MPI_File_delete of it fails */
