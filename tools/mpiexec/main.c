@@ -18,6 +18,7 @@
 #include "options.h"
 #include "pmi_server.h"
 #include "rank_spawn.h"
+#include "remote.h"
 
 #define TIMEOUT_EXIT_CODE 124
 #define DRAIN_SECONDS 1.0 /* after the last rank exits, wait this long at most for pipe EOF */
@@ -242,6 +243,17 @@ int main(int argc, char **argv)
     }
 
     double deadline = opt.timeout_s > 0 ? job_now() + opt.timeout_s : 0;
+    if (opt.any_remote) { /* multi-host: one proxy per host does the forking and PMI */
+        remote_run(&job, sfd, deadline, &plan.child_sigmask);
+        close(sfd);
+        kvs_destroy(job.kvs);
+        free(job.ranks);
+        for (int i = 0; i < opt.nhosts; i++)
+            free(opt.hosts[i].name);
+        free(opt.hosts);
+        free(opt.env_assign);
+        return job.failed ? job.exit_code : 0;
+    }
     for (int i = 0; i < job.nranks; i++) {
         if (spawn_rank(&job, &plan, i) < 0) {
             job_fail(&job, 1, "could not start rank %d; killing the %d started", i, job.nrunning);
@@ -262,6 +274,9 @@ int main(int argc, char **argv)
         free(plan.hosts);
     }
     free(netlab);
+    for (int i = 0; i < opt.nhosts; i++)
+        free(opt.hosts[i].name);
+    free(opt.hosts);
     free(opt.env_assign);
     return job.failed ? job.exit_code : 0;
 }

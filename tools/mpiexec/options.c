@@ -1,6 +1,6 @@
 /* options.c — parses mpiexec's flags (see docs/launcher.md), including the spellings users
- * bring from Open MPI and MPICH, and checks that every host a host list or hostfile names is
- * this machine (multi-host launch is not supported); stops at the program name. */
+ * bring from Open MPI and MPICH, the host list (-H, --hostfile) with placement flags and the
+ * rsh-style launcher for other hosts; stops at the program name. */
 #include "options.h"
 
 #include <arpa/inet.h>
@@ -214,12 +214,31 @@ static int host_is_local(const char *name)
     return (buf[sb] == '\0' || me[sm] == '\0') && sb == sm && strncasecmp(buf, me, sb) == 0;
 }
 
-static int not_local(const char *host)
+/* ---- multi-host: the host list ---- */
+/* Records HOST with SLOTS (a name given twice gets the slots of both). */
+static int record_host(struct mpiexec_options *opt, const char *host, int slots)
 {
-    fprintf(stderr, "mpiexec: multi-host launch is not supported yet: %s is not this machine\n",
-            host);
-    return -2;
+    for (int i = 0; i < opt->nhosts; i++) {
+        if (strcmp(opt->hosts[i].name, host) == 0) {
+            opt->hosts[i].slots += slots;
+            return 0;
+        }
+    }
+    struct mpiexec_host *grown = realloc(opt->hosts, (size_t)(opt->nhosts + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    opt->hosts = grown;
+    struct mpiexec_host *h = &opt->hosts[opt->nhosts];
+    h->name = strdup(host);
+    if (!h->name)
+        return -1;
+    h->slots = slots;
+    h->local = host_is_local(host);
+    opt->any_remote |= !h->local;
+    opt->nhosts++;
+    return 0;
 }
+/* ---- end multi-host ---- */
 
 /* One "host" or "host:slots" ([v6]:slots, or a bare IPv6 address); adds its slots. */
 static int add_host(const char *spec, int slots_default, struct mpiexec_options *opt,
@@ -242,8 +261,10 @@ static int add_host(const char *spec, int slots_default, struct mpiexec_options 
         fprintf(stderr, "mpiexec: %s: bad slot count in '%s'\n", where, spec);
         return -1;
     }
-    if (!host_is_local(host))
-        return not_local(host);
+    if (record_host(opt, host, slots) < 0) {
+        perror("mpiexec");
+        return -1;
+    }
     opt->host_slots += slots;
     return 0;
 }
@@ -321,6 +342,7 @@ static int parse_map_by(const char *v, struct mpiexec_options *opt)
     }
     snprintf(policy, sizeof policy, "%.*s", (int)(pl < sizeof policy ? pl : sizeof policy - 1),
              v);
+    opt->map_by_node = strcasecmp(policy, "node") == 0; /* round-robin over hosts */
     for (int i = 0; noop[i]; i++)
         if (strcasecmp(policy, noop[i]) == 0)
             return 0;
@@ -400,9 +422,12 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
             opt->prefix_output = 1;
             continue;
         }
-        if (strcmp(a, "--oversubscribe") == 0 || strcmp(a, "-oversubscribe") == 0 ||
-            strcmp(a, "-genvall") == 0 || strcmp(a, "-envall") == 0)
-            continue; /* all ranks run on this host with our whole environment anyway */
+        if (strcmp(a, "--oversubscribe") == 0 || strcmp(a, "-oversubscribe") == 0) {
+            opt->oversubscribe = 1;
+            continue;
+        }
+        if (strcmp(a, "-genvall") == 0 || strcmp(a, "-envall") == 0)
+            continue; /* the ranks get our whole environment anyway */
         if ((v = flag_any(argc, argv, &i, n_flags, &missing))) {
             if (parse_count(v, &opt->nranks) < 0) {
                 fprintf(stderr, "mpiexec: -n wants a rank count between 1 and 65536, got '%s'\n",
@@ -494,6 +519,18 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
                 return -1;
             continue;
         }
+        /* ---- multi-host: the launcher ---- */
+        if (!missing &&
+            ((v = flag_value(argc, argv, &i, "--launcher-rsh", &missing)) ||
+             (!missing && (v = flag_value(argc, argv, &i, "-launcher-exec", &missing))))) {
+            if (!*v) {
+                fprintf(stderr, "mpiexec: %s wants a command (e.g. ssh)\n", a);
+                return -1;
+            }
+            opt->launcher_rsh = v;
+            continue;
+        }
+        /* ---- end multi-host ---- */
         if (!missing && (v = flag_value(argc, argv, &i, "--netlab", &missing))) {
             opt->netlab_topo = v;
             continue;
@@ -508,13 +545,34 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
         opt->nranks = opt->host_slots > 65536 ? 65536 : opt->host_slots;
     else if (!opt->nranks_given && opt->ppn > 0)
         opt->nranks = opt->ppn;
-    if (opt->ppn > 0 && opt->nranks > opt->ppn) {
+    /* ---- multi-host: placement checks ---- */
+    if (!opt->launcher_rsh) {
+        const char *e = getenv("SCTPMPI_LAUNCHER_RSH");
+        opt->launcher_rsh = e && *e ? e : MPIEXEC_DEFAULT_RSH;
+    }
+    if (!opt->any_remote && opt->ppn > 0 && opt->nranks > opt->ppn) {
+        int need = (opt->nranks + opt->ppn - 1) / opt->ppn;
         fprintf(stderr,
-                "mpiexec: multi-host launch is not supported yet: %d ranks at %d per "
-                "host need %d hosts\n",
-                opt->nranks, opt->ppn, (opt->nranks + opt->ppn - 1) / opt->ppn);
+                "mpiexec: %d ranks at %d per host need %d hosts, and %s: name them with "
+                "-H host1,host2,... or --hostfile FILE\n",
+                opt->nranks, opt->ppn, need,
+                opt->nhosts ? "every host given is this machine" : "no host was given");
         return -2;
     }
+    if (opt->any_remote && opt->netlab_topo) {
+        fprintf(stderr, "mpiexec: --netlab places ranks on netlab's hosts itself: it cannot be "
+                        "combined with a host list naming other machines\n");
+        return -1;
+    }
+    if (opt->any_remote && opt->ppn > 0 && !opt->oversubscribe &&
+        opt->nranks > opt->ppn * opt->nhosts) {
+        fprintf(stderr,
+                "mpiexec: %d ranks at %d per host need %d hosts, only %d given "
+                "(--oversubscribe wraps around)\n",
+                opt->nranks, opt->ppn, (opt->nranks + opt->ppn - 1) / opt->ppn, opt->nhosts);
+        return -1;
+    }
+    /* ---- end multi-host ---- */
     if (i >= argc) {
         fprintf(stderr, "mpiexec: no program given (see mpiexec --help)\n");
         return -1;
