@@ -60,8 +60,9 @@ static void start_killing(struct proxy *px)
     signal_ranks(px, SIGTERM);
 }
 
-/* Reads one whole message from stdin, blocking (only the set-up record is read this way). */
-static int read_setup(struct wire_in *in, struct wire_msg *msg)
+/* Reads one whole message of type TYPE from stdin, blocking (the set-up record and the start
+ * signal are read this way, before any rank exists). */
+static int read_msg(struct wire_in *in, struct wire_msg *msg, uint32_t type)
 {
     int r;
     while ((r = wire_next(in, msg)) == 0) {
@@ -71,7 +72,7 @@ static int read_setup(struct wire_in *in, struct wire_msg *msg)
         if (n <= 0)
             return -1;
     }
-    return r == 1 && msg->type == W_SETUP ? 0 : -1;
+    return r == 1 && msg->type == type ? 0 : -1;
 }
 
 /* The address of this host that mpiexec's ssh connection reached, from SSH_CONNECTION
@@ -362,7 +363,7 @@ int main(int argc, char **argv)
     if (!px.cache)
         return 1;
     /* the set-up record first: nothing else happens before it */
-    if (read_setup(&in, &msg) < 0) {
+    if (read_msg(&in, &msg, W_SETUP) < 0) {
         fprintf(stderr, "sctpmpi_proxy: no job set-up record from mpiexec on stdin\n");
         return 1;
     }
@@ -383,6 +384,11 @@ int main(int argc, char **argv)
     if (su.cwd && chdir(su.cwd) < 0)
         fprintf(stderr, "sctpmpi_proxy on %s: cannot enter %s (%s); ranks start in %s\n", px.host,
                 su.cwd, strerror(errno), getenv("HOME") ? getenv("HOME") : "/");
+
+    /* no rank starts anywhere until every host's proxy is up */
+    proxy_send(&px, W_READY, 0, NULL, 0);
+    if (px.lost || read_msg(&in, &msg, W_START) < 0)
+        return 1; /* mpiexec gave up on the job (another host failed): nothing to clean */
 
     sigset_t mask, oldmask;
     sigemptyset(&mask);

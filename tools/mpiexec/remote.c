@@ -36,7 +36,7 @@ struct proxy_conn {
     struct wire_in in;
     struct wire_out out;
     int nranks, nexited;
-    int fenced, done, reaped;
+    int fenced, done, reaped, ready;
 };
 
 struct remote {
@@ -45,6 +45,8 @@ struct remote {
     int *host_of_rank;
     struct strlist epoch; /* pairs put since the last completed fence, from every host */
     int nfenced;
+    int nready; /* proxies that applied their set-up; at all, W_START goes out */
+    int nwant;  /* proxies started: hosts with at least one rank */
 };
 
 int *remote_place(const struct mpiexec_options *opt, int nranks)
@@ -321,6 +323,15 @@ static void handle_msg(struct job *job, struct remote *rm, int host, const struc
         pc->done = 1;
         return;
     }
+    if (m->type == W_READY) {
+        if (pc->ready++)
+            return;
+        if (++rm->nready == rm->nwant && !job->killing)
+            for (int i = 0; i < rm->npx; i++)
+                if (rm->px[i].nranks > 0 && rm->px[i].to_fd >= 0)
+                    (void)wire_queue(&rm->px[i].out, W_START, 0, NULL, 0);
+        return;
+    }
     if (m->type == W_FENCE) {
         if (!job->killing)
             fence_in(job, rm, pc, m);
@@ -450,6 +461,7 @@ void remote_run(struct job *job, int sfd, double deadline, const sigset_t *child
             rm.px[i].reaped = 1;
             continue;
         }
+        rm.nwant++;
         if (start_proxy(job, &rm, i, proxy, child_sigmask) < 0) {
             rm.px[i].reaped = rm.px[i].pid <= 0;
             conn_ended(job, &rm, i);
@@ -491,8 +503,9 @@ void remote_run(struct job *job, int sfd, double deadline, const sigset_t *child
         /* a proxy that has reported every rank gets EOF on its stdin: it may leave */
         for (int i = 0; i < rm.npx; i++) {
             struct proxy_conn *pc = &rm.px[i];
+            int unstarted = job->killing && rm.nready < rm.nwant; /* W_START never went out */
             if (pc->to_fd >= 0 && !wire_pending(&pc->out) && pc->nranks &&
-                pc->nexited == pc->nranks && (pc->done || job->killing)) {
+                ((pc->nexited == pc->nranks && (pc->done || job->killing)) || unstarted)) {
                 close(pc->to_fd);
                 pc->to_fd = -1;
             }

@@ -16,6 +16,7 @@ enum wire_type {
     W_SETUP = 1,  /* payload: "key=value" strings (see proxy.c) */
     W_KVS = 2,    /* fence done: every pair put since the last fence (key, value, ...) */
     W_SIGNAL = 3, /* rank field = signal number for every rank's process group */
+    W_START = 4,  /* every proxy is ready: fork the ranks */
     /* proxy -> mpiexec */
     W_OUT = 10,      /* rank's stdout bytes */
     W_ERR = 11,      /* rank's stderr bytes */
@@ -25,6 +26,7 @@ enum wire_type {
     W_ABORT = 15,    /* rank called abort; payload: decimal exit code */
     W_EXIT = 16,     /* rank was reaped; payload: decimal wait status */
     W_DONE = 17,     /* every local rank reaped and its output sent: the proxy exits */
+    W_READY = 18,    /* set-up applied; waiting for W_START */
 };
 
 struct wire_msg {
