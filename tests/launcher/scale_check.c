@@ -55,6 +55,7 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     double t_init = wall();
+    int socks_init = sockets(), socks_init_max = 0;
     int rank, size, errs = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -102,11 +103,14 @@ int main(int argc, char **argv)
     MPI_Reduce(&rss, &rss_sum, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
     MPI_Reduce(&socks, &socks_max, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
     MPI_Reduce(&socks_ring, &socks_ring_max, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
+    MPI_Reduce(&socks_init, &socks_init_max, 1, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
     MPI_Reduce(&errs, &all_errs, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
     if (rank == 0) {
-        printf("scale: ranks %d startup_s %.3f rss_kib_mean %ld rss_kib_max %ld "
-               "sockets_after_ring_max %d sockets_after_alltoall_max %d\n",
-               size, startup_max, rss_sum / size, rss_max, socks_ring_max, socks_max);
+        printf(
+            "scale: ranks %d startup_s %.3f rss_kib_mean %ld rss_kib_max %ld "
+            "sockets_after_init_max %d sockets_after_ring_max %d sockets_after_alltoall_max %d\n",
+            size, startup_max, rss_sum / size, rss_max, socks_init_max, socks_ring_max,
+            socks_max);
         if (all_errs == 0)
             printf(" No Errors\n");
         else

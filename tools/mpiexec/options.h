@@ -3,7 +3,7 @@
 #define MPIEXEC_OPTIONS_H
 
 /* default command that starts a proxy on another host (SCTPMPI_LAUNCHER_RSH, --launcher-rsh) */
-#define MPIEXEC_DEFAULT_RSH "ssh -x -o BatchMode=yes"
+#define MPIEXEC_DEFAULT_RSH "ssh -x -o BatchMode=yes -o ConnectTimeout=10"
 
 struct mpiexec_host {
     char *name;
