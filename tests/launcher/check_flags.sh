@@ -53,15 +53,15 @@ refuse() {
 }
 # other hosts get a proxy through the rsh command: one that fails (`false`) ends the job with
 # 255 and a message naming the host, before any rank starts anywhere
-remote="lost the connection to the proxy on host 198.18.0.1"
+remote="could not start the proxy on host 198.18.0.1 (launcher: false); no rank was started on any host"
 export SCTPMPI_LAUNCHER_RSH=false
 refuse 255 "$remote" -H 198.18.0.1
 refuse 255 "$remote" -n 2 --host localhost,198.18.0.1:4
 printf 'localhost\n198.18.0.1 slots=2\n' >"$dir/remote"
 refuse 255 "$remote" --hostfile "$dir/remote"
-refuse 255 "lost the connection to the proxy on host remote-node-x.invalid" \
+refuse 255 "could not start the proxy on host remote-node-x.invalid" \
   -hosts remote-node-x.invalid
-refuse 255 "lost the connection to the proxy on host 198.18.0.1" \
+refuse 255 "could not start the proxy on host 198.18.0.1 (launcher: false %h)" \
   --launcher-rsh "false %h" -H 198.18.0.1
 unset SCTPMPI_LAUNCHER_RSH
 refuse 1 "4 ranks at 2 per host need 2 hosts, and no host was given" -ppn 2 -n 4

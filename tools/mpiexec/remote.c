@@ -267,7 +267,14 @@ static void conn_ended(struct job *job, struct remote *rm, int host)
             lost++;
         }
     }
-    if (lost)
+    if (lost && !pc->ready)
+        job_fail(job, LOST_PROXY_EXIT_CODE,
+                 "could not start the proxy on host %s (launcher: %s%s); %s", pc->host,
+                 job->opt->hosts[host].local ? "" : job->opt->launcher_rsh,
+                 job->opt->hosts[host].local ? "none, this machine" : "",
+                 rm->nready < rm->nwant ? "no rank was started on any host"
+                                        : "killing the rest of the job");
+    else if (lost)
         job_fail(job, LOST_PROXY_EXIT_CODE,
                  "lost the connection to the proxy on host %s (the proxy, its launcher or the "
                  "host died); %d rank(s) there are gone; killing the rest of the job",
