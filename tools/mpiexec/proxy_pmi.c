@@ -46,6 +46,30 @@ static void parse_request(char *line, struct request *rq)
 }
 
 static void reply(struct prank *pr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Replies made while one rank's requests are being served are collected and sent in one
+ * write at the end (a rank may pipeline many gets). */
+static struct {
+    char *buf;
+    size_t len, cap;
+    const struct prank *who;
+} batch;
+
+static void send_bytes(struct prank *pr, const char *p, size_t left)
+{
+    while (left > 0) {
+        ssize_t w = send(pr->pmi_fd, p, left, MSG_NOSIGNAL);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            close(pr->pmi_fd); /* gone, or not reading its replies (send timeout) */
+            pr->pmi_fd = -1;
+            return;
+        }
+        p += w;
+        left -= (size_t)w;
+    }
+}
+
 static void reply(struct prank *pr, const char *fmt, ...)
 {
     if (pr->pmi_fd < 0)
@@ -59,20 +83,26 @@ static void reply(struct prank *pr, const char *fmt, ...)
         return;
     if ((size_t)n >= sizeof buf)
         n = (int)sizeof buf - 1;
-    const char *p = buf;
-    size_t left = (size_t)n;
-    while (left > 0) {
-        ssize_t w = send(pr->pmi_fd, p, left, MSG_NOSIGNAL);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            close(pr->pmi_fd); /* gone, or not reading its replies (send timeout) */
-            pr->pmi_fd = -1;
+    if (batch.who == pr) {
+        if (batch.len + (size_t)n > batch.cap) {
+            size_t cap = batch.cap ? batch.cap : 16384;
+            while (cap < batch.len + (size_t)n)
+                cap *= 2;
+            char *nb = realloc(batch.buf, cap);
+            if (nb) {
+                batch.buf = nb;
+                batch.cap = cap;
+            }
+        }
+        if (batch.len + (size_t)n <= batch.cap) {
+            memcpy(batch.buf + batch.len, buf, (size_t)n);
+            batch.len += (size_t)n;
             return;
         }
-        p += w;
-        left -= (size_t)w;
+        send_bytes(pr, batch.buf, batch.len); /* out of memory: send what we have, then this */
+        batch.len = 0;
     }
+    send_bytes(pr, buf, (size_t)n);
 }
 
 static int kvsname_ok(struct proxy *px, struct prank *pr, const struct request *rq,
@@ -165,7 +195,8 @@ static void handle_line(struct proxy *px, struct prank *pr, char *line)
         if (!pr->inited)
             proxy_send(px, W_INIT, (uint32_t)pr->rank, NULL, 0);
         pr->inited = 1;
-        reply(pr, "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0\n");
+        reply(pr,
+              "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0 sctpmpi_pipeline=1\n");
     } else if (strcmp(cmd, "get_maxes") == 0) {
         reply(pr, "cmd=maxes kvsname_max=%d keylen_max=%d vallen_max=%d rc=0\n", KVSNAME_MAX,
               KEYLEN_MAX, VALLEN_MAX);
@@ -207,6 +238,7 @@ void proxy_pmi_pump(struct proxy *px, struct prank *pr)
         return;
     }
     pr->pmi_len += (size_t)n;
+    batch.who = pr;
     char *start = pr->pmi_buf, *nl;
     while (pr->pmi_fd >= 0 &&
            (nl = memchr(start, '\n', pr->pmi_len - (size_t)(start - pr->pmi_buf)))) {
@@ -214,6 +246,10 @@ void proxy_pmi_pump(struct proxy *px, struct prank *pr)
         handle_line(px, pr, start);
         start = nl + 1;
     }
+    batch.who = NULL;
+    if (batch.len && pr->pmi_fd >= 0)
+        send_bytes(pr, batch.buf, batch.len);
+    batch.len = 0;
     size_t rest = pr->pmi_len - (size_t)(start - pr->pmi_buf);
     memmove(pr->pmi_buf, start, rest);
     pr->pmi_len = rest;
