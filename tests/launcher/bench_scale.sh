@@ -13,6 +13,8 @@ mpiexec=$b/tools/mpiexec/mpiexec; netlab=$b/tools/netlab/netlab
 prog=$b/tests/launcher/scale_check
 rc=0
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+# what else is running (the figures below are only as good as the machine is quiet)
+echo "busiest other processes: $(ps -eo pcpu=,comm= --sort=-pcpu | head -8 | awk '{printf "%s %s%%, ", $2, $1}')"
 run() { # label command...
   local label=$1; shift
   local s e out

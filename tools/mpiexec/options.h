@@ -3,7 +3,9 @@
 #define MPIEXEC_OPTIONS_H
 
 /* default command that starts a proxy on another host (SCTPMPI_LAUNCHER_RSH, --launcher-rsh) */
-#define MPIEXEC_DEFAULT_RSH "ssh -x -o BatchMode=yes -o ConnectTimeout=10"
+#define MPIEXEC_DEFAULT_RSH                                                                      \
+    "ssh -x -o BatchMode=yes -o ConnectTimeout=10 -o ServerAliveInterval=3 "                     \
+    "-o ServerAliveCountMax=2"
 
 struct mpiexec_host {
     char *name;
