@@ -183,7 +183,7 @@ int main(int argc, char **argv)
     struct mpiexec_options opt;
     int rc = mpiexec_parse_options(argc, argv, &opt);
     if (rc != 0) {
-        free(opt.env_assign);
+        mpiexec_free_options(&opt);
         return rc > 0 ? 0 : rc == -2 ? 1 : 2;
     }
     signal(SIGPIPE, SIG_IGN);
@@ -196,7 +196,7 @@ int main(int argc, char **argv)
         if (!netlab) {
             fprintf(stderr, "mpiexec: --netlab: cannot find the netlab tool next to mpiexec "
                             "(../netlab/netlab or ./netlab) or in PATH\n");
-            free(opt.env_assign);
+            mpiexec_free_options(&opt);
             return 127;
         }
         if (!getenv("NETLAB_RUN"))
@@ -205,7 +205,7 @@ int main(int argc, char **argv)
             plan.hosts = netlab_hosts(netlab, &plan.nhosts);
         if (!plan.hosts) {
             free(netlab);
-            free(opt.env_assign);
+            mpiexec_free_options(&opt);
             return 127;
         }
         plan.netlab = netlab;
@@ -248,10 +248,7 @@ int main(int argc, char **argv)
         close(sfd);
         kvs_destroy(job.kvs);
         free(job.ranks);
-        for (int i = 0; i < opt.nhosts; i++)
-            free(opt.hosts[i].name);
-        free(opt.hosts);
-        free(opt.env_assign);
+        mpiexec_free_options(&opt);
         return job.failed ? job.exit_code : 0;
     }
     for (int i = 0; i < job.nranks; i++) {
@@ -274,9 +271,6 @@ int main(int argc, char **argv)
         free(plan.hosts);
     }
     free(netlab);
-    for (int i = 0; i < opt.nhosts; i++)
-        free(opt.hosts[i].name);
-    free(opt.hosts);
-    free(opt.env_assign);
+    mpiexec_free_options(&opt);
     return job.failed ? job.exit_code : 0;
 }

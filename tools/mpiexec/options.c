@@ -278,6 +278,17 @@ static int record_host(struct mpiexec_options *opt, const char *host, int slots)
     opt->nhosts++;
     return 0;
 }
+
+void mpiexec_free_options(struct mpiexec_options *opt)
+{
+    for (int i = 0; i < opt->nhosts; i++)
+        free(opt->hosts[i].name);
+    free(opt->hosts);
+    free(opt->env_assign);
+    opt->hosts = NULL;
+    opt->nhosts = 0;
+    opt->env_assign = NULL;
+}
 /* ---- end multi-host ---- */
 
 /* One "host" or "host:slots" ([v6]:slots, or a bare IPv6 address); adds its slots. */

@@ -39,4 +39,7 @@ struct mpiexec_options {
  * one host (message printed; exit 1). */
 int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt);
 
+/* Frees what parsing allocated (safe after any return of mpiexec_parse_options). */
+void mpiexec_free_options(struct mpiexec_options *opt);
+
 #endif

@@ -359,20 +359,23 @@ int main(int argc, char **argv)
     struct setup su = { 0 };
     struct wire_in in = { 0 };
     struct wire_msg msg;
+    char *setup_copy = NULL;
+    int rc = 1, sfd = -1;
+    struct pollfd *pfd = NULL;
     px.cache = kvs_create();
     if (!px.cache)
-        return 1;
+        goto out;
     /* the set-up record first: nothing else happens before it */
     if (read_msg(&in, &msg, W_SETUP) < 0) {
         fprintf(stderr, "sctpmpi_proxy: no job set-up record from mpiexec on stdin\n");
-        return 1;
+        goto out;
     }
-    char *setup_copy = malloc(msg.len + 1);
+    setup_copy = malloc(msg.len + 1);
     if (!setup_copy)
-        return 1;
+        goto out;
     memcpy(setup_copy, msg.payload, msg.len);
     if (apply_setup(&px, &su, setup_copy, msg.len) < 0)
-        return 1;
+        goto out;
     unsetenv("PMI_PORT");
     unsetenv("PMI_ID");
     char buf[32];
@@ -388,7 +391,7 @@ int main(int argc, char **argv)
     /* no rank starts anywhere until every host's proxy is up */
     proxy_send(&px, W_READY, 0, NULL, 0);
     if (px.lost || read_msg(&in, &msg, W_START) < 0)
-        return 1; /* mpiexec gave up on the job (another host failed): nothing to clean */
+        goto out; /* mpiexec gave up on the job (another host failed): nothing to clean */
 
     sigset_t mask, oldmask;
     sigemptyset(&mask);
@@ -397,9 +400,9 @@ int main(int argc, char **argv)
     sigaddset(&mask, SIGTERM);
     sigaddset(&mask, SIGHUP);
     sigprocmask(SIG_BLOCK, &mask, &oldmask);
-    int sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+    sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
     if (sfd < 0)
-        return 1;
+        goto out;
     int nrunning = 0;
     for (int i = 0; i < px.nlocal; i++) {
         if (spawn_rank(&px, &su, &px.ranks[i], &oldmask) < 0) {
@@ -414,7 +417,7 @@ int main(int argc, char **argv)
     }
 
     size_t nfds = 2 + 3 * (size_t)px.nlocal;
-    struct pollfd *pfd = calloc(nfds, sizeof *pfd);
+    pfd = calloc(nfds, sizeof *pfd);
     double drain_end = 0;
     while (pfd) {
         if (nrunning == 0) {
@@ -470,6 +473,10 @@ int main(int argc, char **argv)
     /* nothing outlives the job: whatever is left in the ranks' process groups goes */
     signal_ranks(&px, px.lost ? SIGKILL : SIGTERM);
     proxy_send(&px, W_DONE, 0, NULL, 0);
+    rc = px.lost ? 1 : 0;
+out:
+    if (sfd >= 0)
+        close(sfd);
     free(pfd);
     free(px.ranks);
     free(su.argv);
@@ -477,5 +484,5 @@ int main(int argc, char **argv)
     free(px.pending.buf);
     kvs_destroy(px.cache);
     wire_in_free(&in);
-    return px.lost ? 1 : 0;
+    return rc;
 }
