@@ -41,6 +41,15 @@ run 2 -ppn 2 -n 2 "$prog"
 run 3 --map-by ppr:4:node -n 3 "$prog"
 run 2 --map-by core -n 2 "$prog"
 
+# -wdir / --wdir (local and through proxies), -prepend-rank / --tag-output, -npernode
+out=$("$mpiexec" -n 2 -wdir /usr -prepend-rank pwd | sort | tr '\n' ' ')
+[ "$out" = "[0] /usr [1] /usr " ] || fail "-wdir /usr -prepend-rank: '$out'"; ok
+out=$("$mpiexec" --launcher-rsh "env SM_FAKE_HOST=%h" -H hA,hB --wdir=/etc --tag-output \
+  -npernode 1 pwd | sort | tr '\n' ' ')
+[ "$out" = "[0] /etc [1] /etc " ] || fail "--wdir through proxies: '$out'"; ok
+"$mpiexec" -n 1 -wdir "$dir/nonexistent" true >"$dir/out" 2>&1
+[ $? = 127 ] && grep -q "wdir" "$dir/out" || fail "-wdir to a missing directory"; ok
+
 # refusals: exit status, message, and no rank started (the program would create a file)
 marker="$dir/started"
 refuse() {
@@ -82,7 +91,8 @@ refuse 2 "cannot parse 'junk'" -f "$dir/bad"
 "$mpiexec" --help >"$dir/out" || fail "--help"
 for w in -genv -env -genvlist --oversubscribe -oversubscribe -H --host -hosts --hostfile \
          -machinefile -ppn ppr:N:node SCTPMPI_TIMEOUT "EXIT STATUS" --launcher-rsh \
-         SCTPMPI_LAUNCHER_RSH sctpmpi_proxy "map-by node"; do
+         SCTPMPI_LAUNCHER_RSH sctpmpi_proxy "map-by node" -wdir -prepend-rank --tag-output \
+         -npernode; do
   grep -qF -- "$w" "$dir/out" || fail "--help does not mention $w"
 done
 ok

@@ -53,8 +53,10 @@ static void print_usage(FILE *f)
         "        Pass these variables from our environment (MPICH); same as -x A -x B.\n"
         "    -genvall, -envall\n"
         "        Accepted: the ranks always get mpiexec's whole environment.\n"
-        "    -l, --prefix-output\n"
+        "    -l, --prefix-output, -prepend-rank, --tag-output\n"
         "        Prefix each output line with [rank].\n"
+        "    -wdir DIR, --wdir DIR, -wd DIR\n"
+        "        The ranks start in DIR (default: mpiexec's working directory, on every host).\n"
         "\n"
         "HOSTS AND PLACEMENT\n"
         "    -H LIST, -host LIST, --host LIST, -hosts LIST, --hosts LIST\n"
@@ -68,7 +70,7 @@ static void print_usage(FILE *f)
         "        with more ranks than slots the list is walked again.\n"
         "    --map-by node\n"
         "        Round-robin: rank i runs on host i mod H.\n"
-        "    -ppn N, --ppn N, --map-by ppr:N:node\n"
+        "    -ppn N, --ppn N, -npernode N, --npernode N, --map-by ppr:N:node\n"
         "        N ranks per host, in blocks, whatever the slots; more ranks than N x hosts is\n"
         "        an error unless --oversubscribe (then the hosts are used again).\n"
         "        --map-by core|socket|numa|hwthread|package|l3cache is accepted as 'slot'.\n"
@@ -432,7 +434,8 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
     static const char *const file_flags[] = { "-f",           "-hostfile",     "--hostfile",
                                               "-machinefile", "--machinefile", NULL };
     static const char *const envlist_flags[] = { "-genvlist", "-envlist", NULL };
-    static const char *const ppn_flags[] = { "-ppn", "--ppn", NULL };
+    static const char *const ppn_flags[] = { "-ppn", "--ppn", "-npernode", "--npernode", NULL };
+    static const char *const wdir_flags[] = { "-wdir", "--wdir", "-wd", "--wd", NULL };
     static const char *const mapby_flags[] = { "--map-by", "-map-by", NULL };
     memset(opt, 0, sizeof *opt);
     opt->nranks = 1;
@@ -469,7 +472,9 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
             printf("mpiexec (sctpmpi) %s\n", SCTPMPI_VERSION_STRING);
             return 1;
         }
-        if (strcmp(a, "-l") == 0 || strcmp(a, "--prefix-output") == 0) {
+        if (strcmp(a, "-l") == 0 || strcmp(a, "--prefix-output") == 0 ||
+            strcmp(a, "-prepend-rank") == 0 || strcmp(a, "--tag-output") == 0 ||
+            strcmp(a, "-tag-output") == 0) {
             opt->prefix_output = 1;
             continue;
         }
@@ -570,6 +575,16 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
                 return -1;
             continue;
         }
+        /* ---- working directory ---- */
+        if (!missing && (v = flag_any(argc, argv, &i, wdir_flags, &missing))) {
+            if (!*v) {
+                fprintf(stderr, "mpiexec: %s wants a directory\n", a);
+                return -1;
+            }
+            opt->wdir = v;
+            continue;
+        }
+        /* ---- end working directory ---- */
         /* ---- multi-host: the launcher ---- */
         if (!missing &&
             ((v = flag_value(argc, argv, &i, "--launcher-rsh", &missing)) ||

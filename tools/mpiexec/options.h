@@ -32,6 +32,7 @@ struct mpiexec_options {
     int map_by_node;          /* --map-by node: round-robin; else blocks of slots */
     int oversubscribe;        /* --oversubscribe */
     const char *launcher_rsh; /* --launcher-rsh / SCTPMPI_LAUNCHER_RSH / ssh */
+    const char *wdir;         /* -wdir DIR: where the ranks start, NULL = our cwd */
 };
 
 /* Parses argv.  Returns 0 to run, 1 if it already printed help/version (exit 0),

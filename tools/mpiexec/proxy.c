@@ -140,9 +140,11 @@ struct setup {
     char **argv;
     int argc;
     const char *cwd;
+    int cwd_given; /* -wdir: a directory that cannot be entered fails the job */
 };
 
-/* Setup strings: the magic, then host=, size=, kvsname=, secret=, cwd=, local=R (one per
+/* Setup strings: the magic, then host=, size=, kvsname=, secret=, cwd= (mpiexec's: a host
+ * without it starts the ranks in $HOME) or wdir= (-wdir: must exist), local=R (one per
  * local rank), env=VAR=VAL (mpiexec's environment), xenv=VAR=VAL (-x: always applied),
  * arg=A (the program and its arguments). */
 static int apply_setup(struct proxy *px, struct setup *su, const char *p, size_t len)
@@ -177,7 +179,10 @@ static int apply_setup(struct proxy *px, struct setup *su, const char *p, size_t
                 return -1;
         } else if (strncmp(s, "cwd=", 4) == 0)
             su->cwd = s + 4;
-        else if (strncmp(s, "local=", 6) == 0) {
+        else if (strncmp(s, "wdir=", 5) == 0) {
+            su->cwd = s + 5;
+            su->cwd_given = 1;
+        } else if (strncmp(s, "local=", 6) == 0) {
             struct prank *pr = &px->ranks[px->nlocal++];
             pr->rank = atoi(s + 6);
             pr->pmi_fd = pr->out_fd = pr->err_fd = -1;
@@ -384,7 +389,10 @@ int main(int argc, char **argv)
     snprintf(buf, sizeof buf, "%d", px.nlocal);
     setenv("SCTPMPI_LOCAL_RANKS", buf, 1);
     default_addrs();
-    if (su.cwd && chdir(su.cwd) < 0)
+    if (su.cwd && chdir(su.cwd) < 0 && su.cwd_given) {
+        fprintf(stderr, "sctpmpi_proxy on %s: -wdir %s: %s\n", px.host, su.cwd, strerror(errno));
+        goto out;
+    } else if (su.cwd && !su.cwd_given && chdir(su.cwd) < 0)
         fprintf(stderr, "sctpmpi_proxy on %s: cannot enter %s (%s); ranks start in %s\n", px.host,
                 su.cwd, strerror(errno), getenv("HOME") ? getenv("HOME") : "/");
 

@@ -147,7 +147,9 @@ static int build_setup(const struct job *job, const struct remote *rm, int host,
     rc |= strlist_addf(l, "size=%d", job->nranks);
     rc |= strlist_addf(l, "kvsname=%s", job->kvsname);
     rc |= strlist_addf(l, "secret=%s", job->secret);
-    if (getcwd(cwd, sizeof cwd))
+    if (opt->wdir)
+        rc |= strlist_addf(l, "wdir=%s", opt->wdir);
+    else if (getcwd(cwd, sizeof cwd))
         rc |= strlist_addf(l, "cwd=%s", cwd);
     for (int r = 0; r < job->nranks; r++)
         if (rm->host_of_rank[r] == host)
