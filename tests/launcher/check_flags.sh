@@ -50,6 +50,11 @@ out=$("$mpiexec" --launcher-rsh "env SM_FAKE_HOST=%h" -H hA,hB --wdir=/etc --tag
 "$mpiexec" -n 1 -wdir "$dir/nonexistent" true >"$dir/out" 2>&1
 [ $? = 127 ] && grep -q "wdir" "$dir/out" || fail "-wdir to a missing directory"; ok
 
+# stdin goes to rank 0 only, also when rank 0 sits behind a proxy (a large input too)
+out=$(seq 1 100000 | "$mpiexec" --launcher-rsh "env SM_FAKE_HOST=%h" -H hA,hB -l sh -c 'wc -l' |
+  sort | tr '\n' ' ')
+[ "$out" = "[0] 100000 [1] 0 " ] || fail "stdin through a proxy: '$out'"; ok
+
 # refusals: exit status, message, and no rank started (the program would create a file)
 marker="$dir/started"
 refuse() {

@@ -201,7 +201,7 @@ static int apply_setup(struct proxy *px, struct setup *su, const char *p, size_t
 }
 
 static void exec_rank(struct proxy *px, struct setup *su, struct prank *pr, pid_t parent,
-                      const sigset_t *mask, int pmi_fd, int out_fd, int err_fd)
+                      const sigset_t *mask, int pmi_fd, int out_fd, int err_fd, int in_fd)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL); /* the proxy dies: so do we */
@@ -211,7 +211,7 @@ static void exec_rank(struct proxy *px, struct setup *su, struct prank *pr, pid_
     signal(SIGPIPE, SIG_DFL);
     if (dup2(out_fd, STDOUT_FILENO) < 0 || dup2(err_fd, STDERR_FILENO) < 0)
         _exit(127);
-    int devnull = open("/dev/null", O_RDONLY);
+    int devnull = in_fd >= 0 ? in_fd : open("/dev/null", O_RDONLY); /* stdin: rank 0 only */
     if (devnull >= 0) {
         dup2(devnull, STDIN_FILENO);
         close(devnull);
@@ -247,13 +247,20 @@ static int spawn_rank(struct proxy *px, struct setup *su, struct prank *pr, cons
         close(outp[1]);
         return -1;
     }
+    int inp[2] = { -1, -1 };
+    if (pr->rank == 0 && pipe2(inp, O_CLOEXEC) == 0) {
+        fcntl(inp[1], F_SETFL, O_NONBLOCK);
+        px->stdin_fd = inp[1];
+    }
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0)
-        exec_rank(px, su, pr, parent, mask, sv[1], outp[1], errp[1]);
+        exec_rank(px, su, pr, parent, mask, sv[1], outp[1], errp[1], inp[0]);
     close(sv[1]);
     close(outp[1]);
     close(errp[1]);
+    if (inp[0] >= 0)
+        close(inp[0]);
     if (pid < 0) {
         close(sv[0]);
         close(outp[0]);
@@ -325,31 +332,95 @@ static int reap(struct proxy *px)
     return reaped;
 }
 
+/* Moves queued stdin bytes into rank 0's pipe as far as it takes them. */
+static void pump_stdin(struct proxy *px)
+{
+    if (px->stdin_fd < 0)
+        return;
+    while (px->stdin_q.sent < px->stdin_q.len) {
+        ssize_t n = write(px->stdin_fd, px->stdin_q.buf + px->stdin_q.sent,
+                          px->stdin_q.len - px->stdin_q.sent);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return;
+        if (n < 0) { /* rank 0 closed its stdin or is gone: drop the rest */
+            px->stdin_q.sent = px->stdin_q.len;
+            px->stdin_eof = 1;
+            break;
+        }
+        px->stdin_q.sent += (size_t)n;
+    }
+    px->stdin_q.sent = px->stdin_q.len = 0;
+    if (px->stdin_eof) {
+        close(px->stdin_fd);
+        px->stdin_fd = -1;
+    }
+}
+
+static void stdin_bytes(struct proxy *px, const char *p, size_t len)
+{
+    if (px->stdin_fd < 0)
+        return;
+    if (len == 0) {
+        px->stdin_eof = 1;
+    } else {
+        if (px->stdin_q.sent == px->stdin_q.len)
+            px->stdin_q.sent = px->stdin_q.len = 0;
+        size_t need = px->stdin_q.len + len;
+        if (need > px->stdin_q.cap) {
+            size_t cap = px->stdin_q.cap ? px->stdin_q.cap : 65536;
+            while (cap < need)
+                cap *= 2;
+            char *nb = realloc(px->stdin_q.buf, cap);
+            if (!nb)
+                return; /* out of memory: this chunk is lost */
+            px->stdin_q.buf = nb;
+            px->stdin_q.cap = cap;
+        }
+        memcpy(px->stdin_q.buf + px->stdin_q.len, p, len);
+        px->stdin_q.len += len;
+    }
+    pump_stdin(px);
+}
+
+/* Handles the complete messages already read from mpiexec; -1 if the stream is corrupt. */
+static int dispatch_down(struct proxy *px, struct wire_in *in)
+{
+    struct wire_msg m;
+    int r;
+    while ((r = wire_next(in, &m)) == 1) {
+        if (m.type == W_KVS)
+            proxy_pmi_fence_done(px, m.payload, m.len);
+        else if (m.type == W_SIGNAL && m.rank > 0 && m.rank < 65)
+            signal_ranks(px, (int)m.rank);
+        else if (m.type == W_STDIN)
+            stdin_bytes(px, m.payload, m.len);
+    }
+    return r < 0 ? -1 : 0;
+}
+
+static void connection_lost(struct proxy *px)
+{
+    px->lost = 1;
+    int running = 0;
+    for (int i = 0; i < px->nlocal; i++)
+        running += px->ranks[i].running;
+    if (running)
+        fprintf(stderr,
+                "sctpmpi_proxy on %s: lost the connection to mpiexec; killing %d rank(s)\n",
+                px->host, running);
+    signal_ranks(px, SIGKILL);
+    px->killing = 1;
+}
+
 static void handle_down(struct proxy *px, struct wire_in *in)
 {
     long n = wire_read(in, STDIN_FILENO);
     if (n < 0 && (errno == EINTR || errno == EAGAIN))
         return;
-    struct wire_msg m;
-    int r = 0;
-    while (n > 0 && (r = wire_next(in, &m)) == 1) {
-        if (m.type == W_KVS)
-            proxy_pmi_fence_done(px, m.payload, m.len);
-        else if (m.type == W_SIGNAL && m.rank > 0 && m.rank < 65)
-            signal_ranks(px, (int)m.rank);
-    }
-    if (n <= 0 || r < 0) {
-        px->lost = 1;
-        int running = 0;
-        for (int i = 0; i < px->nlocal; i++)
-            running += px->ranks[i].running;
-        if (running)
-            fprintf(stderr,
-                    "sctpmpi_proxy on %s: lost the connection to mpiexec; killing %d rank(s)\n",
-                    px->host, running);
-        signal_ranks(px, SIGKILL);
-        px->killing = 1;
-    }
+    if (n <= 0 || dispatch_down(px, in) < 0)
+        connection_lost(px);
 }
 
 int main(int argc, char **argv)
@@ -360,7 +431,7 @@ int main(int argc, char **argv)
         return 0;
     }
     signal(SIGPIPE, SIG_IGN);
-    struct proxy px = { .host = "?", .up_fd = STDOUT_FILENO };
+    struct proxy px = { .host = "?", .up_fd = STDOUT_FILENO, .stdin_fd = -1 };
     struct setup su = { 0 };
     struct wire_in in = { 0 };
     struct wire_msg msg;
@@ -424,7 +495,10 @@ int main(int argc, char **argv)
         nrunning++;
     }
 
-    size_t nfds = 2 + 3 * (size_t)px.nlocal;
+    /* what mpiexec sent right behind the start signal (stdin, a signal) is already read */
+    if (dispatch_down(&px, &in) < 0)
+        connection_lost(&px);
+    size_t nfds = 3 + 3 * (size_t)px.nlocal; /* signalfd, mpiexec, rank 0's stdin, ranks */
     pfd = calloc(nfds, sizeof *pfd);
     double drain_end = 0;
     while (pfd) {
@@ -439,11 +513,13 @@ int main(int argc, char **argv)
         }
         pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
         pfd[1] = (struct pollfd){ .fd = px.lost ? -1 : STDIN_FILENO, .events = POLLIN };
+        pfd[2] = (struct pollfd){ .fd = px.stdin_q.len > px.stdin_q.sent ? px.stdin_fd : -1,
+                                  .events = POLLOUT };
         for (int i = 0; i < px.nlocal; i++) {
             struct prank *pr = &px.ranks[i];
-            pfd[2 + 3 * i] = (struct pollfd){ .fd = pr->pmi_fd, .events = POLLIN };
-            pfd[3 + 3 * i] = (struct pollfd){ .fd = pr->out_fd, .events = POLLIN };
-            pfd[4 + 3 * i] = (struct pollfd){ .fd = pr->err_fd, .events = POLLIN };
+            pfd[3 + 3 * i] = (struct pollfd){ .fd = pr->pmi_fd, .events = POLLIN };
+            pfd[4 + 3 * i] = (struct pollfd){ .fd = pr->out_fd, .events = POLLIN };
+            pfd[5 + 3 * i] = (struct pollfd){ .fd = pr->err_fd, .events = POLLIN };
         }
         int tmo = nrunning == 0 ? 100 : px.killing ? 200 : -1;
         int n = poll(pfd, nfds, tmo);
@@ -451,13 +527,15 @@ int main(int argc, char **argv)
             break;
         for (int i = 0; n > 0 && i < px.nlocal; i++) {
             struct prank *pr = &px.ranks[i];
-            if (pfd[3 + 3 * i].revents && pr->out_fd >= 0)
+            if (pfd[4 + 3 * i].revents && pr->out_fd >= 0)
                 pump_output(&px, pr, &pr->out_fd, W_OUT);
-            if (pfd[4 + 3 * i].revents && pr->err_fd >= 0)
+            if (pfd[5 + 3 * i].revents && pr->err_fd >= 0)
                 pump_output(&px, pr, &pr->err_fd, W_ERR);
-            if (pfd[2 + 3 * i].revents && pr->pmi_fd >= 0)
+            if (pfd[3 + 3 * i].revents && pr->pmi_fd >= 0)
                 proxy_pmi_pump(&px, pr);
         }
+        if (n > 0 && pfd[2].revents)
+            pump_stdin(&px);
         if (n > 0 && pfd[1].revents)
             handle_down(&px, &in);
         if (n > 0 && pfd[0].revents) {
@@ -490,6 +568,9 @@ out:
     free(su.argv);
     free(setup_copy);
     free(px.pending.buf);
+    free(px.stdin_q.buf);
+    if (px.stdin_fd >= 0)
+        close(px.stdin_fd);
     kvs_destroy(px.cache);
     wire_in_free(&in);
     return rc;

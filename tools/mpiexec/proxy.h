@@ -35,6 +35,10 @@ struct proxy {
     int lost;    /* connection to mpiexec gone: kill everything and leave */
     int killing; /* SIGTERM sent, SIGKILL at kill_deadline */
     double kill_deadline;
+    /* rank 0's stdin, when rank 0 is here: mpiexec's stdin arrives as W_STDIN */
+    int stdin_fd;            /* write end of rank 0's stdin pipe (non-blocking), -1 if none */
+    struct wire_out stdin_q; /* bytes the pipe has not taken yet (raw, no headers) */
+    int stdin_eof;           /* close stdin_fd once stdin_q is drained */
 };
 
 /* Serves what local rank pr sent on its PMI socket. */

@@ -19,13 +19,15 @@
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "wire.h"
 
 #define TIMEOUT_EXIT_CODE 124
 #define LOST_PROXY_EXIT_CODE 255
-#define LAUNCHER_KILL_SECONDS 3.0 /* after the ranks' SIGKILL, kill the launchers too */
+#define LAUNCHER_KILL_SECONDS 3.0  /* after the ranks' SIGKILL, kill the launchers too */
+#define STDIN_QUEUE_MAX (1u << 20) /* stop reading our stdin while this much waits */
 
 extern char **environ;
 
@@ -45,9 +47,32 @@ struct remote {
     int *host_of_rank;
     struct strlist epoch; /* pairs put since the last completed fence, from every host */
     int nfenced;
-    int nready; /* proxies that applied their set-up; at all, W_START goes out */
-    int nwant;  /* proxies started: hosts with at least one rank */
+    int nready;     /* proxies that applied their set-up; at all, W_START goes out */
+    int nwant;      /* proxies started: hosts with at least one rank */
+    int stdin_open; /* our stdin still goes to rank 0 (through its proxy) */
 };
+
+/* Our stdin goes to rank 0 unless it is a terminal we do not own (mpiexec in the background:
+ * reading would stop us with SIGTTIN). */
+static int forward_stdin(void)
+{
+    if (!isatty(STDIN_FILENO))
+        return fcntl(STDIN_FILENO, F_GETFD) >= 0;
+    return tcgetpgrp(STDIN_FILENO) == getpgrp();
+}
+
+static void pump_stdin(struct job *job, struct remote *rm)
+{
+    struct proxy_conn *pc = &rm->px[rm->host_of_rank[0]];
+    char buf[65536];
+    ssize_t n = read(STDIN_FILENO, buf, sizeof buf);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return;
+    if (n <= 0)
+        rm->stdin_open = 0; /* EOF (or an error): rank 0 gets EOF */
+    if (pc->to_fd >= 0 && wire_queue(&pc->out, W_STDIN, 0, buf, n > 0 ? (size_t)n : 0) < 0)
+        job_fail(job, 1, "out of memory forwarding stdin");
+}
 
 int *remote_place(const struct mpiexec_options *opt, int nranks)
 {
@@ -446,7 +471,7 @@ void remote_run(struct job *job, int sfd, double deadline, const sigset_t *child
     rm.px = calloc((size_t)rm.npx, sizeof *rm.px);
     rm.host_of_rank = remote_place(opt, job->nranks);
     char *proxy = proxy_path();
-    size_t nfds = 1 + 2 * (size_t)rm.npx;
+    size_t nfds = 2 + 2 * (size_t)rm.npx; /* signalfd, proxies, our stdin */
     struct pollfd *pfd = calloc(nfds, sizeof *pfd);
     if (!rm.px || !rm.host_of_rank || !proxy || !pfd) {
         job_fail(job, 1, "cannot set up the multi-host job (out of memory?)");
@@ -480,8 +505,13 @@ void remote_run(struct job *job, int sfd, double deadline, const sigset_t *child
         }
     }
     double launchers_kill_at = 0;
+    rm.stdin_open = forward_stdin();
     while (live_proxies(&rm) > 0) {
         pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
+        struct proxy_conn *p0 = &rm.px[rm.host_of_rank[0]];
+        int want_stdin = rm.stdin_open && rm.nready == rm.nwant && !job->killing &&
+                         p0->to_fd >= 0 && p0->out.len - p0->out.sent < STDIN_QUEUE_MAX;
+        pfd[nfds - 1] = (struct pollfd){ .fd = want_stdin ? STDIN_FILENO : -1, .events = POLLIN };
         for (int i = 0; i < rm.npx; i++) {
             struct proxy_conn *pc = &rm.px[i];
             pfd[1 + 2 * i] = (struct pollfd){ .fd = pc->from_fd, .events = POLLIN };
@@ -507,6 +537,8 @@ void remote_run(struct job *job, int sfd, double deadline, const sigset_t *child
                 pc->to_fd = -1;
             }
         }
+        if (n > 0 && pfd[nfds - 1].revents)
+            pump_stdin(job, &rm);
         if (n > 0 && pfd[0].revents)
             handle_signals(job, &rm, sfd);
         /* a proxy that has reported every rank gets EOF on its stdin: it may leave */

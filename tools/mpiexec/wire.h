@@ -17,6 +17,7 @@ enum wire_type {
     W_KVS = 2,    /* fence done: every pair put since the last fence (key, value, ...) */
     W_SIGNAL = 3, /* rank field = signal number for every rank's process group */
     W_START = 4,  /* every proxy is ready: fork the ranks */
+    W_STDIN = 5,  /* bytes of mpiexec's stdin for rank 0; an empty payload is EOF */
     /* proxy -> mpiexec */
     W_OUT = 10,      /* rank's stdout bytes */
     W_ERR = 11,      /* rank's stderr bytes */
