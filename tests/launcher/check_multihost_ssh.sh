@@ -56,7 +56,7 @@ Host *
   StrictHostKeyChecking yes
   BatchMode yes
   ConnectTimeout 5
-  ServerAliveInterval 3
+  ServerAliveInterval 2
   ServerAliveCountMax 2
   LogLevel ERROR
 CFG
@@ -159,7 +159,7 @@ wait_no_leftovers || fail "processes left after the good runs"
 
 # failures: a rank killed on h2, the proxy of h1 killed, then host h3 "powered off" (its
 # management link cut, then every process in it SIGKILLed: no FIN ever reaches mpiexec's ssh,
-# which notices through its keep-alives, ServerAliveInterval 3 x ServerAliveCountMax 2)
+# which notices through its keep-alives, ServerAliveInterval 2 x ServerAliveCountMax 2)
 export SM_PMI_TEST_MODE=hang
 for case in rank proxy host; do
   "$mpiexec" -H h0:4,h1:4,h2:4,h3:4 "$pmi_test" >"$T/out" 2>"$T/err" &
