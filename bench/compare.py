@@ -21,6 +21,7 @@ are used and the hang is counted in the "runs" column; it is never silently drop
 Usage: compare.py [--build DIR] [-r R] [--timeout S] [--out FILE.md] [--scratch DIR]
                   [--only tcp,sctp,usctp,ompi,mpich] [--netlab RATE_MBIT,LOSS_PCT[,...]]
                   [--loopback] [--tcp-cc CC] [--pp-sizes LIST] [--bw-sizes LIST] [--quick]
+                  [--load N]
 """
 import argparse
 import datetime
@@ -619,6 +620,30 @@ def coll_main(argv):
     return 0
 
 
+def start_load(n):
+    """--load N: N busy `yes > /dev/null` processes; returns their Popen objects"""
+    hogs = []
+    for _ in range(n):
+        hogs.append(subprocess.Popen(["yes"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    if n:
+        print(f"compare.py: background load: {n} x yes (pids {' '.join(str(h.pid) for h in hogs)})",
+              file=sys.stderr)
+    return hogs
+
+
+def stop_load(hogs):
+    """end the processes start_load started, by their pids"""
+    for h in hogs:
+        if h.poll() is None:
+            os.kill(h.pid, signal.SIGTERM)
+    for h in hogs:
+        try:
+            h.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            os.kill(h.pid, signal.SIGKILL)
+            h.wait()
+
+
 def main():
     if sys.argv[1:2] == ["coll"]:
         return coll_main(sys.argv[2:])
@@ -642,7 +667,12 @@ def main():
     ap.add_argument("--bw-sizes", help="bw sizes for every setting (default: 65536,1048576 loopback, "
                                        "65536,1048576,4194304 netlab)")
     ap.add_argument("--quick", action="store_true", help="few iterations and a small window (tests the code path)")
+    ap.add_argument("--load", type=int, default=0, metavar="N",
+                    help="start N busy background processes (`yes > /dev/null`) for the whole run and "
+                         "kill them (by pid) at the end: latency and bandwidth beside a busy neighbour")
     a = ap.parse_args()
+    if a.load < 0:
+        ap.error("--load must be 0 or more")
     if a.repeat < 1:
         ap.error("-r must be at least 1")
     for opt in ("pp_sizes", "bw_sizes"):
@@ -708,11 +738,13 @@ def main():
             return QUICK_PP_ARGS, QUICK_BW_ARGS
         return ([], []) if kind == "loopback" else (NETLAB_PP_ARGS, NETLAB_BW_ARGS)
 
+    hogs = []
     settings = []
     if not a.netlab or a.loopback:
         settings.append(LoopbackSetting(*sizes("loopback"), *args("loopback")))
     network = None
     try:
+        hogs = start_load(a.load)
         if a.netlab:
             network = compare_netlab.Network(build, net_rate, scratch, a.tcp_cc)
             for loss in losses:
@@ -722,6 +754,7 @@ def main():
     finally:
         if network:
             network.stop()
+        stop_load(hogs)
 
     load_after = os.getloadavg()
     finished = datetime.datetime.now().astimezone()
@@ -755,6 +788,9 @@ def main():
         M.append(f"- Versions: {' '.join(ompi_ver) or 'Open MPI ?'}; {' '.join(mpich_ver) or 'MPICH ?'}; "
                  f"sctpmpi build `{build}` ({btype}{flags}), source {rev}"
                  f"{' + uncommitted changes in src/ or bench/ at the start' if dirty else ''}.")
+        if a.load:
+            M.append(f"- Background load started by this run: {a.load} busy `yes > /dev/null` "
+                     f"process{'es' if a.load > 1 else ''} for its whole duration (`--load {a.load}`).")
         M.append(f"- {a.repeat} runs per contender, benchmark and setting, interleaved, timeout {a.timeout:g} s "
                  f"per run ({a.grace:g} s once all results are printed).")
         for st in settings:

@@ -4,7 +4,8 @@
 # rail 1 down at T3 (EVENTS="T1 T2 T3", default "5 15 25", seconds after the network came up;
 # the job starts ~0.3 s later) while bench/multihome/mh_timeline streams 64 KiB MPI_Sends for DUR
 # seconds (default 32) and counts Mbit/s per 100 ms.  One run per configuration of CONFIGS
-# (default "wan-cmtoff wan-cmton lan-cmtoff lan-cmton": SCTPMPI_SCTP_FAILOVER x SCTPMPI_SCTP_CMT;
+# (default "wan-cmtoff wan-cmton lan-cmtoff lan-cmton": SCTPMPI_SCTP_FAILOVER x SCTPMPI_SCTP_CMT,
+# where auto is the transport's defaults, no preset;
 # a suffix -pfN adds SCTPMPI_SCTP_PF_THRESHOLD=N, e.g. wan-cmton-pf0 for the thesis's CMT-PF),
 # REPS runs each (default 1).  Writes OUT/failover.csv (config,rep,t_s,mbit_per_s),
 # OUT/failover_runs.csv (config,rep,longest_stall_s,stall_from_s,status,rail0_bytes,rail1_bytes,

@@ -43,6 +43,7 @@ PAPER_A2A_DEFAULT = "CMT lower than Open MPI 2 BTLs; multi-rail helps > 8 KiB"
 PAPER_FO = {"wan": "Fig. 6.1 (RTO.min 300 ms, PMR 3, not the RFC values): 4.5 s at zero, then rail 1; "
                    "rail 1's failure no effect",
             "lan": "formula 6.2/6.3 with Table 6.1: detection 140 ms (busy) - 475 ms (idle)",
+            "auto": "(no preset: our defaults, not in the thesis) target < 0.5 s on a LAN",
             "cmt": "Fig. 6.2 CMT: same recovery as core SCTP, transient dip when rail 1 fails",
             "pf": "Fig. 6.3 CMT-PF: never drops to zero"}
 # thesis Table 6.2 (NAS, 16 processes, MPI-NeTSim, lan settings), ms

@@ -36,8 +36,9 @@ out=${out:-$root/results/multihome/$(date -u +%Y%m%d-%H%M%S)}
 mkdir -p "$out" && out=$(cd "$out" && pwd)
 ALL="sctp1 sctpmh sctpcmt sctpstripe tcp1 tcpstripe mptcp ompi2 mpich2"
 APP="sctpmh sctpcmt sctpstripe tcpstripe mptcp"
-# (c): presets x CMT, and CMT with the potentially-failed state at once (thesis Fig. 6.3, CMT-PF)
-FO_CONFIGS="wan-cmtoff wan-cmton wan-cmton-pf0 lan-cmtoff lan-cmton lan-cmton-pf0"
+# (c): the defaults (auto: no preset) and the presets x CMT, and CMT with the potentially-failed
+# state at once (thesis Fig. 6.3, CMT-PF)
+FO_CONFIGS="auto-cmtoff auto-cmton wan-cmtoff wan-cmton wan-cmton-pf0 lan-cmtoff lan-cmton lan-cmton-pf0"
 case $mode in
 tiny)
   A=(SIZES=65536 REPS=1 ITERS=3 WINDOW=16 TMO=60 CONTENDERS="${CONTENDERS_A:-sctpcmt}")

@@ -195,6 +195,9 @@ MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes);
 size_t sm_dt_elements_bytes(MPI_Datatype dt, MPI_Count count);
 
 /* ---- reductions (op.c) ---- */
+/* the predefined type a predefined op works on: dt itself, the only type of a derived type's
+ * signature (MPI_BYTE for an empty one), or NULL when dt mixes types */
+MPI_Datatype sm_op_leaf_type(MPI_Datatype dt);
 int sm_op_check(MPI_Comm c, MPI_Op op, MPI_Datatype dt, const char *fn);
 void sm_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype dt);
 void sm_op_retain(MPI_Op op);  /* user ops only; predefined ones are left alone */

@@ -168,7 +168,7 @@ int sm_op_no_op(const void *in, void *inout, int count, MPI_Datatype dt)
 
 /* the predefined type a predefined op works on: dt itself, or the only type of a derived
  * type's signature */
-static MPI_Datatype leaf_of(MPI_Datatype dt)
+MPI_Datatype sm_op_leaf_type(MPI_Datatype dt)
 {
     MPI_Datatype l = NULL;
     if (dt->basic)
@@ -189,7 +189,7 @@ int sm_op_check(MPI_Comm c, MPI_Op op, MPI_Datatype dt, const char *fn)
         return sm_error(c, MPI_ERR_OP, fn, "null or freed operation");
     if (op->user)
         return MPI_SUCCESS;
-    MPI_Datatype leaf = leaf_of(dt);
+    MPI_Datatype leaf = sm_op_leaf_type(dt);
     if (!leaf || !op->fn(NULL, NULL, 0, leaf))
         return sm_error(c, MPI_ERR_OP, fn, "%s is not defined for datatype %s", op->name,
                         dt->basic ? dt->name : "(derived)");
@@ -213,10 +213,10 @@ void sm_op_apply(MPI_Op op, const void *in, void *inout, int count, MPI_Datatype
         return;
     }
     if (dt->basic) {
-        op->fn(in, inout, count, leaf_of(dt));
+        op->fn(in, inout, count, sm_op_leaf_type(dt));
         return;
     }
-    MPI_Datatype leaf = leaf_of(dt);
+    MPI_Datatype leaf = sm_op_leaf_type(dt);
     size_t per = dt->nsig == 1 ? dt->sig[0].count : 0;
     size_t bytes = sm_dt_psize(dt) * (size_t)count;
     MPI_Aint off;

@@ -48,12 +48,15 @@ struct sm_engine {
     size_t unexpected_bytes, unexpected_peak_bytes;
     size_t unexpected_count, unexpected_peak, early_peak;
     long spin_ns, block_us;
-    struct sm_list posted;     /* posted receives in posting order */
-    struct sm_list unexpected; /* in-order arrivals without a receive */
-    struct sm_map send_seq;    /* (dst, ctx) -> next seq (stored as pointer-sized integer) */
-    struct sm_map order;       /* (src, ctx) -> struct sm_order */
-    struct sm_map relaxed; /* ctx + 1 -> non-NULL: its sends carry SM_FL_RELAXED (no ordering) */
-    struct sm_list self_q; /* frames to self, delivered in progress */
+    long spin_base_ns, spin_max_ns; /* the adaptive spin's floor and ceiling (progress.c) */
+    long spin_cpu_limit;            /* more runnable tasks than this on the host: no long spin */
+    uint64_t spin_grows, spin_shrinks; /* how often it changed (SCTPMPI_STATS) */
+    struct sm_list posted;             /* posted receives in posting order */
+    struct sm_list unexpected;         /* in-order arrivals without a receive */
+    struct sm_map send_seq; /* (dst, ctx) -> next seq (stored as pointer-sized integer) */
+    struct sm_map order;    /* (src, ctx) -> struct sm_order */
+    struct sm_map relaxed;  /* ctx + 1 -> non-NULL: its sends carry SM_FL_RELAXED (no ordering) */
+    struct sm_list self_q;  /* frames to self, delivered in progress */
     struct sm_list waiting_sends; /* sends that need an answer from their peer */
     uint64_t stats_eager, stats_rndv, stats_early_matched;
 };
@@ -147,8 +150,9 @@ int sm_rails(int peer, struct sm_rail_load *load, int max);
 int sm_stripe_lane(int peer, int lane, size_t window); /* -1: every rail is busy */
 int sm_self_progress(void);
 /* One step of a wait, by the waiting policy above progress.c's loop: poll; while within
- * SCTPMPI_SPIN_US of *since_ns (0: now) or of the last arrival return; else block in the
- * transport up to block_us.  An arrival restarts the spin.  -1 if the transport failed. */
+ * the current (adaptive) spin time of *since_ns (0: now) or of the last arrival return; else
+ * block in the transport up to block_us.  An arrival restarts the spin.  -1 if the transport
+ * failed. */
 int sm_wait_step(uint64_t *since_ns, long block_us);
 
 /* progress.c */

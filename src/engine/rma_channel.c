@@ -85,15 +85,19 @@ static int self_progress(void)
     return n;
 }
 
-static int send_self(const void *seg, size_t len)
+static int send_self(const struct iovec *iov, int iovcnt, size_t len)
 {
     struct self_seg *s = malloc(sizeof *s + len);
     if (!s)
         return MPI_ERR_NO_MEM;
     s->next = NULL;
     s->len = len;
-    if (len)
-        memcpy(s->data, seg, len);
+    size_t at = 0;
+    for (int i = 0; i < iovcnt; i++) {
+        if (iov[i].iov_len)
+            memcpy(s->data + at, iov[i].iov_base, iov[i].iov_len);
+        at += iov[i].iov_len;
+    }
     sm_rma_chan_lock();
     if (self_tail)
         self_tail->next = s;
@@ -111,6 +115,8 @@ int sm_rma_chan_open(const struct sm_rma_receiver *rx)
         rx_cur = *rx;
         rx_on = 1;
         sm_progress_hook_add(self_progress); /* once; segments a rank sends to itself */
+        if (sm_eng.tp && sm_eng.tp_ops->rma_open)
+            sm_eng.tp_ops->rma_open(sm_eng.tp);
     } else {
         memset(&rx_cur, 0, sizeof rx_cur);
         rx_on = 0;
@@ -141,31 +147,53 @@ size_t sm_rma_chan_max_segment(void)
     return m > SM_WIRE_MAX_PAYLOAD ? SM_WIRE_MAX_PAYLOAD : m;
 }
 
-int sm_rma_chan_send(int peer, unsigned lane, const void *seg, size_t len)
+int sm_rma_chan_sendv(int peer, unsigned lane, const struct iovec *iov, int iovcnt, size_t len)
 {
+    enum { MAXV = 2 }; /* with the frame header, the transports take three pieces */
+    size_t sum = 0;
+    for (int i = 0; i < iovcnt && i < MAXV; i++) {
+        if (iov[i].iov_len && !iov[i].iov_base)
+            return MPI_ERR_ARG;
+        sum += iov[i].iov_len;
+    }
     if (peer < 0 || peer >= sm_eng.size)
         return MPI_ERR_RANK;
-    if (lane >= sm_rma_chan_lanes() || len > sm_rma_chan_max_segment() || (len && !seg))
+    if (lane >= sm_rma_chan_lanes() || len > sm_rma_chan_max_segment() || iovcnt < 0 ||
+        iovcnt > MAXV || sum != len)
         return MPI_ERR_ARG;
     if (peer == sm_eng.rank)
-        return send_self(seg, len);
+        return send_self(iov, iovcnt, len);
     if (sm_eng.peers[peer].failed)
         return MPI_ERR_PROC_FAILED;
     struct sm_frame_hdr h;
     sm_frame_init(&h, SM_F_RMA);
     h.payload_len = (uint32_t)len;
-    struct iovec iov[2] = { { &h, sizeof h }, { (void *)seg, len } };
+    struct iovec v[1 + MAXV];
+    int n = 1;
+    v[0].iov_base = &h;
+    v[0].iov_len = sizeof h;
+    for (int i = 0; i < iovcnt; i++)
+        if (iov[i].iov_len)
+            v[n++] = iov[i];
     int tlane = sm_eng.lanes + (int)lane;
     /* NULL cookie: the transport copies what it cannot write now (transport.h), so the caller's
-     * buffer is free on return and no send_done ever names this frame */
+     * memory is free on return and no send_done ever names this frame */
     sm_rma_chan_lock();
-    int rc = sm_eng.tp_ops->send(sm_eng.tp, peer, tlane, iov, len ? 2 : 1, NULL);
+    int rc = sm_eng.tp_ops->send(sm_eng.tp, peer, tlane, v, n, NULL);
     sm_rma_chan_unlock();
     if (rc < 0)
         return -rc;
     if (rc > 0)
         sm_die("transport %s kept a reference to an uncookied RMA frame", sm_eng.tp_ops->name);
     return MPI_SUCCESS;
+}
+
+int sm_rma_chan_send(int peer, unsigned lane, const void *seg, size_t len)
+{
+    if (len && !seg)
+        return MPI_ERR_ARG;
+    struct iovec v = { (void *)seg, len };
+    return sm_rma_chan_sendv(peer, lane, &v, len ? 1 : 0, len);
 }
 
 int sm_rma_chan_wait_step(uint64_t *since_ns)

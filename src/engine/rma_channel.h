@@ -23,6 +23,7 @@
 #define SCTPMPI_RMA_CHANNEL_H
 
 #include <stddef.h>
+#include <sys/uio.h>
 #include <stdint.h>
 
 struct sm_rma_receiver {
@@ -46,6 +47,10 @@ size_t sm_rma_chan_max_segment(void);
 /* Send one segment to world rank peer on RMA lane `lane`.  Returns MPI_SUCCESS or an MPI error
  * class (the peer is unreachable, out of memory). */
 int sm_rma_chan_send(int peer, unsigned lane, const void *seg, size_t len);
+/* The same for a segment in iovcnt pieces (len bytes in all; at most 2 pieces, e.g. a header
+ * and its payload), so bulk data goes from where it lies to the transport without a copy into
+ * one buffer first. */
+int sm_rma_chan_sendv(int peer, unsigned lane, const struct iovec *iov, int iovcnt, size_t len);
 
 /* The channel lock (recursive).  Held during every receiver call. */
 void sm_rma_chan_lock(void);

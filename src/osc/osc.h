@@ -97,7 +97,8 @@ struct osc_op {
     struct osc_op *next;
     int target;
     int outstanding; /* reads / replies not yet arrived (channel lock) */
-    uint8_t *tmp;    /* packed result */
+    uint8_t *tmp;    /* packed result (or the program's buffer itself when direct) */
+    int direct;      /* a contiguous RDMA Get reads straight into the program's buffer */
     size_t tmp_len;
     uint32_t tmp_stag; /* registered for RDMA Read sinks (0: not registered) */
     void *ubuf;        /* where the result goes */
@@ -168,8 +169,11 @@ int sm_osc_send(int peer, const struct osc_msg *h, const void *blocks, size_t bl
                 const void *data, size_t dlen);
 /* queue an RDMA Write from a staging buffer / a Read into an operation's sink */
 struct osc_stage;
-struct osc_stage *sm_osc_stage_new(const void *data, size_t len);
-void sm_osc_stage_put(struct osc_stage *s); /* drop the creator's reference */
+/* data: a malloc'ed buffer the stage adopts (borrowed 0) or origin memory it only reads
+ * (borrowed 1) */
+struct osc_stage *sm_osc_stage_new(void *data, size_t len, int borrowed);
+void sm_osc_stage_put(struct osc_stage *s);  /* drop a reference */
+void sm_osc_stage_done(struct osc_stage *s); /* drop the creator's: the Put call returns */
 int sm_osc_write(int peer, struct osc_stage *s, size_t off, size_t len, uint32_t rstag,
                  uint64_t rto);
 int sm_osc_read(int peer, struct osc_op *op, size_t off, size_t len, uint32_t rstag,

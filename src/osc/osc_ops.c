@@ -14,19 +14,6 @@
 
 #include "osc/osc.h"
 
-/* the predefined type an accumulate works on (NULL: more than one) */
-static MPI_Datatype leaf_of(MPI_Datatype dt)
-{
-    MPI_Datatype l = NULL;
-    if (dt->basic)
-        l = dt;
-    else if (dt->nsig == 1)
-        l = dt->sig[0].type;
-    if (l && l->basic && l->nsig == 1)
-        l = l->sig[0].type;
-    return l;
-}
-
 /* count elements of dt at byte displacement base as byte blocks (adjacent ones merged) */
 static struct osc_blk *flatten(MPI_Datatype dt, int count, int64_t base, uint32_t *nout, int *neg)
 {
@@ -92,13 +79,14 @@ static struct osc_op *op_new(struct sctpmpi_win *w, int target, size_t len, void
 /* the result goes to the program's buffer; the record stays if a request owns it */
 static void op_finish(struct osc_op *op)
 {
-    if (!op->failed && op->ubuf && op->udt)
+    if (!op->failed && op->ubuf && op->udt && !op->direct)
         sm_dt_unpack(op->tmp, op->tmp_len, op->ubuf, op->ucount, op->udt);
     if (op->tmp_stag)
         sm_rdma_dereg(sm_osc_pd, op->tmp_stag);
     if (op->udt)
         sm_dt_release(op->udt);
-    free(op->tmp);
+    if (!op->direct)
+        free(op->tmp);
     op->tmp = NULL;
     op->settled = 1;
     if (!op->req)
@@ -375,7 +363,7 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
             return sm_osc_error(win, MPI_ERR_OP, fn, "one-sided operations take predefined ops");
     }
     /* Put/Get move bytes; REPLACE/NO_OP on a type of mixed elements too */
-    MPI_Datatype leaf = leaf_of(tdt);
+    MPI_Datatype leaf = sm_op_leaf_type(tdt);
     if (kind == OSC_PUT || kind == OSC_GET || ((op == MPI_REPLACE || op == MPI_NO_OP) && !leaf))
         leaf = MPI_BYTE;
     int dtc = leaf ? sm_osc_dt_code(leaf) : -1;
@@ -387,7 +375,7 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
         int rc = sm_op_check(w->comm, op, leaf, fn);
         if (rc != MPI_SUCCESS)
             return sm_osc_error(win, rc, fn, "%s does not apply to this datatype", op->name);
-        if (has_origin && leaf_of(odt) != leaf)
+        if (has_origin && sm_op_leaf_type(odt) != leaf)
             return sm_osc_error(win, MPI_ERR_TYPE, fn, "origin and target element types differ");
     }
     if (kind == OSC_CAS) {
@@ -419,15 +407,20 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
     }
     if (nb > OSC_MANY_BLOCKS && tbytes / nb < OSC_SMALL_BLOCK)
         rdma_ok = 0; /* many small blocks: their list travels in messages */
-    /* the origin data, packed */
-    uint8_t *odata = NULL;
+    /* the origin data, packed (or, for a contiguous Put, the origin buffer itself) */
+    uint8_t *odata = NULL, *borrowed = NULL;
     if (kind == OSC_CAS) {
         odata = sm_xmalloc(2 * tbytes);
         memcpy(odata, oaddr, tbytes);
         memcpy(odata + tbytes, caddr, tbytes);
     } else if (has_origin && obytes) {
-        odata = sm_xmalloc(obytes);
-        sm_dt_pack(oaddr, ocount, odt, odata);
+        MPI_Aint ooff;
+        if (kind == OSC_PUT && rdma_ok && target != w->rank && sm_dt_contig(odt, ocount, &ooff)) {
+            borrowed = (uint8_t *)oaddr + ooff; /* written from where it is: no copy */
+        } else {
+            odata = sm_xmalloc(obytes);
+            sm_dt_pack(oaddr, ocount, odt, odata);
+        }
     }
     int err = MPI_SUCCESS;
     struct osc_op *fetch_op = NULL; /* the record whose answers a request waits for */
@@ -461,16 +454,24 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
         }
         free(out);
     } else if (kind == OSC_PUT && rdma_ok) {
-        struct osc_stage *s = sm_osc_stage_new(odata, obytes);
+        struct osc_stage *s =
+            borrowed ? sm_osc_stage_new(borrowed, obytes, 1) : sm_osc_stage_new(odata, obytes, 0);
+        odata = NULL; /* the stage owns it now */
         size_t pos = 0;
         for (uint32_t i = 0; i < nb && err == MPI_SUCCESS; i++) {
             err = sm_osc_write(ti->world, s, pos, b[i].len, ti->stag, b[i].disp);
             pos += b[i].len;
         }
-        sm_osc_stage_put(s);
+        sm_osc_stage_done(s);
     } else if (kind == OSC_GET && rdma_ok) {
         struct osc_op *o = op_new(w, target, tbytes, (void *)oaddr, ocount, odt);
         fetch_op = o;
+        MPI_Aint ooff;
+        if (tbytes && sm_dt_contig(odt, ocount, &ooff)) { /* the segments land in place */
+            free(o->tmp);
+            o->tmp = (uint8_t *)oaddr + ooff;
+            o->direct = 1;
+        }
         if (sm_rdma_reg(sm_osc_pd, o->tmp, tbytes ? tbytes : 1, SM_RDMA_LOCAL_WRITE,
                         &o->tmp_stag) != 0) {
             o->failed = 1;

@@ -19,6 +19,7 @@ struct osc_stage {
     size_t len;
     uint32_t stag;
     int refs;
+    int borrowed; /* buf is the application's origin buffer: not ours to free */
 };
 
 struct osc_item {
@@ -109,6 +110,16 @@ static void output(void *ctx, const uint8_t *seg, size_t len, unsigned lane)
         fail_peer(p, "channel send", rc);
 }
 
+static void outputv(void *ctx, const struct iovec *iov, int iovcnt, size_t len, unsigned lane)
+{
+    int p = (int)(intptr_t)ctx;
+    if (peers[p].failed)
+        return;
+    int rc = sm_rma_chan_sendv(p, lane % sm_rma_chan_lanes(), iov, iovcnt, len);
+    if (rc != MPI_SUCCESS)
+        fail_peer(p, "channel send", rc);
+}
+
 static void post_pool_buf(struct osc_peer *pp, int i)
 {
     sm_rdma_sge sge = { pp->pool_stag, (uint64_t)i * OSC_BUFSZ, OSC_BUFSZ };
@@ -135,6 +146,7 @@ static struct osc_peer *peer_get(int p)
     a.max_send_wr = 1u << 16;
     a.max_recv_wr = OSC_POOL * 2;
     a.output = output;
+    a.outputv = outputv;
     a.output_ctx = (void *)(intptr_t)p;
     pp->qp = sm_rdma_qp_new(&a);
     pp->pool = sm_xcalloc(OSC_POOL, OSC_BUFSZ);
@@ -173,17 +185,39 @@ int sm_osc_peer_failed(int p)
 }
 
 /* ---- staging buffers of RDMA Writes ------------------------------------------------------ */
-struct osc_stage *sm_osc_stage_new(const void *data, size_t len)
+/* The bytes of RDMA Writes: either a buffer of ours (packed origin data, adopted: freed with the
+ * stage) or, for a contiguous origin buffer, the application's own memory, which MPI forbids it
+ * to touch until the operation completes; segments copy from it as they are emitted. */
+struct osc_stage *sm_osc_stage_new(void *data, size_t len, int borrowed)
 {
     struct osc_stage *s = sm_xcalloc(1, sizeof *s);
-    s->buf = sm_xmalloc(len ? len : 1);
-    if (len)
-        memcpy(s->buf, data, len);
+    s->buf = data;
     s->len = len;
     s->refs = 1;
-    if (sm_rdma_reg(sm_osc_pd, s->buf, len ? len : 1, SM_RDMA_LOCAL_READ, &s->stag) != 0)
+    s->borrowed = borrowed;
+    if (!data || sm_rdma_reg(sm_osc_pd, s->buf, len ? len : 1, SM_RDMA_LOCAL_READ, &s->stag) != 0)
         s->stag = 0;
     return s;
+}
+
+/* The creator's reference ends when the Put call returns, and with it the operation completes
+ * locally: writes still queued (behind messages waiting for credits) must not read the
+ * application's buffer after that, so a borrowed buffer they need is copied now. */
+void sm_osc_stage_done(struct osc_stage *s)
+{
+    if (s->borrowed && s->refs > 1) {
+        uint8_t *copy = sm_xmalloc(s->len ? s->len : 1);
+        if (s->len)
+            memcpy(copy, s->buf, s->len);
+        if (s->stag)
+            sm_rdma_dereg(sm_osc_pd, s->stag);
+        s->buf = copy;
+        s->borrowed = 0;
+        if (sm_rdma_reg(sm_osc_pd, s->buf, s->len ? s->len : 1, SM_RDMA_LOCAL_READ, &s->stag) !=
+            0)
+            s->stag = 0;
+    }
+    sm_osc_stage_put(s);
 }
 
 void sm_osc_stage_put(struct osc_stage *s)
@@ -192,7 +226,8 @@ void sm_osc_stage_put(struct osc_stage *s)
         return;
     if (s->stag)
         sm_rdma_dereg(sm_osc_pd, s->stag);
-    free(s->buf);
+    if (!s->borrowed)
+        free(s->buf);
     free(s);
 }
 

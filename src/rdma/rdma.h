@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -145,6 +146,12 @@ typedef struct sm_rdma_send_wr {
 /* Output callback: one outgoing segment.  lane is a hint in [0, lanes): the segments of one
  * message may ride different lanes (SCTP streams) and arrive in any order. */
 typedef void (*sm_rdma_output_fn)(void *ctx, const uint8_t *seg, size_t len, unsigned lane);
+/* Optional gathering output: the same segment as pieces, iov[0] the header and the others
+ * payload read in place from registered memory (RDMA Write and Read Response data is then
+ * never copied into the segment buffer).  Same rules as output: the bytes must be copied or
+ * sent before it returns.  When set it is used whenever the payload can be named in place. */
+typedef void (*sm_rdma_outputv_fn)(void *ctx, const struct iovec *iov, int iovcnt, size_t len,
+                                   unsigned lane);
 
 typedef struct sm_rdma_qp_attr {
     sm_rdma_pd *pd;
@@ -156,6 +163,7 @@ typedef struct sm_rdma_qp_attr {
     uint32_t max_send_wr, max_recv_wr;
     uint32_t max_inflight_msgs; /* incoming messages tracked at once (0 = 65536) */
     sm_rdma_output_fn output;
+    sm_rdma_outputv_fn outputv; /* optional (NULL: every segment goes through output) */
     void *output_ctx;
 } sm_rdma_qp_attr;
 

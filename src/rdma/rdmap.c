@@ -15,6 +15,13 @@ typedef struct src_sgl {
     int nsge;
 } src_sgl;
 typedef void (*fill_fn)(void *ctx, uint32_t off, uint8_t *dst, uint32_t n);
+/* names the bytes [off, off + n) of a message in place as at most max pieces; returns their
+ * number, or 0 when they cannot be named so (a region gone, too many pieces): then fill copies */
+typedef int (*gather_fn)(void *ctx, uint32_t off, uint32_t n, struct iovec *iov, int max);
+
+/* payload pieces per gathered segment: one (the channel below takes a header and one piece;
+ * a segment whose payload spans several regions is copied) */
+#define GATHER_MAX 1
 
 static void fill_sgl(void *ctx, uint32_t off, uint8_t *dst, uint32_t n)
 {
@@ -46,10 +53,46 @@ static void fill_flat(void *ctx, uint32_t off, uint8_t *dst, uint32_t n)
         memcpy(dst, (const uint8_t *)ctx + off, n);
 }
 
-/* Cut one message into segments and hand them to the output callback.  h carries the model,
- * opcode and buffer fields; returns the message number used. */
+static int gather_sgl(void *ctx, uint32_t off, uint32_t n, struct iovec *iov, int max)
+{
+    src_sgl *s = ctx;
+    int k = 0;
+    for (int i = 0; i < s->nsge && n; i++) {
+        uint32_t l = s->sgl[i].len;
+        if (off >= l) {
+            off -= l;
+            continue;
+        }
+        uint32_t c = l - off < n ? l - off : n;
+        uint8_t *p = NULL;
+        if (k == max ||
+            sm_rdma_resolve(s->qp->a.pd, s->sgl[i].stag, s->sgl[i].to + off, c,
+                            SM_RDMA_LOCAL_READ, &p) != 0 ||
+            !p)
+            return 0;
+        iov[k].iov_base = p;
+        iov[k].iov_len = c;
+        k++;
+        n -= c;
+        off = 0;
+    }
+    return n ? 0 : k;
+}
+
+static int gather_flat(void *ctx, uint32_t off, uint32_t n, struct iovec *iov, int max)
+{
+    (void)max;
+    iov[0].iov_base = (uint8_t *)ctx + off;
+    iov[0].iov_len = n;
+    return 1;
+}
+
+/* Cut one message into segments and hand them to the output callback: gathered in place when
+ * the queue pair has outputv and gather names the payload (bulk data), else copied into the
+ * segment buffer.  h carries the model, opcode and buffer fields; returns the message number
+ * used. */
 static uint32_t emit_message(sm_rdma_qp *qp, sm_rdma_hdr *h, uint32_t total, fill_fn fill,
-                             void *ctx)
+                             gather_fn gather, void *ctx)
 {
     uint32_t pay = sm_rdma_qp_payload(qp);
     uint64_t to0 = h->to;
@@ -59,12 +102,23 @@ static uint32_t emit_message(sm_rdma_qp *qp, sm_rdma_hdr *h, uint32_t total, fil
     h->rv = SM_RDMA_RDMAP_VERSION;
     do {
         uint32_t n = total - off < pay ? total - off : pay;
+        unsigned lane = (h->mn + i) % qp->a.lanes;
         h->mo = off;
         h->to = to0 + off;
         h->last = off + n == total;
         sm_rdma_hdr_encode(qp->txbuf, h);
-        fill(ctx, off, qp->txbuf + SM_RDMA_HDR_LEN, n);
-        qp->a.output(qp->a.output_ctx, qp->txbuf, SM_RDMA_HDR_LEN + n, (h->mn + i) % qp->a.lanes);
+        struct iovec iov[1 + GATHER_MAX];
+        int k = 0;
+        if (qp->a.outputv && gather && n)
+            k = gather(ctx, off, n, iov + 1, GATHER_MAX);
+        if (k > 0) {
+            iov[0].iov_base = qp->txbuf;
+            iov[0].iov_len = SM_RDMA_HDR_LEN;
+            qp->a.outputv(qp->a.output_ctx, iov, k + 1, SM_RDMA_HDR_LEN + n, lane);
+        } else {
+            fill(ctx, off, qp->txbuf + SM_RDMA_HDR_LEN, n);
+            qp->a.output(qp->a.output_ctx, qp->txbuf, SM_RDMA_HDR_LEN + n, lane);
+        }
         off += n;
         i++;
     } while (off < total);
@@ -88,7 +142,7 @@ void sm_rdma_emit_wr(sm_rdma_qp *qp, sm_rdma_swr *w)
         }
         h.qn = SM_RDMA_QN_SEND;
         h.msn = qp->msn_out[SM_RDMA_QN_SEND]++;
-        w->mn = emit_message(qp, &h, w->byte_len, fill_sgl, &src);
+        w->mn = emit_message(qp, &h, w->byte_len, fill_sgl, gather_sgl, &src);
         w->done = 1;
         return;
     case SM_RDMA_WR_WRITE:
@@ -96,7 +150,7 @@ void sm_rdma_emit_wr(sm_rdma_qp *qp, sm_rdma_swr *w)
         h.opcode = SM_RDMA_OP_WRITE;
         h.stag = w->remote_stag;
         h.to = w->remote_to;
-        w->mn = emit_message(qp, &h, w->byte_len, fill_sgl, &src);
+        w->mn = emit_message(qp, &h, w->byte_len, fill_sgl, gather_sgl, &src);
         w->done = 1;
         return;
     case SM_RDMA_WR_READ: {
@@ -109,7 +163,7 @@ void sm_rdma_emit_wr(sm_rdma_qp *qp, sm_rdma_swr *w)
         h.opcode = SM_RDMA_OP_READ_REQ;
         h.qn = SM_RDMA_QN_READ;
         h.msn = qp->msn_out[SM_RDMA_QN_READ]++;
-        w->mn = emit_message(qp, &h, sizeof b, fill_flat, b);
+        w->mn = emit_message(qp, &h, sizeof b, fill_flat, NULL, b);
         w->byte_len = 0;
         return;
     }
@@ -128,7 +182,7 @@ void sm_rdma_emit_wr(sm_rdma_qp *qp, sm_rdma_swr *w)
         h.opcode = SM_RDMA_OP_ATOMIC_REQ;
         h.qn = SM_RDMA_QN_ATOMIC_REQ;
         h.msn = qp->msn_out[SM_RDMA_QN_ATOMIC_REQ]++;
-        w->mn = emit_message(qp, &h, sizeof b, fill_flat, b);
+        w->mn = emit_message(qp, &h, sizeof b, fill_flat, NULL, b);
         w->byte_len = 0;
         return;
     }
@@ -162,7 +216,7 @@ static int terminate(sm_rdma_qp *qp, const uint8_t *hdr, const uint8_t *readreq,
     sm_rdma_hdr h = { .opcode = SM_RDMA_OP_TERMINATE,
                       .qn = SM_RDMA_QN_TERM,
                       .msn = qp->msn_out[SM_RDMA_QN_TERM]++ };
-    emit_message(qp, &h, n, fill_flat, b);
+    emit_message(qp, &h, n, fill_flat, NULL, b);
     sm_rdma_qp_fail(qp, layer, etype, ecode, 0, 0, false);
     return SM_RDMA_EPROTO;
 }
@@ -256,7 +310,7 @@ static int deliver_read_req(sm_rdma_qp *qp, sm_rdma_msg *m)
     if (rc)
         return term_remote_prot(qp, m->hdr, m->ctl, rc);
     sm_rdma_hdr h = { .tagged = 1, .opcode = SM_RDMA_OP_READ_RESP, .stag = sink, .to = sink_to };
-    emit_message(qp, &h, size, fill_flat, p);
+    emit_message(qp, &h, size, fill_flat, gather_flat, p);
     return 0;
 }
 
@@ -290,7 +344,7 @@ static int deliver_atomic_req(sm_rdma_qp *qp, sm_rdma_msg *m)
     sm_rdma_hdr h = { .opcode = SM_RDMA_OP_ATOMIC_RESP,
                       .qn = SM_RDMA_QN_ATOMIC_RESP,
                       .msn = qp->msn_out[SM_RDMA_QN_ATOMIC_RESP]++ };
-    emit_message(qp, &h, sizeof r, fill_flat, r);
+    emit_message(qp, &h, sizeof r, fill_flat, NULL, r);
     return 0;
 }
 

@@ -158,7 +158,7 @@ void acct_tx_idle(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_t now
                 r = ACCT_BLK_CWND;
             else if (lim && a->next_tsn - a->cum_ack - 1 >= lim)
                 r = ACCT_BLK_SPAN;
-            else if (ep->cfg.max_burst && !cc_paces(ep) && a->burst_left <= 0 && a->total_flight)
+            else if (ep->cfg.max_burst && !cc_paces(p) && a->burst_left <= 0 && a->total_flight)
                 r = ACCT_BLK_BURST;
             else
                 r = ACCT_BLK_OTHER;

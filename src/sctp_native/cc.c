@@ -14,18 +14,28 @@
                               * once, in time at its rate */
 #define PACE_MIN_BURST 2 /* ... but at least this many full packets */
 
-const struct cc_ops *cc_ops_of(const struct sctpn_endpoint *ep)
+const struct cc_ops *cc_ops_of(const struct path *p)
 {
-    switch (ep->cfg.cc) {
+    switch (p->cc_algo) {
     case SCTPN_CC_CUBIC: return &sm_cc_cubic;
     case SCTPN_CC_BBR: return &sm_cc_bbr;
     default: return &sm_cc_reno;
     }
 }
 
-int cc_paces(const struct sctpn_endpoint *ep)
+int cc_paces(const struct path *p)
 {
-    return cc_ops_of(ep)->paces;
+    return cc_ops_of(p)->paces;
+}
+
+/* SCTPN_CC_AUTO: a loopback path (127/8, the same host) never loses a packet at random: every
+ * loss there is a full socket buffer, i.e. real congestion, which the loss-based RFC 9260
+ * controller answers and BBR would not; any other path gets BBR, for which random loss on long
+ * or lossy links is not congestion. */
+static uint8_t auto_algo(const struct path *p)
+{
+    const uint8_t *a = (const uint8_t *)&p->remote.ipv4; /* network byte order */
+    return a[0] == 127 ? SCTPN_CC_RENO : SCTPN_CC_BBR;
 }
 
 void cc_init(struct sctpn_endpoint *ep, struct path *p)
@@ -34,27 +44,28 @@ void cc_init(struct sctpn_endpoint *ep, struct path *p)
     p->pacing_rate = 0;
     p->pace_next_us = 0;
     p->pace_blocked = 0;
-    cc_ops_of(ep)->init(ep, p);
+    p->cc_algo = ep->cfg.cc == SCTPN_CC_AUTO ? auto_algo(p) : ep->cfg.cc;
+    cc_ops_of(p)->init(ep, p);
 }
 
 void cc_on_ack(struct sctpn_endpoint *ep, struct path *p, const struct cc_ack *ack, uint64_t now)
 {
-    cc_ops_of(ep)->on_ack(ep, p, ack, now);
+    cc_ops_of(p)->on_ack(ep, p, ack, now);
 }
 
 void cc_on_loss(struct sctpn_endpoint *ep, struct path *p)
 {
-    cc_ops_of(ep)->on_loss(ep, p);
+    cc_ops_of(p)->on_loss(ep, p);
 }
 
 void cc_on_t3(struct sctpn_endpoint *ep, struct path *p, uint64_t now)
 {
-    cc_ops_of(ep)->on_t3(ep, p, now);
+    cc_ops_of(p)->on_t3(ep, p, now);
 }
 
 void cc_on_idle(struct sctpn_endpoint *ep, struct path *p, uint64_t now)
 {
-    cc_ops_of(ep)->on_idle(ep, p, now);
+    cc_ops_of(p)->on_idle(ep, p, now);
 }
 
 int cc_pace_ok(const struct sctpn_endpoint *ep, const struct path *p, uint64_t now)

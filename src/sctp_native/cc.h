@@ -5,8 +5,8 @@
  * recovery (three miss reports, RACK, early retransmit), a T3-rtx expiry, the first send after
  * an idle period, and every DATA chunk sent.  Loss recovery itself (what is retransmitted,
  * fast-recovery bookkeeping, T3 / TLP / RACK timers) stays in sack.c, rack.c, tlp.c and path.c.
- * Controllers: cc_reno.c (RFC 9260 7.2, the default), cc_cubic.c (RFC 9438), cc_bbr.c (a
- * BBR v1-like model-based, paced controller).  cc.c dispatches and paces; cc_rate.c samples
+ * Controllers: cc_reno.c (RFC 9260 7.2, the engine's default), cc_cubic.c (RFC 9438), cc_bbr.c
+ * (a BBR v1-like model-based, paced controller); cfg.cc = SCTPN_CC_AUTO picks per path (cc.c).  cc.c dispatches and paces; cc_rate.c samples
  * the delivery rate. */
 #ifndef SCTPN_CC_H
 #define SCTPN_CC_H
@@ -78,13 +78,14 @@ struct cc_ops {
 
 extern const struct cc_ops sm_cc_reno, sm_cc_cubic, sm_cc_bbr;
 
-const struct cc_ops *cc_ops_of(const struct sctpn_endpoint *ep);
+/* the controller of a path (p->cc_algo, chosen by cc_init from cfg.cc) */
+const struct cc_ops *cc_ops_of(const struct path *p);
 void cc_init(struct sctpn_endpoint *ep, struct path *p);
 void cc_on_ack(struct sctpn_endpoint *ep, struct path *p, const struct cc_ack *ack, uint64_t now);
 void cc_on_loss(struct sctpn_endpoint *ep, struct path *p);
 void cc_on_t3(struct sctpn_endpoint *ep, struct path *p, uint64_t now);
 void cc_on_idle(struct sctpn_endpoint *ep, struct path *p, uint64_t now);
-int cc_paces(const struct sctpn_endpoint *ep);
+int cc_paces(const struct path *p);
 
 /* shared by the loss-based controllers (cc_reno.c) */
 void cc_slow_start(struct sctpn_endpoint *ep, struct path *p, const struct cc_ack *ack);

@@ -63,7 +63,7 @@ sctpn_endpoint *sctpn_endpoint_new(const struct sctpn_config *cfg)
     if (!cfg || cfg->mtu < 256 || cfg->num_ostreams == 0 || cfg->max_instreams == 0 ||
         cfg->rwnd < 1500 || cfg->n_local_addrs < 0 || cfg->n_local_addrs > SCTPN_MAX_PATHS ||
         cfg->rto_min_us == 0 || cfg->rto_min_us > cfg->rto_max_us || cfg->sack_freq == 0 ||
-        (cfg->cmt_dac && !cfg->cmt) || cfg->cc > SCTPN_CC_BBR)
+        (cfg->cmt_dac && !cfg->cmt) || cfg->cc > SCTPN_CC_AUTO)
         return NULL;
     struct sctpn_endpoint *ep = calloc(1, sizeof *ep);
     if (!ep)
@@ -638,7 +638,7 @@ int sctpn_get_stats(sctpn_endpoint *ep, sctpn_assoc_id id, struct sctpn_assoc_st
         s->heartbeats_out = p->hbs_out;
         s->heartbeat_acks_in = p->hbacks_in;
         s->pacing_rate = p->pacing_rate;
-        if (ep->cfg.cc == SCTPN_CC_BBR) {
+        if (p->cc_algo == SCTPN_CC_BBR) {
             s->btl_bw = p->cc.bbr.btl_bw;
             s->min_rtt_us = p->cc.bbr.min_rtt_us;
         }

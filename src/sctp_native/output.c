@@ -158,7 +158,8 @@ static int choose_path(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
                 return c->path;
         }
         int tlp_new = a->paths[path_for_data(ep, a)].tlp_new_pending;
-        uint16_t max_burst = cc_paces(ep) ? 0 : ep->cfg.max_burst; /* pacing replaces it */
+        uint16_t max_burst = cc_paces(&a->paths[path_for_data(ep, a)]) ? 0 : ep->cfg.max_burst;
+        /* (pacing replaces it) */
         int burst_ok = !max_burst || a->burst_left > 0 || a->total_flight == 0 || tlp_new;
         if (a->nqueued && burst_ok && span_open(ep, a) &&
             (a->peer_rwnd > 0 || a->total_flight == 0)) {
@@ -263,8 +264,14 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
     } else if (a->ctrl) {
         a->ctrl = 0; /* stale ctl_path */
     }
-    /* SACK (piggybacked on whatever goes out) */
-    if (a->sack_pending && a->state >= SCTPN_ESTABLISHED) {
+    /* SACK, piggybacked on whatever goes out to the path the DATA came from or to a path known
+     * good: never on a heartbeat or retransmission to a path that is failing, where it would be
+     * lost (then it goes out on its own to sack_path; choose_path) */
+    const struct path *sp = &a->paths[a->sack_path < a->npaths ? a->sack_path : 0];
+    int sack_ok = pi == a->sack_path || sp->state != SCTPN_PATH_ACTIVE ||
+                  (p->state == SCTPN_PATH_ACTIVE && p->confirmed && p->error_count == 0 &&
+                   p->data_fail == 0);
+    if (a->sack_pending && a->state >= SCTPN_ESTABLISHED && sack_ok) {
         size_t k = tsnmap_build_sack(ep, a, buf + n, mtu - n);
         if (k) {
             n += k;
@@ -321,7 +328,7 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
             a->burst_left = ep->cfg.max_burst;
         int tlp_new = p->tlp_new_pending; /* a tail-loss probe: one packet ignoring cwnd */
         p->tlp_new_pending = 0;
-        if (ep->cfg.max_burst && !cc_paces(ep) && a->burst_left <= 0 && !tlp_new)
+        if (ep->cfg.max_burst && !cc_paces(p) && a->burst_left <= 0 && !tlp_new)
             may_new = 0; /* RFC 9260 6.1: at most max_burst new-data packets per trigger */
         while (may_new && a->nqueued && (tlp_new || may_send(ep, p, now)) && span_open(ep, a) &&
                (a->peer_rwnd > 0 || a->total_flight == 0) && mtu - n > hdr + 4) {

@@ -36,9 +36,24 @@ static uint64_t clamp_rto(struct sctpn_endpoint *ep, uint64_t r)
     return r;
 }
 
+/* the heartbeat interval of an idle path: a LAN path (its smallest RTT sample below
+ * lan_rtt_us: the smoothed RTT would be inflated by scheduling delays on a loaded host) is
+ * probed every lan_hb_interval_us when that is shorter, so a dead idle path, the alternate
+ * one included, is known before data needs it; 0 = no heartbeats on active paths */
+uint64_t path_hb_interval(const struct sctpn_endpoint *ep, const struct path *p)
+{
+    uint64_t hb = ep->cfg.hb_interval_us;
+    if (hb && p->have_rtt && p->min_rtt_us < ep->cfg.lan_rtt_us && ep->cfg.lan_hb_interval_us &&
+        ep->cfg.lan_hb_interval_us < hb)
+        hb = ep->cfg.lan_hb_interval_us;
+    return hb;
+}
+
 void path_rtt_sample(struct sctpn_endpoint *ep, struct path *p, uint64_t r)
 {
     p->last_rtt = r;
+    if (!p->have_rtt || r < p->min_rtt_us)
+        p->min_rtt_us = r;
     if (!p->have_rtt) { /* RFC 6298 2.2 */
         p->srtt = r;
         p->rttvar = r / 2;
@@ -49,6 +64,9 @@ void path_rtt_sample(struct sctpn_endpoint *ep, struct path *p, uint64_t r)
         p->srtt = (7 * p->srtt + r) / 8;
     }
     p->rto = clamp_rto(ep, p->srtt + 4 * p->rttvar);
+    uint64_t hb = path_hb_interval(ep, p); /* a path just found to be a LAN path */
+    if (hb && p->hb_due != NEVER && p->hb_due > ep->now_us + p->rto + hb)
+        p->hb_due = ep->now_us + p->rto + hb;
 }
 
 static int pf_limit(struct sctpn_endpoint *ep)
@@ -57,9 +75,17 @@ static int pf_limit(struct sctpn_endpoint *ep)
                                                            : ep->cfg.path_max_retrans;
 }
 
+/* a path for new data: ACTIVE, confirmed, and not failing data; one whose data timed out but
+ * whose heartbeats are answered again is tried again once its backoff (data_retry_at, doubled
+ * per data failure) has passed — without this a primary that came back after an outage stayed
+ * unused, and a side that sends little (a receiver's credit messages) kept every message on
+ * the other path, where the next failure then caught it */
 static int usable(struct sctpn_endpoint *ep, const struct path *p)
 {
-    return p->state == SCTPN_PATH_ACTIVE && p->confirmed && p->data_fail <= pf_limit(ep);
+    if (p->state != SCTPN_PATH_ACTIVE || !p->confirmed)
+        return 0;
+    return p->data_fail <= pf_limit(ep) ||
+           (p->error_count == 0 && ep->now_us >= p->data_retry_at);
 }
 
 void assoc_error(struct sctpn_endpoint *ep, struct sctpn_assoc *a)
@@ -172,8 +198,12 @@ void path_t3_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, u
      * Without this a path with random loss left CMT for good after its first T3. */
     p->data_retry_at = now + (p->rto << (p->data_fail < 6 ? p->data_fail - 1 : 5));
     a->burst_left = ep->cfg.max_burst;
-    tx_mark_outstanding_rtx(a, pi); /* E2: every chunk outstanding on this path */
+    /* the error first: a path that becomes potentially failed (or failed) here is no longer an
+     * alternate of its own, so its chunks move to another active path at this first T3 */
     path_error(ep, a, pi, now);
+    if (a->dead)
+        return;
+    tx_mark_outstanding_rtx(a, pi); /* E2: every chunk outstanding on this path */
 }
 
 void path_hb_timer(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t now)
@@ -193,10 +223,16 @@ void path_hb_timer(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uin
      * brought the SHUTDOWN-COMPLETE it needs (interop u2n.idata_loss: the last
      * SHUTDOWN-COMPLETE lost, then a heartbeat, then ABORT instead of a graceful close) */
     int shutting = a->state == SCTPN_SHUTDOWN_SENT || a->state == SCTPN_SHUTDOWN_ACK_SENT;
-    if (a->state >= SCTPN_ESTABLISHED && !shutting && (probe || (idle && ep->cfg.hb_interval_us)))
+    uint64_t hb = path_hb_interval(ep, p);
+    if (a->state >= SCTPN_ESTABLISHED && !shutting && (probe || (idle && hb)))
         p->hb_send_pending = 1;
-    uint64_t gap = probe ? p->rto : p->rto + ep->cfg.hb_interval_us;
-    p->hb_due = (probe || ep->cfg.hb_interval_us) ? now + gap : NEVER;
+    uint64_t gap = probe ? p->rto : p->rto + hb;
+    /* a potentially-failed or failed LAN path is probed at least every LAN heartbeat interval,
+     * not every backed-off RTO (up to RTO.max, 5 s in the MPI transport): a rail that comes back
+     * is then in use again within a second, before the other one may fail too */
+    if (probe && hb && hb < ep->cfg.hb_interval_us && gap > hb)
+        gap = hb;
+    p->hb_due = (probe || hb) ? now + gap : NEVER;
 }
 
 void path_hb_input(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi,

@@ -121,6 +121,7 @@ enum sctpn_cc_algo {
     SCTPN_CC_RENO = 0,  /* RFC 9260 7.2 (slow start, congestion avoidance, halving on loss) */
     SCTPN_CC_CUBIC = 1, /* RFC 9438 CUBIC with its Reno-friendly region */
     SCTPN_CC_BBR = 2,   /* model-based and paced (BBR v1-like): random loss is not congestion */
+    SCTPN_CC_AUTO = 3,  /* per path: RENO to a loopback address (127/8), BBR to any other */
 };
 struct sctpn_config {
     uint16_t sctp_port;     /* local SCTP port (in the SCTP common header) */
@@ -132,6 +133,11 @@ struct sctpn_config {
     uint16_t mtu;           /* largest SCTP packet (the UDP payload) */
     uint64_t rto_initial_us, rto_min_us, rto_max_us;
     uint64_t hb_interval_us;       /* heartbeat interval on idle paths (0 = no heartbeats) */
+    uint64_t lan_rtt_us;           /* a path whose smallest RTT sample is below this is a LAN path
+                                  * (0 = none is): it uses lan_hb_interval_us instead */
+    uint64_t lan_hb_interval_us;   /* heartbeat interval on idle LAN paths (when shorter than
+                                  * hb_interval_us; 0 = hb_interval_us), and the longest gap
+                                  * between probes of a PF or FAILED LAN path */
     uint64_t sack_delay_us;        /* delayed-SACK timer */
     uint16_t init_cwnd_packets;    /* initial (and after-idle floor) cwnd in packets of mtu;
                                   * 0 = RFC 9260 7.2.1: min(4 MTU, max(2 MTU, 4404)).  Like

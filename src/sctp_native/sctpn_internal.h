@@ -125,11 +125,13 @@ struct path {
     int rack_rtx;             /* ... it was a retransmission (scan every TSN, not up to it) */
     uint64_t rack_rtt_us;     /* RTT measured on it */
     uint64_t rack_min_rtt_us; /* smallest RTT seen on this path (first transmissions), 0 none */
+    uint64_t min_rtt_us;      /* smallest RTT sample of any kind (path_rtt_sample), 0 none */
     uint64_t rack_timer;      /* reordering timer: a chunk's loss deadline, or NEVER */
     uint32_t reo_mult;        /* reordering window in min_rtt/4 steps (grows on DSACK-like
                                  * duplicate reports after RACK retransmissions) */
     uint32_t reo_clean;       /* RACK losses since the last duplicate report */
-    /* congestion control (cc.h): the controller's own state, pacing */
+    /* congestion control (cc.h): the controller of this path, its own state, pacing */
+    uint8_t cc_algo; /* enum sctpn_cc_algo, never SCTPN_CC_AUTO (cc_init resolves it) */
     union {
         struct cc_cubic_state cubic;
         struct cc_bbr_state bbr;
@@ -422,6 +424,7 @@ static inline int assoc_data_allowed(const struct sctpn_assoc *a)
 void path_init(struct sctpn_endpoint *ep, struct path *p, uint64_t now);
 uint32_t path_initial_cwnd(const struct sctpn_endpoint *ep); /* cfg.init_cwnd_packets or RFC */
 void path_rtt_sample(struct sctpn_endpoint *ep, struct path *p, uint64_t rtt);
+uint64_t path_hb_interval(const struct sctpn_endpoint *ep, const struct path *p);
 void path_t3_expired(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t now);
 void path_error(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi, uint64_t now);
 void path_ok(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi);

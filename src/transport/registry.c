@@ -6,6 +6,7 @@
 #include "util/util.h"
 
 extern const struct sm_transport_ops sm_transport_sctpn; /* native engine: transport/sctpn/ */
+extern const struct sm_transport_ops sm_transport_sim;   /* mpiexec --sim: transport/sim/ */
 
 /* SCTPMPI_SCTP_BACKEND=native|usrsctp picks the SCTP implementation behind "sctp": our own
  * engine (transport/sctpn/, the default) or usrsctp (transport/usrsctp/, when built with it) */
@@ -32,5 +33,7 @@ const struct sm_transport_ops *sm_transport_find(const char *name)
         return &sm_transport_tcp;
     if (!strcmp(name, "sctp"))
         return sctp_backend();
+    if (!strcmp(name, "sim"))
+        return &sm_transport_sim;
     return NULL;
 }

@@ -123,6 +123,10 @@ struct sm_transport_ops {
     /* the lock held around every rma_frame upcall (recursive; NULL: the engine's own) */
     void (*lock)(struct sm_transport *t);
     void (*unlock)(struct sm_transport *t);
+    /* called once, when the process opens its first window: a transport whose strong progress
+     * needs a thread only for one-sided traffic starts it here, so that programs without
+     * windows never pay for its wake-ups (NULL: nothing to start) */
+    void (*rma_open)(struct sm_transport *t);
 };
 
 extern const struct sm_transport_ops sm_transport_tcp;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test_compare.sh PYTHON SOURCE BUILD MODE — bench/compare.py end to end at the tiniest sizes
 # with one contender (our TCP transport), one repetition, --quick iterations:
-#   loopback   the loopback table, the CPU-per-GB table and the targets come out; --out report written
+#   loopback   the loopback table, the CPU-per-GB table and the targets come out; --out report written;
+#              with --load 1: the busy background process is named in the report and ended
 #   netlab     the same on a 2-host netlab network (1 Gbit/s, 1% loss): ratio columns, the per-run
 #              counters table with traffic that crossed the emulated link (skip 77 without root/netns)
 #   bad_input  bad --netlab / --only / --bw-sizes / -r values end with a clear usage error, no traceback
@@ -18,9 +19,15 @@ fail() { echo "FAIL: $*"; sed -n 1,200p "$tmp/out" 2>/dev/null; tail -20 "$tmp/e
 num='[0-9]+(\.[0-9]+)?'
 case $mode in
 loopback)
-  "$py" "$cmp" --build "$build" -r 1 --quick --only tcp --pp-sizes 0 --bw-sizes 1024 \
+  "$py" "$cmp" --build "$build" -r 1 --quick --only tcp --pp-sizes 0 --bw-sizes 1024 --load 1 \
     --scratch "$tmp/s" --out "$tmp/report.md" >"$tmp/out" 2>"$tmp/err" || fail "compare.py exited with $?"
   grep -Eq "^\| contender \| 0 B lat µs \| 1 KiB bw MB/s \| runs \|$" "$tmp/out" || fail "no results table"
+  # --load 1: one busy process for the run, named in the report, gone afterwards
+  hog=$(sed -n 's/^compare.py: background load: 1 x yes (pids \([0-9]*\))$/\1/p' "$tmp/err")
+  [ -n "$hog" ] || fail "--load 1 started no background process"
+  [ ! -e "/proc/$hog" ] || [ "$(cat /proc/$hog/comm 2>/dev/null)" != yes ] ||
+    fail "the background process $hog is still running"
+  grep -q "Background load started by this run: 1 busy" "$tmp/report.md" || fail "the report does not name the load"
   grep -Eq "^\| sctpmpi, tcp \| $num \| $num \| 2 ok \|$" "$tmp/out" || fail "no tcp row with two numbers and 2 ok runs"
   grep -q "^CPU seconds per GB moved" "$tmp/out" || fail "no CPU per GB table"
   grep -Eq "^\| sctpmpi, tcp \| $num \|$" "$tmp/out" || fail "no CPU per GB number for tcp"
@@ -81,6 +88,7 @@ bad_input)
   check --only tcp,nosuch
   check --bw-sizes 1k
   check -r 0
+  check --load -1
   echo "compare bad input passed" ;;
 *) echo "unknown mode $mode"; exit 1 ;;
 esac

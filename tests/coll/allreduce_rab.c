@@ -7,7 +7,7 @@
  * order, so it never takes the reduce-scatter path).  Every element against a serial
  * reference, on every rank; blocking, non-blocking and persistent (they share the algorithm).
  * Standard MPI only. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 /* which form of each collective runs: 0 blocking, 1 non-blocking (then Wait), 2 persistent
  * (*_init, Start, Wait, Request_free): all three must take the same algorithms */

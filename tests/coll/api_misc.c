@@ -13,7 +13,7 @@
  *   topologies: Cart_get, Cart_map, Graph_get, Graph_map, Graphdims_get;
  *   communicators: Comm_idup, Comm_set_info, Comm_disconnect; Info_get_valuelen.
  * Standard MPI only. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 static int copies, deletes, handler_calls, handler_code;
 

@@ -5,7 +5,7 @@
  * on the whole grid and the gathered result and every residual must match. */
 #include <math.h>
 
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 #define G 30      /* interior points per side */
 #define ITERS 60

@@ -7,7 +7,7 @@
  * Allreduce, plus a sorted gather compared on rank 0). */
 #include <stdint.h>
 
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 static uint64_t rng(uint64_t *s)
 {

@@ -6,7 +6,7 @@
  * ops only; a non-commutative op always takes the allreduce path).  MPI_IN_PLACE and derived
  * types where they change the code path.  Each in its blocking, non-blocking and persistent
  * form (the three share one algorithm per size).  Standard MPI only. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 /* which form of each collective runs: 0 blocking, 1 non-blocking (then Wait), 2 persistent
  * (*_init, Start, Wait, Request_free): all three must take the same algorithms */

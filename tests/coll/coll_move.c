@@ -2,7 +2,7 @@
  * small and rendezvous-sized), Gather(v), Scatter(v), Allgather(v), Alltoall(v,w), each with
  * MPI_IN_PLACE where allowed and zero counts; a vector datatype as the receive type of
  * Gather and the send type of Alltoall. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 static int val(int r, int i) { return r * 100000 + i; }
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <wchar.h>
 
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 enum { KI = 1, KF = 2, KC = 4, KL = 8, KB = 16 };
 #define TYPES(X)                                                                                 \

@@ -4,7 +4,7 @@
  * intercommunicator round trip (create, p2p both ways, remote size/group, merge), and that
  * traffic on a dup'd communicator never matches the parent's, nor a communicator's
  * point-to-point traffic its collective traffic. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 static void churn(void)
 {

@@ -6,7 +6,7 @@
  * overlapping pairs of communicators, and of an intercommunicator (with attributes copied).
  * Every new communicator is checked by messages on it that must not cross into the others,
  * and a collective. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 #define K 6
 

@@ -2,7 +2,7 @@
  * subarray, darray, resized, dup; extents and true extents; envelope/contents; Pack/Unpack and
  * external32 round trips; point-to-point with a non-contiguous send type received as a
  * different but signature-equal type (and large enough for rendezvous); Get_elements. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 int main(int argc, char **argv)
 {

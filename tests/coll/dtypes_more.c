@@ -13,7 +13,7 @@
  * Standard MPI only. */
 #include <stdint.h>
 
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 /* ---- darray ---------------------------------------------------------------------------- */
 /* the coordinate of the process that owns index i of a dimension of size g over p processes */

@@ -12,7 +12,7 @@
  *   window keyvals with the window attribute calls failing cleanly (no windows exist);
  *   Pcontrol, Aint_add/Aint_diff, Status_set_cancelled on a received status, Alloc_mem.
  * Standard MPI only (the values the standard leaves open are checked for their range). */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 static int calls;
 static MPI_Comm seen_comm;

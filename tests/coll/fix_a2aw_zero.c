@@ -2,7 +2,7 @@
  * differently (one element of a zero-size type against zero MPI_INTs), in both directions and
  * in place, blocking and non-blocking; afterwards a real Alltoallw must still deliver the right
  * data (no stray empty message left behind to be matched by it). */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 int main(int argc, char **argv)
 {

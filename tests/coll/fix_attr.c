@@ -4,7 +4,7 @@
  * makes MPI_Comm_dup / MPI_Type_dup fail with that error, and the attributes copied before it
  * are deleted again; attributes on predefined datatypes; a delete callback that deletes other
  * attributes of the same object. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 #define NSELF 6
 static int self_order[NSELF], self_calls;

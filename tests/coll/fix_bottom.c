@@ -1,7 +1,7 @@
 /* fix_bottom.c — MPI_BOTTOM with absolute addresses: MPI_Neighbor_alltoallw and MPI_Alltoallw
  * whose buffers are MPI_BOTTOM and whose byte displacements are MPI_Get_address results (with
  * predefined types), and point-to-point with a struct type of absolute addresses. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 int main(int argc, char **argv)
 {

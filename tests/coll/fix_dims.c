@@ -2,7 +2,7 @@
  * (smallest largest-minus-smallest; among equal spreads the one with the larger small values)
  * in non-increasing order, fixed entries are kept, and impossible inputs are errors.  Checked
  * against an independent brute-force search for every n up to 1500 in 2..4 dimensions. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 /* brute force: every non-increasing factorisation of n into k factors, best kept in best[] */
 static void search(int n, int k, int i, int *cur, int *best, int *best_spread)

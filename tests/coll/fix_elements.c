@@ -2,7 +2,7 @@
  * round-trip counts beyond 2^31 exactly (the int queries then say MPI_UNDEFINED); the pair
  * types (MPI_DOUBLE_INT, ...) count two basic elements each, alone, inside derived types and
  * in partial receives; bytes that end inside a basic element give MPI_UNDEFINED. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 static MPI_Count elements_x(MPI_Status *st, MPI_Datatype t)
 {

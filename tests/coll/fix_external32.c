@@ -4,7 +4,7 @@
  * types. */
 #include <stddef.h>
 
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 static MPI_Aint ext_size(int n, MPI_Datatype t)
 {

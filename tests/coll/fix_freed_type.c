@@ -1,7 +1,7 @@
 /* fix_freed_type.c — a datatype handle used after MPI_Type_free: a clear MPI_ERR_TYPE (no
  * crash, no use of freed memory), and the next constructor reuses the object, so a stale
  * handle names the newest type (the behaviour MPICH's datatype/indexed_misc relies on). */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 int main(int argc, char **argv)
 {

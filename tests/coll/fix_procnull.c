@@ -1,7 +1,7 @@
 /* fix_procnull.c — receiving from and sending to MPI_PROC_NULL needs no valid buffer: count 0
  * of MPI_DATATYPE_NULL with a NULL buffer is accepted, and the status says MPI_PROC_NULL,
  * MPI_ANY_TAG and zero elements. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 static void check_status(MPI_Status *st, const char *what)
 {

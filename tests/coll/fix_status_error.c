@@ -1,7 +1,7 @@
 /* fix_status_error.c — single-completion calls leave the MPI_ERROR field of a status as the
  * program set it: Probe/Iprobe/Mprobe/Improbe and Mrecv/Imrecv, with a real message and with
  * MPI_PROC_NULL (MPI_MESSAGE_NO_PROC), and Recv/Wait of a message. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 #define MARK MPI_ERR_DIMS
 

@@ -3,7 +3,7 @@
  * composition, in rank order); several outstanding at once completed in another order
  * (Waitall, Waitany, Test loops), overlapping with point-to-point traffic and with a blocking
  * collective issued while they are in flight; Request_free of an active one. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 #define NC 4
 static const int counts[NC] = {0, 1, 7, 300};

@@ -2,7 +2,7 @@
  * Bcast, Reduce, Gather, Scatter with MPI_ROOT / MPI_PROC_NULL from either group and several
  * roots, Allreduce, Allgather, Alltoall, Barrier; small and rendezvous-sized counts; every
  * result against a serial reference, PROC_NULL buffers untouched.  Standard MPI only. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 static int val(int who, int i) { return (who * 7919 + i * 31) % 1000003; }
 

@@ -6,7 +6,7 @@
  * rendezvous-sized counts, several collectives in flight at once; every result against a
  * serial reference.  Scan/Exscan (blocking and not) must fail with MPI_ERR_COMM.  Standard
  * MPI only. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 static int val(int who, int i) { return (who * 7919 + i * 31) % 1000003; }
 

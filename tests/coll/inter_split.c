@@ -6,7 +6,7 @@
  * MPI_COMM_NULL where a side is empty), then used: every process sends to every remote one,
  * an Allreduce and a Bcast with MPI_ROOT run on it.  Comm_create_group is refused on an
  * intercommunicator (it is defined on intracommunicators only). */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 static int nlow;                  /* world ranks [0, nlow) are the low group */
 static MPI_Comm inter;

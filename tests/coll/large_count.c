@@ -6,7 +6,7 @@
  * counts beyond 2^31, the _c constructors answer get_envelope_c/get_contents_c in the
  * large-count layout, and a few collectives run on an intercommunicator.  Every collective
  * runs in its blocking, non-blocking and persistent (*_init_c, started several times) form. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 #include <limits.h>
 

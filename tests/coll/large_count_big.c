@@ -3,7 +3,7 @@
  * MPI_Bcast_c, then reduced locally with MPI_Reduce_local_c.  Needs about 5 GB of memory for
  * two ranks: when /proc/meminfo says less is available, it prints why and exits with status
  * 77 (ctest reports the test as skipped). */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 #include <limits.h>
 

@@ -1,7 +1,7 @@
 /* mpi41.c — the MPI-4.1 additions: status field accessors, Request_get_status_any/all/some
  * (non-destructive: the requests stay valid and are completed by Wait afterwards), removing
  * user error codes, classes and strings, Get_hw_resource_info and Type_get_value_index. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 static void status_accessors(void)
 {

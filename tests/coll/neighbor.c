@@ -6,7 +6,7 @@
  * (periodic dimensions of size 1 or 2, repeated graph edges): blocks pair as the standard
  * says (Cartesian: what goes towards +1 arrives from -1) or in list order (graphs).  A
  * communicator without a topology gives MPI_ERR_TOPOLOGY.  Standard MPI only. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 #define MAXN 8
 

@@ -1,7 +1,7 @@
 /* neighbor_init.c — the persistent neighbourhood collectives (MPI-4 MPI_Neighbor_*_init) on a
  * periodic 1-D Cartesian ring: each started three times with new data, checked against what
  * the left and right neighbours sent, then freed. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 #define N 3
 

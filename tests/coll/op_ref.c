@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 enum { OMAX, OMIN, OSUM, OPROD, OLAND, OLOR, OLXOR, OBAND, OBOR, OBXOR, NOPS };
 static const char *opname[NOPS] = {"MAX", "MIN", "SUM", "PROD", "LAND",

@@ -4,7 +4,7 @@
  * (and their array overwritten) before the first Start; MPI_Allreduce_init gets a derived type
  * and a user op freed likewise; a new type made after the frees must not disturb them.  Each
  * request is started three times with fresh data. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 /* a pair (m, c) is the map x -> m x + c; in op inout = inout after in: associative and not
  * commutative, so a wrong order shows */

@@ -1,7 +1,7 @@
 /* topo_attr.c — Cartesian shifts on a 2-D torus with a halo exchange, Cart_sub, Dims_create,
  * graph and dist-graph queries; attribute keyvals with copy and delete callbacks across
  * Comm_dup/Comm_free; predefined attributes; info objects and communicator info. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 static int deletes, copies;
 static int copy_cb(MPI_Comm c, int k, void *extra, void *in, void *out, int *flag)

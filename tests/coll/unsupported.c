@@ -2,7 +2,7 @@
  * through the error handler (here MPI_ERRORS_RETURN) instead of failing to link; under another
  * MPI (OPEN_MPI / MPICH defined) only the portable part runs.  Comm_get_parent gives
  * MPI_COMM_NULL. */
-#include "coll_test.h"
+#include "../common/mpi_test.h"
 
 int main(int argc, char **argv)
 {

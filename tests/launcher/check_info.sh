@@ -19,7 +19,7 @@ grep -q '^SCTP backends: *native' "$dir/out" || fail "backends"
 grep -q SCTPMPI_SCTP_CC "$dir/out" && fail "default output lists an unset tunable"; ok
 SCTPMPI_SCTP_CC=bbr "$info" >"$dir/out" || fail "run with SCTPMPI_SCTP_CC"
 grep -A3 '^  SCTPMPI_SCTP_CC$' "$dir/out" >"$dir/cc"
-grep -q 'default: reno' "$dir/cc" && grep -q 'value: *bbr' "$dir/cc" || fail "set tunable shown"
+grep -q 'default: auto' "$dir/cc" && grep -q 'value: *bbr' "$dir/cc" || fail "set tunable shown"
 grep -q SCTPMPI_EAGER_LIMIT "$dir/out" && fail "unset tunable shown"; ok
 
 # --all: every documented row, each with a default, a value and a meaning
@@ -34,7 +34,7 @@ awk 'length > 120 { bad = 1 } END { exit bad }' "$dir/all" || fail "a short mean
 
 # --param: one tunable, full meaning; unknown -> exit 1
 SCTPMPI_SCTP_CC=cubic "$info" --param SCTPMPI_SCTP_CC >"$dir/out" || fail "--param"
-grep -q 'default: reno' "$dir/out" && grep -q 'value: *cubic' "$dir/out" || fail "--param values"
+grep -q 'default: auto' "$dir/out" && grep -q 'value: *cubic' "$dir/out" || fail "--param values"
 grep -q 'meaning: .*bbr.*refused at MPI_Init' "$dir/out" || fail "--param full meaning"; ok
 "$info" --param=SCTPMPI_EAGER_LIMIT | grep -q 'default: 64k' || fail "--param=NAME"; ok
 "$info" --param SCTPMPI_NO_SUCH >"$dir/out" 2>&1; rc=$?
@@ -46,7 +46,7 @@ grep -qx 'version:0\.[0-9.]*' "$dir/out" || fail "parsable version"
 grep -qx 'mpi:3\.1' "$dir/out" || fail "parsable mpi"
 grep -qx 'transport:tcp' "$dir/out" && grep -qx 'transport:sctp' "$dir/out" || fail "parsable transports"
 grep -qx 'backend:native' "$dir/out" || fail "parsable backend"
-grep -qx 'param:SCTPMPI_SCTP_CC:default:reno:value:bbr' "$dir/out" || fail "parsable param"; ok
+grep -qx 'param:SCTPMPI_SCTP_CC:default:auto:value:bbr' "$dir/out" || fail "parsable param"; ok
 "$info" --all --parsable | grep -qx 'param:SCTPMPI_EAGER_LIMIT:default:64k:value:(default)' \
   || fail "parsable --all"; ok
 "$info" --parsable --param SCTPMPI_SCTP_CC | grep -q '^param:SCTPMPI_SCTP_CC:meaning:native: ' \

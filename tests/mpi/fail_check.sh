@@ -1,6 +1,6 @@
 #!/bin/sh
-# fail_check.sh — runs an MPI job that is meant to fail (abort_test, early_exit) and checks the
-# launcher's behaviour:
+# fail_check.sh — runs an MPI job that is meant to fail (abort_test, early_exit, rma_peer_exit)
+# and checks the launcher's behaviour:
 #   1. it exits non-zero within DEADLINE seconds (SM_FAIL_DEADLINE, default 10);
 #   2. its output names the failing rank (FAILRANK);
 #   3. every process of the job (pids recorded by the programs in $SM_TEST_PIDDIR) is gone;

@@ -5,7 +5,7 @@
  * Compare_and_swap counters under a shared lock, a strided target datatype with a contiguous
  * origin, an accumulate longer than one receive buffer (chunked), and Raccumulate /
  * Rget_accumulate. */
-#include "osc_test.h"
+#include "../common/mpi_test.h"
 
 #define BIG 10000
 

@@ -4,7 +4,7 @@
  * origin/target sizes, a user op in an accumulate, a bad lock type, unlock without lock,
  * Win_complete without Win_start, Win_detach of memory never attached, shared_query on a
  * window that is not shared; plus window name, attributes, info and group. */
-#include "osc_test.h"
+#include "../common/mpi_test.h"
 
 static int calls;
 static void handler(MPI_Win *w, int *err, ...)

@@ -7,7 +7,7 @@
  *  - operations with zero-size datatypes failed with MPI_ERR_TYPE (badrma);
  *  - Win_shared_query failed on windows that are not shared, and gave a non-NULL base for a rank
  *    whose shared part is empty (win_shared_query, win_shared_noncontig_put). */
-#include "osc_test.h"
+#include "../common/mpi_test.h"
 
 #define NB 200000
 

@@ -5,7 +5,7 @@
  * arrive and the test fails. */
 #include <time.h>
 
-#include "osc_test.h"
+#include "../common/mpi_test.h"
 
 static double now(void)
 {

@@ -3,7 +3,7 @@
  * after Win_sync + barrier, and RMA Puts reach the same memory) and dynamic windows
  * (Win_create_dynamic, Win_attach of memory whose address travels with MPI_Get_address, then
  * Put, Get and Accumulate by absolute address, Win_detach). */
-#include "osc_test.h"
+#include "../common/mpi_test.h"
 
 int main(int argc, char **argv)
 {

@@ -3,7 +3,7 @@
  * Win_test, the _c forms of Put/Get/Win_allocate, over
  * Win_create and Win_allocate windows, contiguous and strided (vector) datatypes on both sides,
  * transfers larger than one receive buffer, and two windows used at once. */
-#include "osc_test.h"
+#include "../common/mpi_test.h"
 
 #define N 4096
 

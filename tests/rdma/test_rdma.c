@@ -841,6 +841,12 @@ static void test_fuzz(uint64_t seed, int iters) {
 }
 
 int main(int argc, char **argv) {
+  /* "gather TEST": the same test with the gathering output; it must have carried segments */
+  if (argc > 2 && !strcmp(argv[1], "gather")) {
+    wire_gather = 1;
+    argv++;
+    argc--;
+  }
   const char *what = argc > 1 ? argv[1] : "codec";
   uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 0) : 12345;
   int iters = argc > 3 ? atoi(argv[3]) : 200;
@@ -856,6 +862,10 @@ int main(int argc, char **argv) {
   } else {
     fprintf(stderr, "unknown test %s\n", what);
     return 2;
+  }
+  if (wire_gather && wire_gathered == 0) {
+    fprintf(stderr, "gather: no segment went through the gathering output\n");
+    test_failures++;
   }
   if (test_failures) {
     fprintf(stderr, "%d checks failed\n", test_failures);

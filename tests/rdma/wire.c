@@ -30,6 +30,25 @@ static void out(void *ctx, const uint8_t *seg, size_t len, unsigned lane) {
   push(&o->p->dir[o->side], seg, len, lane);
 }
 
+int wire_gather;
+uint64_t wire_gathered;
+
+/* the gathering output: the pieces joined into one queued segment, exactly as the transport
+ * would put them on the wire */
+static void outv(void *ctx, const struct iovec *iov, int iovcnt, size_t len, unsigned lane) {
+  uint8_t *b = malloc(len ? len : 1);
+  if (!b) abort();
+  size_t at = 0;
+  for (int i = 0; i < iovcnt; i++) {
+    memcpy(b + at, iov[i].iov_base, iov[i].iov_len);
+    at += iov[i].iov_len;
+  }
+  CHECK(at == len);
+  wire_gathered++;
+  out(ctx, b, len, lane);
+  free(b);
+}
+
 void pair_init(pair *p, uint64_t seed, uint32_t max_segment, unsigned lanes, int reorder, int dup_pct) {
   memset(p, 0, sizeof *p);
   p->rng = seed;
@@ -44,7 +63,7 @@ void pair_init(pair *p, uint64_t seed, uint32_t max_segment, unsigned lanes, int
     sm_rdma_qp_attr a = {.pd = p->pd[i], .send_cq = p->scq[i], .recv_cq = p->rcq[i],
                          .qp_num = (uint32_t)i + 1, .max_segment = max_segment, .lanes = lanes,
                          .max_send_wr = 256, .max_recv_wr = 256, .output = out,
-                         .output_ctx = &p->octx[i]};
+                         .outputv = wire_gather ? outv : NULL, .output_ctx = &p->octx[i]};
     p->qp[i] = sm_rdma_qp_new(&a);
     if (!p->pd[i] || !p->scq[i] || !p->rcq[i] || !p->qp[i]) abort();
   }

@@ -26,6 +26,10 @@ typedef struct pair {
 } pair;
 
 extern int test_failures;
+/* set before pair_init: the queue pairs get the gathering output (outputv) too, and
+ * wire_gathered counts the segments that went through it */
+extern int wire_gather;
+extern uint64_t wire_gathered;
 #define CHECK(c) do { if (!(c)) { fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #c); test_failures++; } } while (0)
 
 uint64_t rnd(uint64_t *s);

@@ -74,3 +74,35 @@ int fake_count(int type, int peer)
             n++;
     return n;
 }
+
+void fake_feed(int src, int type, int tag, uint32_t seq, const void *payload, uint32_t len,
+               uint16_t flags, uint64_t size_field, uint64_t sreq, uint64_t rreq)
+{
+    struct sm_frame_hdr h;
+    memset(&h, 0, sizeof h);
+    h.version = SM_WIRE_VERSION;
+    h.type = (uint8_t)type;
+    h.flags = flags;
+    h.payload_len = len;
+    h.src = src;
+    h.tag = tag;
+    h.context = 0;
+    h.seq = seq;
+    h.size = size_field;
+    h.sreq = sreq;
+    h.rreq = rreq;
+    void *stage = malloc(len ? len : 1);
+    if (len)
+        memcpy(stage, payload, len);
+    void *dst = sm_up_frame_begin(NULL, src, &h);
+    if (dst && len)
+        memcpy(dst, stage, len);
+    sm_up_frame_end(NULL, src, &h, dst ? dst : stage);
+    free(stage);
+}
+
+void fake_eager(int src, int tag, uint32_t seq)
+{
+    int v = (int)seq;
+    fake_feed(src, SM_F_EAGER, tag, seq, &v, sizeof v, SM_FL_CREDITED, sizeof v, 1000 + seq, 0);
+}

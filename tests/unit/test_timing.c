@@ -15,54 +15,13 @@
 #include "api/api.h"
 #include "engine/timing.h"
 #include "fake_transport.h"
-
-static int failures;
-#define CHECK(cond, ...)                                                                         \
-    do {                                                                                         \
-        if (!(cond)) {                                                                           \
-            failures++;                                                                          \
-            printf("FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                              \
-            printf(__VA_ARGS__);                                                                 \
-            printf("\n");                                                                        \
-        }                                                                                        \
-    } while (0)
+#include "unit_check.h"
 
 static void sleep_ms(int ms)
 {
     struct timespec ts = {0, (long)ms * 1000000L};
     while (nanosleep(&ts, &ts))
         ;
-}
-
-static void feed(int src, int type, int tag, uint32_t seq, const void *payload, uint32_t len,
-                 uint16_t flags, uint64_t size_field, uint64_t sreq, uint64_t rreq)
-{
-    struct sm_frame_hdr h;
-    memset(&h, 0, sizeof h);
-    h.version = SM_WIRE_VERSION;
-    h.type = (uint8_t)type;
-    h.flags = flags;
-    h.payload_len = len;
-    h.src = src;
-    h.tag = tag;
-    h.seq = seq;
-    h.size = size_field;
-    h.sreq = sreq;
-    h.rreq = rreq;
-    void *stage = malloc(len ? len : 1);
-    if (len)
-        memcpy(stage, payload, len);
-    void *dst = sm_up_frame_begin(NULL, src, &h);
-    if (dst && len)
-        memcpy(dst, stage, len);
-    sm_up_frame_end(NULL, src, &h, dst ? dst : stage);
-    free(stage);
-}
-
-static void eager(int src, int tag, uint32_t seq)
-{
-    int v = (int)seq;
-    feed(src, SM_F_EAGER, tag, seq, &v, sizeof v, SM_FL_CREDITED, sizeof v, 1000 + seq, 0);
 }
 
 static int recv_int(int src, int tag)
@@ -82,21 +41,21 @@ static void test_unexpected_and_order_hold(void)
     MPI_Request r;
     int v = -1;
     MPI_Irecv(&v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, &r);
-    eager(1, 5, 0);
+    fake_eager(1, 5, 0);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     CHECK(v == 0 && s->unexp_n == 0 && s->order_n == 0, "expected message counted");
     /* unexpected for 30 ms */
-    eager(1, 5, 1);
+    fake_eager(1, 5, 1);
     sleep_ms(30);
     CHECK(recv_int(1, 5) == 1, "unexpected message lost");
     CHECK(s->unexp_n == 1 && s->unexp_us >= 30000 && s->unexp_us < 1000000,
           "unexpected wait %llu us", (unsigned long long)s->unexp_us);
     /* seq 3 arrives before seq 2 (another stream), nobody waits for either: ordering hold
      * of 20 ms, then both wait unexpected for 10 ms more */
-    eager(1, 8, 3);
+    fake_eager(1, 8, 3);
     sleep_ms(20);
     CHECK(s->order_n == 0, "hold counted before it ended");
-    eager(1, 7, 2);
+    fake_eager(1, 7, 2);
     CHECK(s->order_n == 1 && s->order_us >= 20000 && s->order_max_us == s->order_us,
           "ordering hold %llu us over %llu msgs", (unsigned long long)s->order_us,
           (unsigned long long)s->order_n);
@@ -106,17 +65,17 @@ static void test_unexpected_and_order_hold(void)
     CHECK(s->unexp_n == 3 && s->unexp_us - before >= 20000 && s->unexp_us - before < 25000 + 30000,
           "unexpected after the hold: %llu us", (unsigned long long)(s->unexp_us - before));
     /* seq 5 early, taken by a receive naming its tag (not the ordering rule's hold) */
-    eager(1, 9, 5);
+    fake_eager(1, 9, 5);
     sleep_ms(5);
     CHECK(recv_int(1, 9) == 5, "early message not taken by its named tag");
     CHECK(s->early_taken == 1 && s->unexp_n == 4 && s->order_n == 1, "early take counted wrong");
-    eager(1, 6, 4);
+    fake_eager(1, 6, 4);
     CHECK(recv_int(1, 6) == 4 && s->order_n == 1, "in-order message counted as held");
     /* a matched early arrival waits for nothing */
     MPI_Irecv(&v, 1, MPI_INT, 1, 11, MPI_COMM_WORLD, &r);
-    eager(1, 11, 7);
+    fake_eager(1, 11, 7);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
-    eager(1, 10, 6);
+    fake_eager(1, 10, 6);
     CHECK(recv_int(1, 10) == 6 && v == 7 && s->order_n == 1, "matched early message held");
     CHECK(s->unexp_n == 6, "unexpected count %llu", (unsigned long long)s->unexp_n);
     /* the report: the sums line and samples */
@@ -144,20 +103,20 @@ static void test_rendezvous(void)
     CHECK(fake_count(SM_F_RTS, 1) == 1, "no RTS");
     uint64_t sreq = fake_sent[fake_nsent - 1].h.sreq;
     sleep_ms(15);
-    feed(1, SM_F_CTS, 0, 0, NULL, 0, 0, 0, sreq, 4242);
+    fake_feed(1, SM_F_CTS, 0, 0, NULL, 0, 0, 0, sreq, 4242);
     CHECK(s->rts_n == 1 && s->rts_us >= 15000 && s->rts_us < 1000000, "RTS->CTS %llu us",
           (unsigned long long)s->rts_us);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     /* receive side: CTS sent at once (receive posted), the data 10 ms later */
     static char in[5000];
     MPI_Irecv(in, sizeof in, MPI_CHAR, 2, 4, MPI_COMM_WORLD, &r);
-    feed(2, SM_F_RTS, 4, 0, NULL, 0, 0, sizeof in, 99, 0);
+    fake_feed(2, SM_F_RTS, 4, 0, NULL, 0, 0, sizeof in, 99, 0);
     CHECK(fake_count(SM_F_CTS, 2) == 1, "no CTS");
     uint64_t rid = fake_sent[fake_nsent - 1].h.rreq;
     sleep_ms(10);
-    feed(2, SM_F_DATA, 0, 0, big, 4096, 0, 0, 0, rid);
+    fake_feed(2, SM_F_DATA, 0, 0, big, 4096, 0, 0, 0, rid);
     CHECK(s->rdata_n == 0, "counted before the last segment");
-    feed(2, SM_F_DATA, 0, 0, big, sizeof in - 4096, 0, 4096, 0, rid);
+    fake_feed(2, SM_F_DATA, 0, 0, big, sizeof in - 4096, 0, 4096, 0, rid);
     CHECK(s->rdata_n == 1 && s->rdata_us >= 10000, "CTS->data %llu us",
           (unsigned long long)s->rdata_us);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
@@ -171,8 +130,8 @@ static void test_off(void)
     sm_timing_init();
     fake_engine(4, 65536, 1 << 20);
     const struct sm_timing_sums *s = sm_timing_get();
-    eager(1, 8, 1);
-    eager(1, 7, 0);
+    fake_eager(1, 8, 1);
+    fake_eager(1, 7, 0);
     sleep_ms(2);
     CHECK(recv_int(1, 7) == 0 && recv_int(1, 8) == 1, "messages lost with timing off");
     CHECK(s->unexp_n == 0 && s->order_n == 0 && s->unexp_us == 0, "timing off counted");

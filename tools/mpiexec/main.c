@@ -19,6 +19,7 @@
 #include "pmi_server.h"
 #include "rank_spawn.h"
 #include "remote.h"
+#include "sim_launch.h"
 
 #define TIMEOUT_EXIT_CODE 124
 #define DRAIN_SECONDS 1.0 /* after the last rank exits, wait this long at most for pipe EOF */
@@ -242,6 +243,17 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    if (sim_launch_active() && opt.any_remote) {
+        fprintf(stderr, "mpiexec: --sim runs every rank on this machine: it cannot be combined "
+                        "with a host list naming other machines\n");
+        mpiexec_free_options(&opt);
+        return 2;
+    }
+    if (sim_launch_active()) { /* --sim: the ranks' transport is the simulator's */
+        if (sim_launch_start(opt.nranks, opt.transport) < 0)
+            return 1;
+        opt.transport = NULL;
+    }
     double deadline = opt.timeout_s > 0 ? job_now() + opt.timeout_s : 0;
     if (opt.any_remote) { /* multi-host: one proxy per host does the forking and PMI */
         remote_run(&job, sfd, deadline, &plan.child_sigmask);
@@ -261,6 +273,9 @@ int main(int argc, char **argv)
     /* no orphans: whatever is left in the ranks' process groups goes too */
     job_signal_all(&job, job.failed ? SIGKILL : SIGTERM);
     drain_output(&job);
+    int sim_rc = sim_launch_finish(); /* --sim: the simulator's verdict */
+    if (sim_rc && !job.failed)
+        job.failed = 1, job.exit_code = sim_rc;
 
     close(sfd);
     kvs_destroy(job.kvs);

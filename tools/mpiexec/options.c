@@ -2,6 +2,7 @@
  * bring from Open MPI and MPICH, the host list (-H, --hostfile) with placement flags and the
  * rsh-style launcher for other hosts; stops at the program name. */
 #include "options.h"
+#include "sim_launch.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -88,6 +89,8 @@ static void print_usage(FILE *f)
         "        install prefix).  Example for netlab: --launcher-rsh 'netlab exec %%h --'.\n"
         "    --netlab TOPO\n"
         "        Run the ranks on the emulated hosts of a netlab topology (no proxies).\n"
+        "    --sim TOPO [--sim-cpu-scale X] [--sim-seed N] [--sim-pcap DIR]\n"
+        "        Run the ranks on a simulated network with virtual time (docs/simulation.md).\n"
         "\n"
         "    -h, --help\n"
         "        This help.\n"
@@ -573,6 +576,11 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
         }
         if (!missing && (v = flag_any(argc, argv, &i, mapby_flags, &missing))) {
             if (parse_map_by(v, opt) < 0)
+                return -1;
+            continue;
+        }
+        if ((rc = sim_launch_option(argc, argv, &i)) != 0) { /* --sim* (sim_launch.c) */
+            if (rc < 0)
                 return -1;
             continue;
         }

@@ -41,7 +41,7 @@ static void stats(nl_fwd *f, sbuf *b, int json, const nl_sel *sel)
             for (int d = 0; d < t->nhosts; d++) {
                 if (s == d || (sel && !nl_sel_match(sel, r, s, d)))
                     continue;
-                const nl_link *l = &f->links[nl_link_index(t, r, s, d)];
+                const nl_link *l = &f->m.links[nl_link_index(t, r, s, d)];
                 const nl_counters *c = &l->c;
                 if (json)
                     sb(b,
@@ -100,12 +100,12 @@ static void stats(nl_fwd *f, sbuf *b, int json, const nl_sel *sel)
                 sb(b,
                    "%s\n {\"rail\": %d, \"host\": \"%s\", \"egress_drops\": %llu, "
                    "\"ingress_drops\": %llu}",
-                   first ? "" : ",", r, t->hosts[h], (unsigned long long)f->egress[i].drops,
-                   (unsigned long long)f->ingress[i].drops);
+                   first ? "" : ",", r, t->hosts[h], (unsigned long long)f->m.egress[i].drops,
+                   (unsigned long long)f->m.ingress[i].drops);
             else
                 sb(b, "nic rail=%d host=%s egress_drops=%llu ingress_drops=%llu\n", r,
-                   t->hosts[h], (unsigned long long)f->egress[i].drops,
-                   (unsigned long long)f->ingress[i].drops);
+                   t->hosts[h], (unsigned long long)f->m.egress[i].drops,
+                   (unsigned long long)f->m.ingress[i].drops);
             first = 0;
         }
     if (json)
@@ -162,77 +162,7 @@ int nl_ctl_exec(nl_fwd *f, const char *line, char *out, size_t outlen)
     }
     if (!strcmp(argv[0], "show") || !strcmp(argv[0], "set") || !strcmp(argv[0], "down") ||
         !strcmp(argv[0], "up")) {
-        int show = !strcmp(argv[0], "show");
-        if (argc < 2 && !show) {
-            sb(&b, "error: usage: %s SELECTOR%s\n", argv[0],
-               strcmp(argv[0], "set") ? "" : " key=value...");
-            return -1;
-        }
-        nl_sel s;
-        char err[160];
-        if (nl_sel_parse(t, argc >= 2 ? argv[1] : "*", &s, err, sizeof err)) {
-            sb(&b, "error: %s\n", err);
-            return -1;
-        }
-        /* Validate on a scratch copy first, so a bad key changes nothing. */
-        nl_params scratch;
-        nl_params_default(&scratch);
-        for (int i = 2; i < argc && !strcmp(argv[0], "set"); i++) {
-            char *eq = strchr(argv[i], '=');
-            if (!eq) {
-                sb(&b, "error: expected key=value, got '%s'\n", argv[i]);
-                return -1;
-            }
-            *eq = '\0';
-            int bad = nl_params_set(&scratch, argv[i], eq + 1, err, sizeof err);
-            *eq = '=';
-            if (bad) {
-                sb(&b, "error: %s\n", err);
-                return -1;
-            }
-        }
-        int count = 0;
-        for (int r = 0; r < t->nrails; r++)
-            for (int src = 0; src < t->nhosts; src++)
-                for (int dst = 0; dst < t->nhosts; dst++) {
-                    if (src == dst || !nl_sel_match(&s, r, src, dst))
-                        continue;
-                    size_t li = nl_link_index(t, r, src, dst);
-                    nl_params *p = &f->links[li].p;
-                    count++;
-                    if (show) {
-                        char pb[512];
-                        nl_params_format(p, pb, sizeof pb);
-                        sb(&b, "link rail=%d src=%s dst=%s %s\n", r, t->hosts[src], t->hosts[dst],
-                           pb);
-                        continue;
-                    }
-                    if (!strcmp(argv[0], "down"))
-                        p->up = 0;
-                    else if (!strcmp(argv[0], "up"))
-                        p->up = 1;
-                    else {
-                        for (int pass = 0; pass < 2; pass++) /* ge_loss after ge_burst / ge_r */
-                            for (int i = 2; i < argc; i++) {
-                                char *eq = strchr(argv[i], '=');
-                                *eq = '\0';
-                                if ((pass == 1) == !strcmp(argv[i], "ge_loss"))
-                                    nl_params_set(p, argv[i], eq + 1, err, sizeof err);
-                                *eq = '=';
-                            }
-                    }
-                    if (nl_link_reconfigure(f, li)) {
-                        sb(&b, "error: out of memory\n");
-                        return -1;
-                    }
-                }
-        if (!count) {
-            sb(&b, "error: selector '%s' matches no link\n", argv[1]);
-            return -1;
-        }
-        if (!show)
-            sb(&b, "ok %d links\n", count);
-        return 0;
+        return nl_model_command(&f->m, argc, argv, out, outlen);
     }
     sb(&b,
        "error: unknown command '%s' (stats [json] [SEL], show [SEL], set SEL k=v..., down SEL, "

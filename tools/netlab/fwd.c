@@ -1,8 +1,7 @@
 /* netlab: the forwarder — one event-driven process that moves packets between the hosts' TUN
- * devices on each rail, applying each directed link's loss, rate, queue and delay rules.
- * Order of rules per packet (as Dummynet/netem): link state, MTU, loss (Bernoulli and
- * Gilbert-Elliott), drop-tail queue + serialisation at the link rate, then propagation delay
- * and jitter; packets wait in a timer heap until their release time (timerfd, no busy loop). */
+ * devices on each rail, applying each directed link's rules (the link model, linkmodel.c:
+ * state, MTU, loss, queues and rates, delay and jitter); packets wait in a timer heap until
+ * their release time (timerfd, no busy loop). */
 #include "fwd.h"
 
 #include "pcap.h"
@@ -32,18 +31,6 @@ static uint64_t now_ns(clockid_t c)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t rng_next(uint64_t *s)
-{ /* splitmix64 */
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-static double rng_unit(uint64_t *s)
-{
-    return (double)(rng_next(s) >> 11) * (1.0 / 9007199254740992.0);
-}
-
 static unsigned char *slot_ptr(nl_fwd *f, uint32_t s)
 {
     return f->pool + (size_t)s * f->slot_size;
@@ -66,75 +53,9 @@ static void slot_free(nl_fwd *f, uint32_t s)
     f->freelist[f->nfree++] = s;
 }
 
-static int stage_resize(nl_stage *q, uint32_t want)
-{
-    if (want == q->qcap)
-        return 0;
-    free(q->qring);
-    q->qring = NULL;
-    q->qcap = q->qhead = q->qcount = 0;
-    if (want) {
-        q->qring = calloc(want, sizeof *q->qring);
-        if (!q->qring)
-            return -1;
-        q->qcap = want;
-    }
-    return 0;
-}
-
-/* Serialise a packet of len bytes arriving at time at; returns its end of serialisation, or 0
- * if the drop-tail queue is full. */
-static uint64_t stage_pass(nl_stage *q, double rate_mbit, uint64_t queue_bytes, uint64_t at,
-                           uint32_t len)
-{
-    while (q->qcount && q->qring[q->qhead] <= at) {
-        q->qhead = q->qhead + 1 == q->qcap ? 0 : q->qhead + 1;
-        q->qcount--;
-    }
-    uint64_t backlog =
-        q->busy_until > at ? (uint64_t)((double)(q->busy_until - at) * rate_mbit / 8000.0) : 0;
-    if ((q->qcap && q->qcount >= q->qcap) || (queue_bytes && backlog + len > queue_bytes)) {
-        q->drops++;
-        return 0;
-    }
-    uint64_t start = q->busy_until > at ? q->busy_until : at;
-    uint64_t done = start + (uint64_t)((double)len * 8000.0 / rate_mbit);
-    q->busy_until = done;
-    if (q->qcap) {
-        uint32_t tail = q->qhead + q->qcount;
-        if (tail >= q->qcap)
-            tail -= q->qcap;
-        q->qring[tail] = done;
-        q->qcount++;
-    }
-    return done;
-}
-
-int nl_link_reconfigure(nl_fwd *f, size_t idx)
-{
-    nl_link *l = &f->links[idx];
-    if (stage_resize(&l->st, l->p.rate_mbit > 0 ? l->p.queue_pkts : 0))
-        return -1;
-    if (!l->p.ge_on)
-        l->ge_bad = 0;
-    const nl_topo *t = f->t;
-    size_t hh = (size_t)t->nhosts * (size_t)t->nhosts;
-    int rail = (int)(idx / hh), src = (int)(idx % hh / (size_t)t->nhosts),
-        dst = (int)(idx % (size_t)t->nhosts);
-    if (l->p.pcap && !l->pcap && f->cfg.pcap_dir && src != dst) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/rail%d-%s-%s.pcap", f->cfg.pcap_dir, rail, t->hosts[src],
-                 t->hosts[dst]);
-        l->pcap = nl_pcap_open(path, f->cfg.pcap_snaplen);
-        if (!l->pcap)
-            fprintf(stderr, "netlab-fwd: cannot write %s: %s\n", path, strerror(errno));
-    }
-    return 0;
-}
-
 static void deliver(nl_fwd *f, size_t li, const unsigned char *pkt, uint32_t len)
 {
-    nl_link *l = &f->links[li];
+    nl_link *l = &f->m.links[li];
     if (!l->p.up) {
         l->c.drop_down++;
         return;
@@ -171,67 +92,11 @@ static void on_packet(nl_fwd *f, int rail, int src, uint32_t s, uint32_t len, ui
     }
     int dst = pkt[19] - 1;
     size_t li = nl_link_index(t, rail, src, dst);
-    nl_link *l = &f->links[li];
-    const nl_params *p = &l->p;
-    if (!p->up) {
-        l->c.drop_down++;
+    nl_link *l = &f->m.links[li];
+    uint64_t rel;
+    if (nl_model_admit(&f->m, rail, src, dst, len, now, &rel) != NL_PASS) {
         slot_free(f, s);
         return;
-    }
-    uint32_t mtu = p->mtu ? p->mtu : t->rail_mtu[rail];
-    if (len > mtu) {
-        l->c.drop_mtu++;
-        slot_free(f, s);
-        return;
-    }
-    int lost = p->loss > 0 && rng_unit(&f->rng) < p->loss;
-    if (p->ge_on) {
-        double lp = l->ge_bad ? p->ge_loss_bad : p->ge_loss_good;
-        if (lp > 0 && rng_unit(&f->rng) < lp)
-            lost = 1;
-        double u = rng_unit(&f->rng);
-        if (l->ge_bad) {
-            if (u < p->ge_r)
-                l->ge_bad = 0;
-        } else if (u < p->ge_p)
-            l->ge_bad = 1;
-    }
-    if (lost) {
-        l->c.drop_loss++;
-        slot_free(f, s);
-        return;
-    }
-    /* the sender's NIC, the link, the receiver's NIC (switch port): each a serialisation stage */
-    uint64_t tx_done = now;
-    size_t si = (size_t)rail * (size_t)t->nhosts, di = si + (size_t)dst;
-    si += (size_t)src;
-    const nl_nic *ne = &t->nics[si], *ni = &t->nics[di];
-    if (ne->rate_mbit > 0 &&
-        !(tx_done = stage_pass(&f->egress[si], ne->rate_mbit, ne->queue_bytes, tx_done, len))) {
-        l->c.drop_queue++;
-        slot_free(f, s);
-        return;
-    }
-    if (p->rate_mbit > 0 &&
-        !(tx_done = stage_pass(&l->st, p->rate_mbit, p->queue_bytes, tx_done, len))) {
-        l->c.drop_queue++;
-        slot_free(f, s);
-        return;
-    }
-    if (ni->rate_mbit > 0 &&
-        !(tx_done = stage_pass(&f->ingress[di], ni->rate_mbit, ni->queue_bytes, tx_done, len))) {
-        l->c.drop_queue++;
-        slot_free(f, s);
-        return;
-    }
-    double d = p->delay_ms;
-    if (p->jitter_ms > 0)
-        d += (2.0 * rng_unit(&f->rng) - 1.0) * p->jitter_ms;
-    uint64_t rel = tx_done + (d > 0 ? (uint64_t)(d * 1e6) : 0);
-    if (!p->reorder) {
-        if (rel < l->last_release)
-            rel = l->last_release;
-        l->last_release = rel;
     }
     if (rel <= now && l->inflight == 0) { /* fast path: nothing to wait for */
         deliver(f, li, pkt, len);
@@ -262,7 +127,7 @@ static void release_due(nl_fwd *f, uint64_t now)
         unsigned char *hdr = slot_ptr(f, e.slot);
         uint32_t hdrv[2];
         memcpy(hdrv, hdr, sizeof hdrv);
-        f->links[hdrv[0]].inflight--;
+        f->m.links[hdrv[0]].inflight--;
         deliver(f, hdrv[0], hdr + SLOT_HDR, hdrv[1]);
         slot_free(f, e.slot);
     }
@@ -346,11 +211,11 @@ static void flush_pcaps(nl_fwd *f, int close_them)
 {
     size_t nl = (size_t)f->t->nrails * (size_t)f->t->nhosts * (size_t)f->t->nhosts;
     for (size_t i = 0; i < nl; i++)
-        if (f->links[i].pcap) {
-            fflush(f->links[i].pcap);
+        if (f->m.links[i].pcap) {
+            fflush(f->m.links[i].pcap);
             if (close_them) {
-                fclose(f->links[i].pcap);
-                f->links[i].pcap = NULL;
+                fclose(f->m.links[i].pcap);
+                f->m.links[i].pcap = NULL;
             }
         }
 }
@@ -363,14 +228,12 @@ int nl_fwd_run(const nl_fwd_cfg *cfg)
     f->t = cfg->topo;
     const nl_topo *t = f->t;
     size_t ntun = (size_t)t->nrails * (size_t)t->nhosts;
-    size_t nl = ntun * (size_t)t->nhosts;
     prctl(PR_SET_NAME, "netlab-fwd");
     prctl(PR_SET_TIMERSLACK, 1UL); /* release times to the microsecond, not 50 us */
-    f->links = calloc(nl, sizeof *f->links);
     f->tun_rx_pkts = calloc(ntun, sizeof(uint64_t));
     f->tun_rx_bytes = calloc(ntun, sizeof(uint64_t));
     f->tun_unroutable = calloc(ntun, sizeof(uint64_t));
-    if (!f->links || !f->tun_rx_pkts || !f->tun_rx_bytes || !f->tun_unroutable) {
+    if (!f->tun_rx_pkts || !f->tun_rx_bytes || !f->tun_unroutable) {
         fprintf(stderr, "netlab-fwd: out of memory\n");
         return 1;
     }
@@ -390,26 +253,10 @@ int nl_fwd_run(const nl_fwd_cfg *cfg)
         fprintf(stderr, "netlab-fwd: cannot map the packet pool\n");
         return 1;
     }
-    f->rng = t->seed * 0x2545F4914F6CDD1Dull + 1;
-    for (size_t i = 0; i < nl; i++) {
-        f->links[i].p = t->links[i];
-        if (nl_link_reconfigure(f, i)) {
-            fprintf(stderr, "netlab-fwd: out of memory\n");
-            return 1;
-        }
-    }
-    f->egress = calloc(ntun, sizeof *f->egress);
-    f->ingress = calloc(ntun, sizeof *f->ingress);
-    if (!f->egress || !f->ingress) {
+    if (nl_model_init(&f->m, t, cfg->pcap_dir, cfg->pcap_snaplen)) {
         fprintf(stderr, "netlab-fwd: out of memory\n");
         return 1;
     }
-    for (size_t i = 0; i < ntun; i++)
-        if (t->nics[i].rate_mbit > 0 && (stage_resize(&f->egress[i], t->nics[i].queue_pkts) ||
-                                         stage_resize(&f->ingress[i], t->nics[i].queue_pkts))) {
-            fprintf(stderr, "netlab-fwd: out of memory\n");
-            return 1;
-        }
     sigset_t ss;
     sigemptyset(&ss);
     sigaddset(&ss, SIGTERM);
@@ -500,15 +347,7 @@ int nl_fwd_run(const nl_fwd_cfg *cfg)
     flush_pcaps(f, 1);
     if (f->quit == 2 && cfg->on_orphan)
         cfg->on_orphan(cfg->arg);
-    for (size_t i = 0; i < nl; i++)
-        free(f->links[i].st.qring);
-    for (size_t i = 0; i < ntun; i++) {
-        free(f->egress[i].qring);
-        free(f->ingress[i].qring);
-    }
-    free(f->egress);
-    free(f->ingress);
-    free(f->links);
+    nl_model_free(&f->m);
     free(f->tun_rx_pkts);
     free(f->tun_rx_bytes);
     free(f->tun_unroutable);

@@ -116,15 +116,12 @@ void nt_peers_free(struct nt_transport *t)
     t->nassocs = 0;
     for (int r = 0; t->peers && r < t->size; r++) {
         struct nt_peer *p = &t->peers[r];
-        for (int l = 0; p->q_head && l < t->nlanes * t->nrails; l++)
-            while (p->q_head[l]) {
-                struct nt_txq_item *it = p->q_head[l];
-                p->q_head[l] = it->next;
-                free(it->owned);
-                free(it);
-            }
-        free(p->q_head);
-        free(p->q_tail);
+        for (int l = 0; p->q && l < t->nlanes * t->nrails; l++) {
+            struct sm_txq_item *it;
+            while ((it = sm_txq_pop(&p->q[l])))
+                sm_txq_item_free(it);
+        }
+        free(p->q);
         free(p->hello_sent);
     }
     free(t->peers);
@@ -318,37 +315,20 @@ static int try_send(struct nt_transport *t, struct nt_peer *p, int rail, int str
     return zcopy;
 }
 
-static void enqueue(struct nt_peer *p, int lane, int rail, const struct iovec *iov, int iovcnt,
-                    void *cookie)
+/* returns what send() returns: 1 when the item keeps the cookie (send_done follows), 0 when it
+ * holds a copy */
+static int enqueue(struct nt_peer *p, int lane, int rail, const struct iovec *iov, int iovcnt,
+                   void *cookie)
 {
-    struct nt_txq_item *it = sm_xcalloc(1, sizeof *it);
-    it->cookie = cookie;
-    if (!cookie) { /* the caller's memory is free once we return: keep a copy */
-        size_t len = iov_len(iov, iovcnt), off = 0;
-        it->owned = sm_xmalloc(len ? len : 1);
-        for (int i = 0; i < iovcnt; i++) {
-            memcpy(it->owned + off, iov[i].iov_base, iov[i].iov_len);
-            off += iov[i].iov_len;
-        }
-        it->iov[0].iov_base = it->owned;
-        it->iov[0].iov_len = len;
-        it->iovcnt = 1;
-    } else { /* the header lives on the engine's stack: copy it; the rest stays referenced */
-        memcpy(it->hdr, iov[0].iov_base,
-               iov[0].iov_len < sizeof it->hdr ? iov[0].iov_len : sizeof it->hdr);
-        for (int i = 0; i < iovcnt; i++)
-            it->iov[i] = iov[i];
-        it->iov[0].iov_base = it->hdr;
-        it->iovcnt = iovcnt;
-    }
-    if (p->q_tail[lane])
-        p->q_tail[lane]->next = it;
-    else
-        p->q_head[lane] = it;
-    p->q_tail[lane] = it;
+    /* copies only when there is no cookie (the caller's memory is free once we return) */
+    struct sm_txq_item *it = sm_txq_item_new(iov, iovcnt, cookie, 0);
+    if (!it)
+        sm_die("sctpn: out of memory queueing a frame");
+    sm_txq_push(&p->q[lane], it);
     p->q_frames++;
-    p->q_bytes[rail] += iov_len(iov, iovcnt);
+    p->q_bytes[rail] += it->len;
     p->eagain++;
+    return it->cookie ? 1 : 0;
 }
 
 int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec *iov, int iovcnt,
@@ -370,7 +350,7 @@ int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec
     if (ensure_assoc(t, p, rail))
         return -MPI_ERR_OTHER;
     int stream = stream_of(t, lane), q = rail * t->nlanes + stream; /* per rail and stream */
-    if (!p->q_head[q]) {
+    if (!p->q[q].head) {
         int rc = try_send(t, p, rail, stream, iov, iovcnt, cookie);
         if (rc >= 0)
             return rc;
@@ -379,8 +359,7 @@ int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec
             return -MPI_ERR_OTHER;
         }
     }
-    enqueue(p, q, rail, iov, iovcnt, cookie);
-    return cookie ? 1 : 0;
+    return enqueue(p, q, rail, iov, iovcnt, cookie);
 }
 
 /* frames that waited for room: send in order per lane while the engine takes them */
@@ -399,8 +378,8 @@ void nt_retry_queued(struct nt_transport *t)
             int rail = q / t->nlanes, l = q % t->nlanes;
             if (k >= 0 && l == 0 && t->nlanes > 1)
                 continue; /* done in the first pass */
-            while (p->q_head[q]) {
-                struct nt_txq_item *it = p->q_head[q];
+            while (p->q[q].head) {
+                struct sm_txq_item *it = p->q[q].head;
                 int rc = try_send(t, p, rail, l, it->iov, it->iovcnt, it->cookie);
                 if (rc == SCTPN_EAGAIN)
                     break;
@@ -408,15 +387,12 @@ void nt_retry_queued(struct nt_transport *t)
                     report_failed(t, r, "send failed");
                     break;
                 }
-                p->q_head[q] = it->next;
-                if (!p->q_head[q])
-                    p->q_tail[q] = NULL;
+                sm_txq_pop(&p->q[q]);
                 p->q_frames--;
-                p->q_bytes[rail] -= iov_len(it->iov, it->iovcnt);
+                p->q_bytes[rail] -= it->len;
                 if (rc == 0 && it->cookie) /* went out as a copy: the caller's memory is free */
                     report_done(t, it->cookie);
-                free(it->owned);
-                free(it);
+                sm_txq_item_free(it);
             }
         }
     }

@@ -37,6 +37,7 @@
 #include "sctpn.h"
 #include "transport/hello.h"
 #include "transport/transport.h"
+#include "transport/txq.h"
 #include "transport/udp_offload.h"
 #include "transport/udp_socket.h"
 #include "util/util.h"
@@ -58,6 +59,7 @@ struct nt_tunables {
     int port;
     int rto_initial, rto_min, rto_max, hb_interval, path_max_retrans, assoc_max_retrans;
     int pf_threshold, sack_delay_ms, max_burst;
+    int lan_hb_interval; /* ms; heartbeat interval of idle LAN paths (0: hb_interval) */
     int cmt, idata, zero_checksum;
     int stripe;               /* SCTPMPI_SCTP_STRIPE: one single-homed association per rail */
     int cmt_dac;              /* SCTPMPI_SCTP_CMT=dac: delayed ack for CMT */
@@ -73,15 +75,6 @@ struct nt_tunables {
 };
 
 /* a frame waiting for send-buffer space (per lane, in order) */
-struct nt_txq_item {
-    struct nt_txq_item *next;
-    struct iovec iov[SCTPN_MAX_IOV];
-    int iovcnt;
-    void *cookie; /* engine cookie (NULL: we own a copy in owned) */
-    char *owned;
-    unsigned char hdr[sizeof(struct sm_frame_hdr)];
-};
-
 /* receive state of one (association, incoming stream) */
 struct nt_rx {
     int authed;
@@ -113,9 +106,9 @@ struct nt_peer {
     int zero_checksum; /* card says it accepts zero checksums */
     int nrails;        /* rails to this peer: min(ours, theirs), 1 unstriped */
     enum nt_peer_state state;
-    sctpn_assoc_id tx[NT_MAX_RAILS];       /* per rail: the association our frames use */
-    unsigned char *hello_sent;             /* [rail * nstreams + stream] on tx[rail] */
-    struct nt_txq_item **q_head, **q_tail; /* [rail * nlanes + lane] frames waiting for room */
+    sctpn_assoc_id tx[NT_MAX_RAILS]; /* per rail: the association our frames use */
+    unsigned char *hello_sent;       /* [rail * nstreams + stream] on tx[rail] */
+    struct sm_txq *q;                /* [rail * nlanes + lane] frames waiting for room */
     size_t q_frames;
     unsigned retry_turn;          /* nt_retry_queued: which queue goes first */
     size_t q_bytes[NT_MAX_RAILS]; /* bytes in a rail's queues */

@@ -45,14 +45,24 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
      * the setup of 8 ranks turned a 0.15 s farm run into 1.0 s.  300 ms still covers round trips
      * up to about 250 ms without a spurious INIT, and a spurious INIT costs two packets (the
      * cookie makes the handshake idempotent); the timer doubles per retransmission as before. */
-    int rto_i = 300, rto_lo = 30, rto_hi = 5000, hb = 30000, pmr = 5;
+    /* Without a preset (SCTPMPI_SCTP_FAILOVER unset or "auto"): quick failover (RFC 7829 with
+     * PF threshold 0), i.e. new data leaves a path at its first T3 or unanswered heartbeat,
+     * while the path is declared failed, and the association aborted, only after the usual
+     * Path.Max.Retrans / Association.Max.Retrans consecutive timeouts with RTO.max 5 s.  A
+     * path whose smallest RTT sample is below 1 ms (a LAN) is also probed every second when
+     * idle (not every 30 s) and while it is potentially failed or failed (not every backed-off
+     * RTO).  A process descheduled for a while on a loaded node costs at most a
+     * potentially-failed path (its heartbeat answer or a SACK restores it), never an abort
+     * (docs/transport-sctp.md, "Failover defaults"). */
+    int rto_i = 300, rto_lo = 30, rto_hi = 5000, hb = 30000, pmr = 5, pf = 0;
+    int lan_hb = 1000;
     const char *fo = sm_env_str("SCTPMPI_SCTP_FAILOVER", NULL);
     if (fo && !strcasecmp(fo, "wan"))
-        rto_i = 3000, rto_lo = 1000, rto_hi = 60000, hb = 30000, pmr = 5;
+        rto_i = 3000, rto_lo = 1000, rto_hi = 60000, hb = 30000, pmr = 5, pf = -1, lan_hb = 0;
     else if (fo && !strcasecmp(fo, "lan"))
-        rto_i = 100, rto_lo = 20, rto_hi = 100, hb = 50, pmr = 2;
-    else if (fo && *fo)
-        SM_WARN("ignoring SCTPMPI_SCTP_FAILOVER=%s (expected wan or lan)", fo);
+        rto_i = 100, rto_lo = 20, rto_hi = 100, hb = 50, pmr = 2, pf = -1, lan_hb = 0;
+    else if (fo && *fo && strcasecmp(fo, "auto"))
+        SM_WARN("ignoring SCTPMPI_SCTP_FAILOVER=%s (expected auto, wan or lan)", fo);
     tu->rto_initial = (int)sm_env_int("SCTPMPI_SCTP_RTO_INITIAL", rto_i);
     tu->rto_min = (int)sm_env_int("SCTPMPI_SCTP_RTO_MIN", rto_lo);
     tu->rto_max = (int)sm_env_int("SCTPMPI_SCTP_RTO_MAX", rto_hi);
@@ -63,7 +73,8 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
     tu->hb_interval = (int)sm_env_int("SCTPMPI_SCTP_HB_INTERVAL", hb);
     tu->path_max_retrans = (int)sm_env_int("SCTPMPI_SCTP_PATH_MAX_RETRANS", pmr);
     tu->assoc_max_retrans = (int)sm_env_int("SCTPMPI_SCTP_ASSOC_MAX_RETRANS", 10);
-    tu->pf_threshold = (int)sm_env_int("SCTPMPI_SCTP_PF_THRESHOLD", -1);
+    tu->pf_threshold = (int)sm_env_int("SCTPMPI_SCTP_PF_THRESHOLD", pf);
+    tu->lan_hb_interval = (int)sm_env_int("SCTPMPI_SCTP_LAN_HB_INTERVAL", lan_hb);
     tu->sack_delay_ms = (int)sm_env_int("SCTPMPI_SCTP_SACK_DELAY", 10);
     tu->max_burst = (int)sm_env_int("SCTPMPI_SCTP_MAX_BURST", 0);
     /* CMT: off, on (split fast retransmit + cwnd update), dac (on + delayed ack for CMT);
@@ -96,8 +107,10 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
     tu->gro = sm_offload_mode_env("SCTPMPI_SCTP_GRO");
     tu->debug = sm_env_bool("SCTPMPI_SCTP_DEBUG", sm_env_int("SCTPMPI_VERBOSE", 0) >= 2);
     /* congestion control (docs/sctp-native.md, "Congestion control") */
-    const char *cc = sm_env_str("SCTPMPI_SCTP_CC", "reno");
-    if (!cc || !*cc || !strcasecmp(cc, "reno"))
+    const char *cc = sm_env_str("SCTPMPI_SCTP_CC", "auto");
+    if (!cc || !*cc || !strcasecmp(cc, "auto"))
+        tu->cc = SCTPN_CC_AUTO; /* bbr, but reno on loopback paths */
+    else if (!strcasecmp(cc, "reno"))
         tu->cc = SCTPN_CC_RENO;
     else if (!strcasecmp(cc, "cubic"))
         tu->cc = SCTPN_CC_CUBIC;
@@ -195,7 +208,7 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
         return -1;
     }
     if (t->tu.cc_bad[0]) {
-        SM_ERR("SCTPMPI_SCTP_CC=%s: expected reno, cubic or bbr", t->tu.cc_bad);
+        SM_ERR("SCTPMPI_SCTP_CC=%s: expected auto, reno, cubic or bbr", t->tu.cc_bad);
         destroy(t);
         return -1;
     }
@@ -259,6 +272,9 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     cfg.rto_min_us = (uint64_t)t->tu.rto_min * 1000;
     cfg.rto_max_us = (uint64_t)t->tu.rto_max * 1000;
     cfg.hb_interval_us = (uint64_t)(t->tu.hb_interval > 0 ? t->tu.hb_interval : 0) * 1000;
+    cfg.lan_rtt_us = 1000; /* a LAN: smallest RTT sample below 1 ms */
+    cfg.lan_hb_interval_us =
+        (uint64_t)(t->tu.lan_hb_interval > 0 ? t->tu.lan_hb_interval : 0) * 1000;
     cfg.sack_delay_us = (uint64_t)t->tu.sack_delay_ms * 1000;
     /* 0 = no burst limit (as with usrsctp): after an idle period, e.g. between ping-pong
      * messages, a limit of 4 packets per SACK makes every large message crawl out of slow start
@@ -351,9 +367,8 @@ static int nt_set_peers(struct sm_transport *handle, const char *const *cards)
         p->rank = r;
         p->nrails = 1;
         p->hello_sent = calloc((size_t)(t->nstreams * t->nrails), 1);
-        p->q_head = calloc((size_t)(t->nlanes * t->nrails), sizeof *p->q_head);
-        p->q_tail = calloc((size_t)(t->nlanes * t->nrails), sizeof *p->q_tail);
-        if (!p->hello_sent || !p->q_head || !p->q_tail)
+        p->q = calloc((size_t)(t->nlanes * t->nrails), sizeof *p->q);
+        if (!p->hello_sent || !p->q)
             return -1;
         if (r == t->rank)
             continue;

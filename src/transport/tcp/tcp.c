@@ -15,8 +15,9 @@
  * travels on a connection before its ACK.  A HELLO with a bad magic, rank or secret, or a
  * malformed frame, closes that connection with a log line; the job goes on.
  *
- * Strong progress (docs/design.md "RMA channel"): a watchdog thread reads the sockets when the
- * application has not entered progress() for SCTPMPI_TCP_WATCHDOG_US (0 = no thread).  It
+ * Strong progress (docs/design.md "RMA channel"): once the process opens its first window (entry
+ * rma_open), a watchdog thread reads the sockets when the application has not entered
+ * progress() for SCTPMPI_TCP_WATCHDOG_US (0 = no thread).  It
  * hands whole SM_F_RMA frames to the engine's rma_frame upcall at once and queues every other
  * upcall (frames copied, send completions, lost peers) for the next progress(), which replays
  * the queue in arrival order before it reads anything new; once the queue holds more than
@@ -919,6 +920,22 @@ static void *watchdog_main(void *arg)
     return NULL;
 }
 
+/* the first window opened: start the watchdog (point-to-point alone never needs it: the
+ * kernel's TCP keeps moving bytes while the application computes) */
+static void tcp_rma_open(struct sm_transport *handle)
+{
+    struct sm_tcp *t = (struct sm_tcp *)handle;
+    pthread_mutex_lock(&t->lock);
+    if (!t->watchdog_on && t->watchdog_us > 0 && t->size > 1) {
+        atomic_store(&t->stop_watchdog, 0);
+        if (pthread_create(&t->watchdog, NULL, watchdog_main, t) == 0)
+            t->watchdog_on = 1;
+        else
+            SM_WARN("tcp: no watchdog thread: one-sided progress only inside MPI calls");
+    }
+    pthread_mutex_unlock(&t->lock);
+}
+
 static void stop_watchdog(struct sm_tcp *t)
 {
     if (!t->watchdog_on)
@@ -1072,12 +1089,6 @@ static int tcp_set_peers(struct sm_transport *handle, const char *const *cards)
         }
     }
     atomic_store(&t->last_call_us, now_us());
-    if (t->watchdog_us > 0 && t->size > 1) {
-        if (pthread_create(&t->watchdog, NULL, watchdog_main, t) == 0)
-            t->watchdog_on = 1;
-        else
-            SM_WARN("tcp: no watchdog thread: progress only inside MPI calls");
-    }
     return 0;
 }
 
@@ -1237,4 +1248,5 @@ const struct sm_transport_ops sm_transport_tcp = {
     .rails = tcp_rails,
     .lock = tcp_lock,
     .unlock = tcp_unlock,
+    .rma_open = tcp_rma_open,
 };

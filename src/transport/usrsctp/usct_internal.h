@@ -36,6 +36,7 @@
 #include "engine/wire.h"
 #include "transport/hello.h"
 #include "transport/transport.h"
+#include "transport/txq.h"
 #include "transport/udp_socket.h"
 
 /* socket options the installed usrsctp.h lacks (the library supports them) */
@@ -67,7 +68,6 @@ struct sm_paddrthlds {
 #define USCT_SECRET_MAX SM_HELLO_SECRET_MAX
 #define USCT_RX_BATCH 32        /* datagrams per recvmmsg */
 #define USCT_TX_BATCH 64        /* datagrams per sendmmsg */
-#define USCT_INLINE_IOV 8       /* iovec elements kept inside a queued send */
 #define USCT_AUTO_MTU_MAX 32000 /* automatic MTU cap (loopback's 65536 would stall) */
 
 /* ---- tunables (usct_tunables.c) ---- */
@@ -116,16 +116,6 @@ struct usct_rx_stream { /* one (peer, incoming stream); touched under the stack 
     int authed;         /* the hello arrived on this stream */
     char *part;         /* a message delivered in parts (partial delivery) so far */
     size_t part_len, part_cap;
-};
-
-struct usct_tx_item { /* a frame waiting for send-buffer space (in order per lane) */
-    struct usct_tx_item *next;
-    struct iovec iov[USCT_INLINE_IOV];
-    int iovcnt;
-    size_t len;
-    void *cookie; /* send_done(cookie) once sent; NULL when we own a copy */
-    char *owned;  /* our copy (small frames, frames without cookie) */
-    unsigned char hdr_copy[sizeof(struct sm_frame_hdr)]; /* the header (engine's stack) */
 };
 
 struct usct_stream_stats {
@@ -177,9 +167,9 @@ struct usct_peer {
     int abort_pending;        /* rejected_id still to be aborted (not from inside a callback) */
     int ever_authed;          /* a hello from this peer passed */
     int out_streams, in_streams;
-    unsigned char *hello_sent;                  /* per outgoing stream */
-    struct usct_rx_stream *rx;                  /* per incoming stream */
-    struct usct_tx_item **txq_head, **txq_tail; /* per lane */
+    unsigned char *hello_sent; /* per outgoing stream */
+    struct usct_rx_stream *rx; /* per incoming stream */
+    struct sm_txq *txq;        /* per lane: frames waiting for send-buffer space, in order */
     int txq_len;
     struct usct_stream_stats *st;       /* per stream */
     uint64_t retrans_chunks;            /* DATA chunks we sent twice (seen in conn output) */

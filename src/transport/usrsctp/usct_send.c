@@ -69,54 +69,14 @@ static int try_send(struct usct_transport *t, struct usct_peer *p, int lane,
     return 0;
 }
 
-static void free_item(struct usct_tx_item *it)
-{
-    free(it->owned);
-    free(it);
-}
-
 /* queue a frame behind others of its lane; returns what send() returns (0 or 1) or < 0 */
 static int enqueue(struct usct_transport *t, struct usct_peer *p, int lane,
-                   const struct iovec *iov, int iovcnt, size_t len, void *cookie)
+                   const struct iovec *iov, int iovcnt, void *cookie)
 {
-    struct usct_tx_item *it = calloc(1, sizeof *it);
+    struct sm_txq_item *it = sm_txq_item_new(iov, iovcnt, cookie, USCT_COPY_MAX);
     if (!it)
         return -MPI_ERR_NO_MEM;
-    it->len = len;
-    if (!cookie || len <= USCT_COPY_MAX || iovcnt > USCT_INLINE_IOV) {
-        /* own a copy: the caller's memory is free at once */
-        it->owned = malloc(len ? len : 1);
-        if (!it->owned) {
-            free(it);
-            return -MPI_ERR_NO_MEM;
-        }
-        size_t off = 0;
-        for (int i = 0; i < iovcnt; i++) {
-            if (iov[i].iov_len)
-                memcpy(it->owned + off, iov[i].iov_base, iov[i].iov_len);
-            off += iov[i].iov_len;
-        }
-        it->iov[0].iov_base = it->owned;
-        it->iov[0].iov_len = len;
-        it->iovcnt = 1;
-        it->cookie = NULL;
-    } else {
-        /* reference the payload (valid until send_done), copy the header (caller's stack) */
-        for (int i = 0; i < iovcnt; i++)
-            it->iov[i] = iov[i];
-        it->iovcnt = iovcnt;
-        if (iov[0].iov_len <= sizeof it->hdr_copy) {
-            memcpy(it->hdr_copy, iov[0].iov_base, iov[0].iov_len);
-            it->iov[0].iov_base = it->hdr_copy;
-        }
-        it->cookie = cookie;
-    }
-    int q = lane % t->nlanes;
-    if (p->txq_tail[q])
-        p->txq_tail[q]->next = it;
-    else
-        p->txq_head[q] = it;
-    p->txq_tail[q] = it;
+    sm_txq_push(&p->txq[lane % t->nlanes], it);
     p->txq_len++;
     t->txq_total++;
     return it->cookie ? 1 : 0;
@@ -141,12 +101,12 @@ int usct_send_frame(struct sm_transport *handle, int peer, int lane, const struc
     int q = lane % t->nlanes;
     if (p->state == SCTP_PEER_FAILED) {
         rc = -MPI_ERR_PROC_FAILED;
-    } else if (p->txq_head[q]) {
-        rc = enqueue(t, p, lane, iov, iovcnt, len, cookie);
+    } else if (p->txq[q].head) {
+        rc = enqueue(t, p, lane, iov, iovcnt, cookie);
     } else {
         rc = try_send(t, p, lane, iov, iovcnt, len);
         if (rc == 1)
-            rc = enqueue(t, p, lane, iov, iovcnt, len, cookie);
+            rc = enqueue(t, p, lane, iov, iovcnt, cookie);
         else if (rc < 0) {
             usct_log("rank %d: send of %zu bytes to rank %d failed: %s", t->rank, len, peer,
                      strerror(errno));
@@ -162,14 +122,12 @@ int usct_send_frame(struct sm_transport *handle, int peer, int lane, const struc
 static void drop_queue(struct usct_transport *t, struct usct_peer *p)
 {
     for (int q = 0; q < t->nlanes; q++) {
-        while (p->txq_head[q]) {
-            struct usct_tx_item *it = p->txq_head[q];
-            p->txq_head[q] = it->next;
-            free_item(it);
+        struct sm_txq_item *it;
+        while ((it = sm_txq_pop(&p->txq[q]))) {
+            sm_txq_item_free(it);
             p->txq_len--;
             t->txq_total--;
         }
-        p->txq_tail[q] = NULL;
     }
 }
 
@@ -183,20 +141,18 @@ int usct_send_retry_rma(struct usct_transport *t)
         if (!p->txq_len || p->state == SCTP_PEER_FAILED)
             continue;
         for (int q = t->p2p_lanes; q < t->nlanes; q++) {
-            struct usct_tx_item *it;
-            while ((it = p->txq_head[q]) && !it->cookie) {
+            struct sm_txq_item *it;
+            while ((it = p->txq[q].head) && !it->cookie) {
                 int rc = try_send(t, p, q, it->iov, it->iovcnt, it->len);
                 if (rc == 1)
                     break;
                 if (rc < 0)
                     usct_log("rank %d: queued RMA send of %zu bytes to rank %d failed: %s",
                              t->rank, it->len, r, strerror(errno));
-                p->txq_head[q] = it->next;
-                if (!it->next)
-                    p->txq_tail[q] = NULL;
+                sm_txq_pop(&p->txq[q]);
                 p->txq_len--;
                 t->txq_total--;
-                free_item(it);
+                sm_txq_item_free(it);
                 sent++;
             }
         }
@@ -218,22 +174,20 @@ int usct_send_retry_queued(struct usct_transport *t, void **done, int maxdone)
             continue;
         }
         for (int q = 0; q < t->nlanes && ndone < maxdone; q++) {
-            while (p->txq_head[q] && ndone < maxdone) {
-                struct usct_tx_item *it = p->txq_head[q];
+            while (p->txq[q].head && ndone < maxdone) {
+                struct sm_txq_item *it = p->txq[q].head;
                 int rc = try_send(t, p, q, it->iov, it->iovcnt, it->len);
                 if (rc == 1)
                     break;
                 if (rc < 0)
                     usct_log("rank %d: queued send of %zu bytes to rank %d failed: %s", t->rank,
                              it->len, r, strerror(errno));
-                p->txq_head[q] = it->next;
-                if (!it->next)
-                    p->txq_tail[q] = NULL;
+                sm_txq_pop(&p->txq[q]);
                 p->txq_len--;
                 t->txq_total--;
                 if (it->cookie)
                     done[ndone++] = it->cookie;
-                free_item(it);
+                sm_txq_item_free(it);
             }
         }
     }

@@ -23,19 +23,16 @@ static void destroy(struct usct_transport *t)
     t->rma_head = t->rma_tail = NULL;
     for (int r = 0; t->peers && r < t->size; r++) {
         struct usct_peer *p = &t->peers[r];
-        for (int q = 0; p->txq_head && q < t->nlanes; q++)
-            while (p->txq_head[q]) {
-                struct usct_tx_item *it = p->txq_head[q];
-                p->txq_head[q] = it->next;
-                free(it->owned);
-                free(it);
-            }
+        for (int q = 0; p->txq && q < t->nlanes; q++) {
+            struct sm_txq_item *it;
+            while ((it = sm_txq_pop(&p->txq[q])))
+                sm_txq_item_free(it);
+        }
         for (int s = 0; p->rx && s < USCT_MAX_STREAMS; s++)
             free(p->rx[s].part);
         free(p->hello_sent);
         free(p->rx);
-        free(p->txq_head);
-        free(p->txq_tail);
+        free(p->txq);
         free(p->st);
     }
     free(t->peers);
@@ -169,10 +166,9 @@ static int usct_set_peers(struct sm_transport *handle, const char *const *cards)
         p->rank = r;
         p->hello_sent = calloc((size_t)t->nstreams, 1);
         p->rx = calloc(USCT_MAX_STREAMS, sizeof *p->rx);
-        p->txq_head = calloc((size_t)t->nlanes, sizeof *p->txq_head);
-        p->txq_tail = calloc((size_t)t->nlanes, sizeof *p->txq_tail);
+        p->txq = calloc((size_t)t->nlanes, sizeof *p->txq);
         p->st = calloc((size_t)t->nstreams, sizeof *p->st);
-        if (!p->hello_sent || !p->rx || !p->txq_head || !p->txq_tail || !p->st)
+        if (!p->hello_sent || !p->rx || !p->txq || !p->st)
             return -1;
         if (!cards[r] || usct_assoc_parse_card(t, r, cards[r]) < 0) {
             usct_log("rank %d: bad business card for rank %d: '%s'", t->rank, r,

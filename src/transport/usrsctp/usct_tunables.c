@@ -52,8 +52,10 @@ void usct_tunables_load(struct usct_tunables *tu, int local_ranks)
     /* failover presets (docs/transport-sctp.md, "Failover"): defaults the variables below
      * override one by one.  wan = RFC 4960's values; lan = Penoff's thesis, Table 6.1 */
     int rto_i = 1000, rto_lo = 200, rto_hi = 5000, hb = -1, pmr = -1;
-    static const char *const presets[] = { "none", "wan", "lan" };
-    tu->failover = sm_env_choice("SCTPMPI_SCTP_FAILOVER", presets, 3, 0);
+    static const char *const presets[] = { "none", "wan", "lan", "auto" };
+    tu->failover = sm_env_choice("SCTPMPI_SCTP_FAILOVER", presets, 4, 0);
+    if (tu->failover == 3) /* auto: the defaults, as with the native engine */
+        tu->failover = 0;
     if (tu->failover == 1)
         rto_i = 3000, rto_lo = 1000, rto_hi = 60000, hb = 30000, pmr = 5;
     else if (tu->failover == 2)
@@ -72,8 +74,11 @@ void usct_tunables_load(struct usct_tunables *tu, int local_ranks)
     tu->hb_interval_ms = (int)sm_env_range("SCTPMPI_SCTP_HB_INTERVAL", hb, 0, 3600000);
     tu->path_max_retrans = (int)sm_env_range("SCTPMPI_SCTP_PATH_MAX_RETRANS", pmr, 0, 1000);
     /* potentially-failed state (RFC 7829): a path with more than this many consecutive timeouts
-     * takes no new data while it is probed; -1 = off (usrsctp's default) */
-    tu->pf_threshold = (int)sm_env_range("SCTPMPI_SCTP_PF_THRESHOLD", -1, 0, 1000);
+     * takes no new data while it is probed; -1 = off (usrsctp's default, kept by the presets).
+     * Without a preset 0, quick failover: data leaves a path at its first timeout, while the
+     * path is declared failed and the association aborted no sooner than before */
+    tu->pf_threshold =
+        (int)sm_env_range("SCTPMPI_SCTP_PF_THRESHOLD", tu->failover ? -1 : 0, -1, 1000);
     if (tu->pf_threshold >= 0 && tu->path_max_retrans >= 0 &&
         tu->pf_threshold > tu->path_max_retrans) {
         usct_log("SCTPMPI_SCTP_PF_THRESHOLD=%d above the path's max retransmissions %d: off",

@@ -1,7 +1,8 @@
-/* osc_test.h — helpers of the tests/osc programs (standard MPI C only): CHECK aborts with a
+/* mpi_test.h — helpers of the self-checking MPI test programs (tests/coll, tests/osc; standard
+ * MPI C only, so every program also runs under Open MPI and MPICH): CHECK aborts with a
  * message, finish() prints " No Errors" on rank 0. */
-#ifndef OSC_TEST_H
-#define OSC_TEST_H
+#ifndef SM_MPI_TEST_H
+#define SM_MPI_TEST_H
 
 #include <mpi.h>
 #include <stdio.h>
@@ -37,6 +38,13 @@ static int finish(void)
     }
     MPI_Finalize();
     return 0;
+}
+
+static inline void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    CHECK(p != NULL, "out of memory");
+    return p;
 }
 
 #endif
