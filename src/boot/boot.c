@@ -93,12 +93,17 @@ static char **exchange_cards(int rank, int size, const char *card)
     if (sm_pmi_put(key, card) || sm_pmi_barrier())
         sm_die("PMI exchange of business cards failed");
     char **cards = sm_xcalloc((size_t)size, sizeof *cards);
+    char **keys = sm_xcalloc((size_t)size, sizeof *keys);
     for (int i = 0; i < size; i++) {
         cards[i] = sm_xmalloc(1024);
-        snprintf(key, sizeof key, "card-%d", i);
-        if (sm_pmi_get(key, cards[i], 1024))
-            sm_die("no business card for rank %d in PMI", i);
+        keys[i] = sm_xmalloc(24);
+        snprintf(keys[i], 24, "card-%d", i);
     }
+    if (sm_pmi_get_many(size, (const char *const *)keys, cards, 1024))
+        sm_die("cannot get the business cards of the %d ranks from PMI", size);
+    for (int i = 0; i < size; i++)
+        free(keys[i]);
+    free(keys);
     const char *dir = getenv("SCTPMPI_CARD_DIR");
     if (dir && *dir) { /* test hook: lets a test find a rank's ports */
         char path[4096];

@@ -13,6 +13,8 @@ int sm_pmi_init(int *rank, int *size);
 int sm_pmi_is_singleton(void);
 int sm_pmi_put(const char *key, const char *value); /* into this job's KVS; commit is implicit */
 int sm_pmi_get(const char *key, char *value, size_t len); /* -1 if absent */
+/* n gets (pipelined when the server says it can: our mpiexec and proxies); -1 if one fails */
+int sm_pmi_get_many(int n, const char *const *keys, char *const *values, size_t len);
 int sm_pmi_barrier(void);                                 /* also makes earlier puts visible */
 int sm_pmi_abort(int code, const char *msg);              /* tell the launcher; does not exit */
 int sm_pmi_finalize(void);

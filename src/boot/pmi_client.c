@@ -48,6 +48,7 @@ static struct {
     int fd;
     int rank, size;
     int keylen_max, vallen_max;
+    int pipeline; /* the server answers pipelined requests in order (sctpmpi_pipeline=1) */
     char kvsname[PMI_KVSNAME_MAX];
     char inbuf[PMI_LINE_MAX]; /* bytes read past the current line */
     size_t inlen;
@@ -293,6 +294,8 @@ static int socket_handshake(void)
     if (send_line("cmd=init pmi_version=1 pmi_subversion=1\n") < 0 ||
         read_reply(&r, "response_to_init", NULL, 0) < 0)
         return -1;
+    const char *pl = reply_get(&r, "sctpmpi_pipeline");
+    pmi.pipeline = pl && strcmp(pl, "1") == 0;
     if (send_line("cmd=get_maxes\n") < 0 || read_reply(&r, "maxes", NULL, 0) < 0)
         return -1;
     const char *v;
@@ -482,6 +485,54 @@ int sm_pmi_get(const char *key, char *value, size_t len)
         return -1;
     }
     strcpy(value, v);
+    return 0;
+}
+
+/* Against our mpiexec or proxy (sctpmpi_pipeline=1 at init) the gets go out in batches and
+ * their replies are read afterwards: one wait per batch instead of one per key. */
+#define PMI_PIPELINE_BATCH 64
+int sm_pmi_get_many(int n, const char *const *keys, char *const *values, size_t len)
+{
+    if (pmi.mode != PMI_MODE_SOCKET || !pmi.pipeline) {
+        for (int i = 0; i < n; i++)
+            if (sm_pmi_get(keys[i], values[i], len))
+                return -1;
+        return 0;
+    }
+    for (int base = 0; base < n; base += PMI_PIPELINE_BATCH) {
+        int m = n - base < PMI_PIPELINE_BATCH ? n - base : PMI_PIPELINE_BATCH;
+        char batch[PMI_PIPELINE_BATCH * 128];
+        size_t blen = 0;
+        for (int i = base; i < base + m; i++) {
+            if (check_token("key", keys[i], pmi.keylen_max, 0) < 0)
+                return -1;
+            int w = snprintf(batch + blen, sizeof batch - blen, "cmd=get kvsname=%s key=%s\n",
+                             pmi.kvsname, keys[i]);
+            if (w < 0 || (size_t)w >= sizeof batch - blen) { /* long names: one by one */
+                for (int k = base; k < base + m; k++)
+                    if (sm_pmi_get(keys[k], values[k], len))
+                        return -1;
+                blen = 0;
+                m = 0;
+                break;
+            }
+            blen += (size_t)w;
+        }
+        if (blen && write_all(pmi.fd, batch, blen) < 0)
+            return -1;
+        for (int i = base; i < base + m; i++) {
+            struct pmi_reply r;
+            int rc = 0;
+            if (read_reply(&r, "get_result", &rc, 1) < 0)
+                return -1; /* the connection is now out of step: callers give up */
+            const char *v = reply_get(&r, "value");
+            if (!v || strlen(v) >= len) {
+                pmi_error("get_result for key %s: no value, or too long", keys[i]);
+                return -1;
+            }
+            strcpy(values[i], v);
+        }
+    }
     return 0;
 }
 

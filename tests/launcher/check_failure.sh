@@ -24,12 +24,13 @@ fail() { echo "FAIL ($case): $*"; echo "--- mpiexec stderr:"; cat "$dir/stderr" 
 alive() { [ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat" 2>/dev/null; }
 
 export SM_PMI_TEST_PIDDIR="$dir"
-opts=""
+# SM_MPIEXEC_OPTS: extra mpiexec options (the multi-host variants pass a host list)
+opts="${SM_MPIEXEC_OPTS:-}"
 case $case in
   exit3)      export SM_PMI_TEST_MODE=exit3;      want_rc=3;   want_msg="rank 3 exited with code 3" ;;
   abort)      export SM_PMI_TEST_MODE=abort;      want_rc=7;   want_msg="rank 3 called MPI_Abort with code 7" ;;
   nofinalize) export SM_PMI_TEST_MODE=nofinalize; want_rc=any; want_msg="rank 3 exited without MPI_Finalize" ;;
-  timeout)    export SM_PMI_TEST_MODE=hang;       want_rc=124; want_msg="timed out"; opts="--timeout 2" ;;
+  timeout)    export SM_PMI_TEST_MODE=hang;       want_rc=124; want_msg="timed out"; opts="$opts --timeout 2" ;;
   signal)     export SM_PMI_TEST_MODE=hang;       want_rc=143; want_msg="received signal 15" ;;
   *) echo "unknown case $case"; exit 2 ;;
 esac

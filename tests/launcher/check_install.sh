@@ -1,6 +1,7 @@
 #!/bin/sh
 # check_install.sh BUILD_DIR — installs into a temporary prefix and checks the layout:
-# bin/mpicc, bin/mpiexec, bin/mpirun (-> mpiexec), and, when libsctpmpi.so is built,
+# bin/mpicc, bin/mpiexec, bin/mpirun (-> mpiexec), bin/sctpmpi_proxy (used by a multi-host
+# run), and, when libsctpmpi.so is built,
 # bin/sctpmpi_info, include/mpi.h and lib/libsctpmpi.so with a program compiled by the installed mpicc.
 set -u
 build=$1
@@ -16,9 +17,13 @@ else
     cmake -DCMAKE_INSTALL_PREFIX="$prefix" -P "$build/$d/cmake_install.cmake" >/dev/null || fail "install $d"
   done
 fi
-for f in mpicc mpiexec mpirun; do [ -x "$prefix/bin/$f" ] || fail "bin/$f missing"; done
+for f in mpicc mpiexec mpirun sctpmpi_proxy; do [ -x "$prefix/bin/$f" ] || fail "bin/$f missing"; done
 [ "$(readlink "$prefix/bin/mpirun")" = mpiexec ] || fail "mpirun is not a link to mpiexec"
 [ "$("$prefix/bin/mpirun" -n 2 echo hi | tr -d '\n')" = hihi ] || fail "installed mpirun does not run"
+# a multi-host job finds the installed proxy beside the installed mpiexec
+out=$("$prefix/bin/mpiexec" --launcher-rsh "env SM_FAKE_HOST=%h" -H hostA,hostB -l \
+  sh -c 'echo $SM_FAKE_HOST' | sort | tr '\n' ' ')
+[ "$out" = "[0] hostA [1] hostB " ] || fail "installed mpiexec with proxies: '$out'"
 show=$("$prefix/bin/mpicc" -show -c x.c)
 [ "$show" = "${CC:-cc} -I$prefix/include -c x.c" ] || fail "installed mpicc -show: $show"
 if [ $full -eq 1 ]; then

@@ -19,14 +19,14 @@
 
 static int errors;
 
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "pmi_test: rank %d: ", my_rank);                                       \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, "\n");                                                                 \
-            errors++;                                                                              \
-        }                                                                                          \
+#define CHECK(cond, ...)                                                                         \
+    do {                                                                                         \
+        if (!(cond)) {                                                                           \
+            fprintf(stderr, "pmi_test: rank %d: ", my_rank);                                     \
+            fprintf(stderr, __VA_ARGS__);                                                        \
+            fprintf(stderr, "\n");                                                               \
+            errors++;                                                                            \
+        }                                                                                        \
     } while (0)
 
 static int my_rank = -1;
@@ -118,6 +118,32 @@ int main(void)
             CHECK(sm_pmi_get(key, got, sizeof got) == 0, "get %s failed", key);
             CHECK(strcmp(got, want) == 0, "get %s returned a wrong value '%.40s...'", key, got);
         }
+    }
+    /* the same values through sm_pmi_get_many (pipelined against our mpiexec and proxies,
+     * one by one against hydra and Slurm): more keys than one batch, in a scrambled order */
+    {
+        int n = 2 * size * ROUNDS + 70;
+        char **keys = calloc((size_t)n, sizeof *keys), **vals = calloc((size_t)n, sizeof *vals);
+        CHECK(keys && vals, "out of memory");
+        for (int i = 0; keys && vals && i < n; i++) {
+            int r = (i * 7 + 3) % size, round = (i / size) % ROUNDS;
+            keys[i] = malloc(64);
+            vals[i] = calloc(1, 1024);
+            snprintf(keys[i], 64, "pmi-test-%d-%d", r, round);
+        }
+        CHECK(keys && vals && sm_pmi_get_many(n, (const char *const *)keys, vals, 1024) == 0,
+              "get_many of %d keys failed", n);
+        for (int i = 0; keys && vals && i < n; i++) {
+            char want[1024];
+            int r = (i * 7 + 3) % size, round = (i / size) % ROUNDS;
+            make_value(want, round == 0 ? 900 : 40 + (size_t)round, r, round);
+            CHECK(strcmp(vals[i], want) == 0, "get_many %s returned '%.40s...'", keys[i],
+                  vals[i]);
+            free(keys[i]);
+            free(vals[i]);
+        }
+        free(keys);
+        free(vals);
     }
     CHECK(sm_pmi_get("no-such-key", got, sizeof got) == -1, "get of an absent key succeeded");
     if (rank == 0) /* prints one expected complaint on stderr */

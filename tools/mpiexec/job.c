@@ -19,6 +19,8 @@ double job_now(void)
 
 void job_signal_all(struct job *job, int sig)
 {
+    if (job->signal_hook)
+        job->signal_hook(job, sig);
     for (int i = 0; i < job->nranks; i++) {
         pid_t pg = job->ranks[i].pid;
         if (pg <= 0)

@@ -39,6 +39,9 @@ struct job {
     int killing; /* SIGTERM sent; SIGKILL at kill_deadline */
     double kill_deadline;
     int killed_hard;
+    /* multi-host: ranks live behind proxies; signals go to them through this */
+    void (*signal_hook)(struct job *job, int sig);
+    void *remote;
 };
 
 double job_now(void); /* monotonic seconds */

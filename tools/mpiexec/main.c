@@ -18,6 +18,7 @@
 #include "options.h"
 #include "pmi_server.h"
 #include "rank_spawn.h"
+#include "remote.h"
 #include "sim_launch.h"
 
 #define TIMEOUT_EXIT_CODE 124
@@ -183,7 +184,7 @@ int main(int argc, char **argv)
     struct mpiexec_options opt;
     int rc = mpiexec_parse_options(argc, argv, &opt);
     if (rc != 0) {
-        free(opt.env_assign);
+        mpiexec_free_options(&opt);
         return rc > 0 ? 0 : rc == -2 ? 1 : 2;
     }
     signal(SIGPIPE, SIG_IGN);
@@ -196,7 +197,7 @@ int main(int argc, char **argv)
         if (!netlab) {
             fprintf(stderr, "mpiexec: --netlab: cannot find the netlab tool next to mpiexec "
                             "(../netlab/netlab or ./netlab) or in PATH\n");
-            free(opt.env_assign);
+            mpiexec_free_options(&opt);
             return 127;
         }
         if (!getenv("NETLAB_RUN"))
@@ -205,7 +206,7 @@ int main(int argc, char **argv)
             plan.hosts = netlab_hosts(netlab, &plan.nhosts);
         if (!plan.hosts) {
             free(netlab);
-            free(opt.env_assign);
+            mpiexec_free_options(&opt);
             return 127;
         }
         plan.netlab = netlab;
@@ -242,12 +243,26 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    if (sim_launch_active() && opt.any_remote) {
+        fprintf(stderr, "mpiexec: --sim runs every rank on this machine: it cannot be combined "
+                        "with a host list naming other machines\n");
+        mpiexec_free_options(&opt);
+        return 2;
+    }
     if (sim_launch_active()) { /* --sim: the ranks' transport is the simulator's */
         if (sim_launch_start(opt.nranks, opt.transport) < 0)
             return 1;
         opt.transport = NULL;
     }
     double deadline = opt.timeout_s > 0 ? job_now() + opt.timeout_s : 0;
+    if (opt.any_remote) { /* multi-host: one proxy per host does the forking and PMI */
+        remote_run(&job, sfd, deadline, &plan.child_sigmask);
+        close(sfd);
+        kvs_destroy(job.kvs);
+        free(job.ranks);
+        mpiexec_free_options(&opt);
+        return job.failed ? job.exit_code : 0;
+    }
     for (int i = 0; i < job.nranks; i++) {
         if (spawn_rank(&job, &plan, i) < 0) {
             job_fail(&job, 1, "could not start rank %d; killing the %d started", i, job.nrunning);
@@ -271,6 +286,6 @@ int main(int argc, char **argv)
         free(plan.hosts);
     }
     free(netlab);
-    free(opt.env_assign);
+    mpiexec_free_options(&opt);
     return job.failed ? job.exit_code : 0;
 }

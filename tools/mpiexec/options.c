@@ -1,6 +1,6 @@
 /* options.c — parses mpiexec's flags (see docs/launcher.md), including the spellings users
- * bring from Open MPI and MPICH, and checks that every host a host list or hostfile names is
- * this machine (multi-host launch is not supported); stops at the program name. */
+ * bring from Open MPI and MPICH, the host list (-H, --hostfile) with placement flags and the
+ * rsh-style launcher for other hosts; stops at the program name. */
 #include "options.h"
 #include "sim_launch.h"
 
@@ -28,16 +28,20 @@ static void print_usage(FILE *f)
         "\n"
         "SYNOPSIS\n"
         "    mpiexec [options] [--] program [args...]\n"
+        "    mpiexec -H host1:4,host2:4 [options] program [args...]\n"
         "\n"
         "DESCRIPTION\n"
-        "    Starts N copies of program on this host, serves them PMI-1, forwards their output,\n"
-        "    and stops the whole job at the first failure.  Every rank runs on this machine;\n"
-        "    host lists and hostfiles are accepted only when they name this machine.  Options\n"
-        "    that take a value accept both '--opt VALUE' and '--opt=VALUE'.\n"
+        "    Starts N copies of program, serves them PMI-1, forwards their output, and stops\n"
+        "    the whole job at the first failure.  Without a host list, or when every host it\n"
+        "    names is this machine, all ranks run here.  When a host list names other\n"
+        "    machines, mpiexec starts one sctpmpi_proxy per host through an rsh-style\n"
+        "    launcher (ssh by default); each proxy forks that host's ranks, serves them PMI\n"
+        "    and relays their output, exit status and signals.  Options that take a value\n"
+        "    accept both '--opt VALUE' and '--opt=VALUE'.\n"
         "\n"
         "OPTIONS\n"
         "    -n N, -np N, --n N, --np N\n"
-        "        Number of ranks, 1..65536 (default 1, or the slots of -H/--hostfile).\n"
+        "        Number of ranks, 1..65536 (default: the slots of -H/--hostfile, else 1).\n"
         "    --transport T\n"
         "        tcp or sctp: sets SCTPMPI_TRANSPORT for the ranks.\n"
         "    --timeout S\n"
@@ -50,34 +54,67 @@ static void print_usage(FILE *f)
         "        Pass these variables from our environment (MPICH); same as -x A -x B.\n"
         "    -genvall, -envall\n"
         "        Accepted: the ranks always get mpiexec's whole environment.\n"
-        "    -l, --prefix-output\n"
+        "    -l, --prefix-output, -prepend-rank, --tag-output\n"
         "        Prefix each output line with [rank].\n"
+        "    -wdir DIR, --wdir DIR, -wd DIR\n"
+        "        The ranks start in DIR (default: mpiexec's working directory, on every host).\n"
+        "\n"
+        "HOSTS AND PLACEMENT\n"
         "    -H LIST, -host LIST, --host LIST, -hosts LIST, --hosts LIST\n"
-        "        Comma-separated host[:slots] list.  Every host must be this machine\n"
-        "        (localhost, 127.x.x.x, ::1, its hostname or one of its addresses); the slots\n"
-        "        (1 per host without ':slots') give the rank count when -n is absent.\n"
+        "        Comma-separated host[:slots] list (1 slot per host without ':slots'); a host\n"
+        "        named twice gets the slots of both.  localhost, 127.x.x.x, ::1, this\n"
+        "        machine's hostname and its addresses are this machine.\n"
         "    -f FILE, -hostfile FILE, --hostfile FILE, -machinefile FILE, --machinefile FILE\n"
-        "        Hostfile: one 'host', 'host:slots' or 'host slots=N' per line, '#' comments;\n"
-        "        same rules as -H.\n"
-        "    -ppn N, --map-by ppr:N:node\n"
-        "        N ranks per host: accepted when the job fits on this one host (N >= ranks);\n"
-        "        --map-by slot|core|socket|numa|hwthread|node is accepted and has no effect.\n"
+        "        Hostfile: one 'host', 'host:slots' or 'host slots=N' per line, '#' comments.\n"
+        "    --map-by slot (default)\n"
+        "        Blocks: the first host's slots get ranks 0, 1, ..., then the next host's;\n"
+        "        with more ranks than slots the list is walked again.\n"
+        "    --map-by node\n"
+        "        Round-robin: rank i runs on host i mod H.\n"
+        "    -ppn N, --ppn N, -npernode N, --npernode N, --map-by ppr:N:node\n"
+        "        N ranks per host, in blocks, whatever the slots; more ranks than N x hosts is\n"
+        "        an error unless --oversubscribe (then the hosts are used again).\n"
+        "        --map-by core|socket|numa|hwthread|package|l3cache is accepted as 'slot'.\n"
         "    --oversubscribe, -oversubscribe\n"
-        "        Accepted: all ranks run on this host anyway, and more ranks than cores is\n"
-        "        allowed (the ranks then stop spinning while they wait).\n"
+        "        Allow more ranks than -ppn x hosts; more ranks than cores is always allowed\n"
+        "        (the ranks then stop spinning while they wait).\n"
+        "    --launcher-rsh CMD, -launcher-exec CMD\n"
+        "        Command that starts the proxy on another host (also SCTPMPI_LAUNCHER_RSH),\n"
+        "        by default\n"
+        "            " MPIEXEC_DEFAULT_RSH "\n"
+        "        (a host that does not answer fails the job within about 10 s).  Split at\n"
+        "        spaces; a '%%h' in it is replaced by the host name, else the host is\n"
+        "        appended; then comes the proxy's absolute path (SCTPMPI_LAUNCHER_PROXY,\n"
+        "        default: sctpmpi_proxy beside this mpiexec, so every host needs the same\n"
+        "        install prefix).  Example for netlab: --launcher-rsh 'netlab exec %%h --'.\n"
         "    --netlab TOPO\n"
-        "        Run the ranks on the emulated hosts of a netlab topology.\n"
+        "        Run the ranks on the emulated hosts of a netlab topology (no proxies).\n"
         "    --sim TOPO [--sim-cpu-scale X] [--sim-seed N] [--sim-pcap DIR]\n"
         "        Run the ranks on a simulated network with virtual time (docs/simulation.md).\n"
+        "\n"
         "    -h, --help\n"
         "        This help.\n"
         "    --version\n"
         "        Print the version.\n"
         "    --  End of options: the next argument is the program.\n"
         "\n"
+        "MULTI-HOST JOBS\n"
+        "    Each proxy gets mpiexec's environment (minus PWD, SHLVL, HOSTNAME, PMI_*, SSH_*,\n"
+        "    NETLAB_*, DISPLAY and SCTPMPI_ADDRS; HOME, USER and LOGNAME stay the host's) and\n"
+        "    its working directory, then applies -x/-genv.  SCTPMPI_ADDRS, the address the\n"
+        "    ranks publish, is the host's own value if it has one, else the address the ssh\n"
+        "    connection reached (SSH_CONNECTION), else the host's first non-loopback IPv4\n"
+        "    address.  No rank starts anywhere until every proxy is up.  mpiexec's stdin goes\n"
+        "    to rank 0 (through its proxy), /dev/null to the others.  A PMI barrier costs one\n"
+        "    message each way per host.  If a proxy or its connection dies, the job ends with\n"
+        "    status 255; a proxy that loses its connection to mpiexec kills its ranks'\n"
+        "    process groups.\n"
+        "\n"
         "ENVIRONMENT\n"
-        "    SCTPMPI_TIMEOUT      seconds before the job is killed (as --timeout).\n"
-        "    SCTPMPI_TRANSPORT    tcp or sctp, passed to the ranks (as --transport).\n"
+        "    SCTPMPI_TIMEOUT        seconds before the job is killed (as --timeout).\n"
+        "    SCTPMPI_TRANSPORT      tcp or sctp, passed to the ranks (as --transport).\n"
+        "    SCTPMPI_LAUNCHER_RSH   the rsh-style command for other hosts (as --launcher-rsh).\n"
+        "    SCTPMPI_LAUNCHER_PROXY the proxy's path on the other hosts.\n"
         "    The ranks get mpiexec's whole environment plus PMI_FD, PMI_RANK, PMI_SIZE,\n"
         "    SCTPMPI_LOCAL_RANKS and SCTPMPI_JOB_SECRET.  Every SCTPMPI_* tunable is listed by\n"
         "    sctpmpi_info --all and documented in docs/tunables.md.\n"
@@ -85,8 +122,14 @@ static void print_usage(FILE *f)
         "EXIT STATUS\n"
         "    0 if every rank finalized and exited 0; else the first failing rank's exit code\n"
         "    (128+signal if it was killed by a signal); 124 on --timeout; 127 if the program\n"
-        "    cannot be started; 1 for a multi-host request or a launcher error; 2 for a usage\n"
-        "    error.\n"
+        "    cannot be started; 255 if a host's proxy or its connection died; 1 for a\n"
+        "    placement that does not fit or a launcher error; 2 for a usage error.\n"
+        "\n"
+        "EXAMPLES\n"
+        "    mpiexec -n 4 ./prog\n"
+        "    mpiexec -H node1:8,node2:8 --transport sctp ./prog\n"
+        "    mpiexec --hostfile hosts -ppn 4 -n 16 -x OMP_NUM_THREADS=1 ./prog\n"
+        "    SCTPMPI_LAUNCHER_RSH='ssh -F my_ssh_config' mpiexec -H a,b --map-by node ./prog\n"
         "\n"
         "    mpirun is the same program.\n");
 }
@@ -217,12 +260,42 @@ static int host_is_local(const char *name)
     return (buf[sb] == '\0' || me[sm] == '\0') && sb == sm && strncasecmp(buf, me, sb) == 0;
 }
 
-static int not_local(const char *host)
+/* ---- multi-host: the host list ---- */
+/* Records HOST with SLOTS (a name given twice gets the slots of both). */
+static int record_host(struct mpiexec_options *opt, const char *host, int slots)
 {
-    fprintf(stderr, "mpiexec: multi-host launch is not supported yet: %s is not this machine\n",
-            host);
-    return -2;
+    for (int i = 0; i < opt->nhosts; i++) {
+        if (strcmp(opt->hosts[i].name, host) == 0) {
+            opt->hosts[i].slots += slots;
+            return 0;
+        }
+    }
+    struct mpiexec_host *grown = realloc(opt->hosts, (size_t)(opt->nhosts + 1) * sizeof *grown);
+    if (!grown)
+        return -1;
+    opt->hosts = grown;
+    struct mpiexec_host *h = &opt->hosts[opt->nhosts];
+    h->name = strdup(host);
+    if (!h->name)
+        return -1;
+    h->slots = slots;
+    h->local = host_is_local(host);
+    opt->any_remote |= !h->local;
+    opt->nhosts++;
+    return 0;
 }
+
+void mpiexec_free_options(struct mpiexec_options *opt)
+{
+    for (int i = 0; i < opt->nhosts; i++)
+        free(opt->hosts[i].name);
+    free(opt->hosts);
+    free(opt->env_assign);
+    opt->hosts = NULL;
+    opt->nhosts = 0;
+    opt->env_assign = NULL;
+}
+/* ---- end multi-host ---- */
 
 /* One "host" or "host:slots" ([v6]:slots, or a bare IPv6 address); adds its slots. */
 static int add_host(const char *spec, int slots_default, struct mpiexec_options *opt,
@@ -245,8 +318,10 @@ static int add_host(const char *spec, int slots_default, struct mpiexec_options 
         fprintf(stderr, "mpiexec: %s: bad slot count in '%s'\n", where, spec);
         return -1;
     }
-    if (!host_is_local(host))
-        return not_local(host);
+    if (record_host(opt, host, slots) < 0) {
+        perror("mpiexec");
+        return -1;
+    }
     opt->host_slots += slots;
     return 0;
 }
@@ -324,6 +399,7 @@ static int parse_map_by(const char *v, struct mpiexec_options *opt)
     }
     snprintf(policy, sizeof policy, "%.*s", (int)(pl < sizeof policy ? pl : sizeof policy - 1),
              v);
+    opt->map_by_node = strcasecmp(policy, "node") == 0; /* round-robin over hosts */
     for (int i = 0; noop[i]; i++)
         if (strcasecmp(policy, noop[i]) == 0)
             return 0;
@@ -362,7 +438,8 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
     static const char *const file_flags[] = { "-f",           "-hostfile",     "--hostfile",
                                               "-machinefile", "--machinefile", NULL };
     static const char *const envlist_flags[] = { "-genvlist", "-envlist", NULL };
-    static const char *const ppn_flags[] = { "-ppn", "--ppn", NULL };
+    static const char *const ppn_flags[] = { "-ppn", "--ppn", "-npernode", "--npernode", NULL };
+    static const char *const wdir_flags[] = { "-wdir", "--wdir", "-wd", "--wd", NULL };
     static const char *const mapby_flags[] = { "--map-by", "-map-by", NULL };
     memset(opt, 0, sizeof *opt);
     opt->nranks = 1;
@@ -399,13 +476,18 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
             printf("mpiexec (sctpmpi) %s\n", SCTPMPI_VERSION_STRING);
             return 1;
         }
-        if (strcmp(a, "-l") == 0 || strcmp(a, "--prefix-output") == 0) {
+        if (strcmp(a, "-l") == 0 || strcmp(a, "--prefix-output") == 0 ||
+            strcmp(a, "-prepend-rank") == 0 || strcmp(a, "--tag-output") == 0 ||
+            strcmp(a, "-tag-output") == 0) {
             opt->prefix_output = 1;
             continue;
         }
-        if (strcmp(a, "--oversubscribe") == 0 || strcmp(a, "-oversubscribe") == 0 ||
-            strcmp(a, "-genvall") == 0 || strcmp(a, "-envall") == 0)
-            continue; /* all ranks run on this host with our whole environment anyway */
+        if (strcmp(a, "--oversubscribe") == 0 || strcmp(a, "-oversubscribe") == 0) {
+            opt->oversubscribe = 1;
+            continue;
+        }
+        if (strcmp(a, "-genvall") == 0 || strcmp(a, "-envall") == 0)
+            continue; /* the ranks get our whole environment anyway */
         if ((v = flag_any(argc, argv, &i, n_flags, &missing))) {
             if (parse_count(v, &opt->nranks) < 0) {
                 fprintf(stderr, "mpiexec: -n wants a rank count between 1 and 65536, got '%s'\n",
@@ -502,6 +584,28 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
                 return -1;
             continue;
         }
+        /* ---- working directory ---- */
+        if (!missing && (v = flag_any(argc, argv, &i, wdir_flags, &missing))) {
+            if (!*v) {
+                fprintf(stderr, "mpiexec: %s wants a directory\n", a);
+                return -1;
+            }
+            opt->wdir = v;
+            continue;
+        }
+        /* ---- end working directory ---- */
+        /* ---- multi-host: the launcher ---- */
+        if (!missing &&
+            ((v = flag_value(argc, argv, &i, "--launcher-rsh", &missing)) ||
+             (!missing && (v = flag_value(argc, argv, &i, "-launcher-exec", &missing))))) {
+            if (!*v) {
+                fprintf(stderr, "mpiexec: --launcher-rsh wants a command (e.g. ssh)\n");
+                return -1;
+            }
+            opt->launcher_rsh = v;
+            continue;
+        }
+        /* ---- end multi-host ---- */
         if (!missing && (v = flag_value(argc, argv, &i, "--netlab", &missing))) {
             opt->netlab_topo = v;
             continue;
@@ -516,13 +620,34 @@ int mpiexec_parse_options(int argc, char **argv, struct mpiexec_options *opt)
         opt->nranks = opt->host_slots > 65536 ? 65536 : opt->host_slots;
     else if (!opt->nranks_given && opt->ppn > 0)
         opt->nranks = opt->ppn;
-    if (opt->ppn > 0 && opt->nranks > opt->ppn) {
+    /* ---- multi-host: placement checks ---- */
+    if (!opt->launcher_rsh) {
+        const char *e = getenv("SCTPMPI_LAUNCHER_RSH");
+        opt->launcher_rsh = e && *e ? e : MPIEXEC_DEFAULT_RSH;
+    }
+    if (!opt->any_remote && opt->ppn > 0 && opt->nranks > opt->ppn) {
+        int need = (opt->nranks + opt->ppn - 1) / opt->ppn;
         fprintf(stderr,
-                "mpiexec: multi-host launch is not supported yet: %d ranks at %d per "
-                "host need %d hosts\n",
-                opt->nranks, opt->ppn, (opt->nranks + opt->ppn - 1) / opt->ppn);
+                "mpiexec: %d ranks at %d per host need %d hosts, and %s: name them with "
+                "-H host1,host2,... or --hostfile FILE\n",
+                opt->nranks, opt->ppn, need,
+                opt->nhosts ? "every host given is this machine" : "no host was given");
         return -2;
     }
+    if (opt->any_remote && opt->netlab_topo) {
+        fprintf(stderr, "mpiexec: --netlab places ranks on netlab's hosts itself: it cannot be "
+                        "combined with a host list naming other machines\n");
+        return -1;
+    }
+    if (opt->any_remote && opt->ppn > 0 && !opt->oversubscribe &&
+        opt->nranks > opt->ppn * opt->nhosts) {
+        fprintf(stderr,
+                "mpiexec: %d ranks at %d per host need %d hosts, only %d given "
+                "(--oversubscribe wraps around)\n",
+                opt->nranks, opt->ppn, (opt->nranks + opt->ppn - 1) / opt->ppn, opt->nhosts);
+        return -2;
+    }
+    /* ---- end multi-host ---- */
     if (i >= argc) {
         fprintf(stderr, "mpiexec: no program given (see mpiexec --help)\n");
         return -1;

@@ -118,9 +118,14 @@ int output_stream_pump(struct output_stream *s)
         output_stream_close(s);
         return 1;
     }
-    if (s->prefix)
-        forward_prefixed(s, buf, (size_t)n);
-    else
-        write_all(s->target_fd, buf, (size_t)n);
+    output_stream_feed(s, buf, (size_t)n);
     return 0;
+}
+
+void output_stream_feed(struct output_stream *s, const char *buf, size_t n)
+{
+    if (s->prefix)
+        forward_prefixed(s, buf, n);
+    else
+        write_all(s->target_fd, buf, n);
 }

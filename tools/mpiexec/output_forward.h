@@ -19,6 +19,9 @@ void output_stream_init(struct output_stream *s, int fd, int target_fd, int rank
  * flushed and closed), 0 otherwise. */
 int output_stream_pump(struct output_stream *s);
 
+/* Forwards bytes that arrived another way (a proxy's message) as if read from the pipe. */
+void output_stream_feed(struct output_stream *s, const char *buf, size_t n);
+
 /* Flushes a held partial line (with a newline added) and closes the pipe. */
 void output_stream_close(struct output_stream *s);
 

@@ -47,21 +47,16 @@ static void parse_request(char *line, struct request *rq)
 
 static void reply(struct rank_proc *rp, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-static void reply(struct rank_proc *rp, const char *fmt, ...)
+/* Replies made while one rank's requests are being served are collected and sent in one
+ * write at the end (a rank may pipeline many gets). */
+static struct {
+    char *buf;
+    size_t len, cap;
+    const struct rank_proc *who;
+} batch;
+
+static void send_bytes(struct rank_proc *rp, const char *p, size_t left)
 {
-    if (rp->pmi_fd < 0)
-        return;
-    char buf[PMI_LINE_MAX + 128];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    if (n < 0)
-        return;
-    if ((size_t)n >= sizeof buf)
-        n = (int)sizeof buf - 1;
-    const char *p = buf;
-    size_t left = (size_t)n;
     while (left > 0) {
         ssize_t w = send(rp->pmi_fd, p, left, MSG_NOSIGNAL);
         if (w < 0) {
@@ -81,6 +76,41 @@ static void reply(struct rank_proc *rp, const char *fmt, ...)
         p += w;
         left -= (size_t)w;
     }
+}
+
+static void reply(struct rank_proc *rp, const char *fmt, ...)
+{
+    if (rp->pmi_fd < 0)
+        return;
+    char buf[PMI_LINE_MAX + 128];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n >= sizeof buf)
+        n = (int)sizeof buf - 1;
+    if (batch.who == rp) {
+        if (batch.len + (size_t)n > batch.cap) {
+            size_t cap = batch.cap ? batch.cap : 16384;
+            while (cap < batch.len + (size_t)n)
+                cap *= 2;
+            char *nb = realloc(batch.buf, cap);
+            if (nb) {
+                batch.buf = nb;
+                batch.cap = cap;
+            }
+        }
+        if (batch.len + (size_t)n <= batch.cap) {
+            memcpy(batch.buf + batch.len, buf, (size_t)n);
+            batch.len += (size_t)n;
+            return;
+        }
+        send_bytes(rp, batch.buf, batch.len); /* out of memory: send what we have, then this */
+        batch.len = 0;
+    }
+    send_bytes(rp, buf, (size_t)n);
 }
 
 static int kvsname_ok(struct job *job, struct rank_proc *rp, const struct request *rq,
@@ -104,7 +134,7 @@ static void handle_init(struct job *job, struct rank_proc *rp, const struct requ
     }
     rp->pmi_inited = 1;
     job->any_inited = 1;
-    reply(rp, "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0\n");
+    reply(rp, "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0 sctpmpi_pipeline=1\n");
     /* a rank that already left without finalizing can never reach a barrier: fail now */
     for (int i = 0; i < job->nranks; i++) {
         struct rank_proc *o = &job->ranks[i];
@@ -209,6 +239,7 @@ void pmi_server_pump(struct job *job, struct rank_proc *rp)
         return;
     }
     rp->pmi_len += (size_t)n;
+    batch.who = rp;
     char *start = rp->pmi_buf;
     char *nl;
     while (rp->pmi_fd >= 0 &&
@@ -217,6 +248,10 @@ void pmi_server_pump(struct job *job, struct rank_proc *rp)
         handle_line(job, rp, start);
         start = nl + 1;
     }
+    batch.who = NULL;
+    if (batch.len && rp->pmi_fd >= 0)
+        send_bytes(rp, batch.buf, batch.len);
+    batch.len = 0;
     size_t rest = rp->pmi_len - (size_t)(start - rp->pmi_buf);
     memmove(rp->pmi_buf, start, rest);
     rp->pmi_len = rest;

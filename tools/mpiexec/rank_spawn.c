@@ -57,6 +57,10 @@ static void exec_rank(struct job *job, const struct spawn_plan *plan, int rank, 
         fcntl(pmi_fd, F_SETFD, flags & ~FD_CLOEXEC);
 
     const struct mpiexec_options *opt = job->opt;
+    if (opt->wdir && chdir(opt->wdir) < 0) {
+        fprintf(stderr, "mpiexec: -wdir %s: %s\n", opt->wdir, strerror(errno));
+        _exit(127);
+    }
     for (int i = 0; i < opt->nenv; i++) {
         char *eq = strchr(opt->env_assign[i], '=');
         if (eq) {
