@@ -14,11 +14,19 @@ void sm_boot_start(int *rank, int *size)
     if (sm_pmi_init(rank, size))
         sm_die("cannot start: PMI initialisation failed");
     sm_log_rank = *rank;
+    SM_INFO("booted through %s: rank %d of %d", sm_pmi_name(), *rank, *size);
 }
 
+/* our mpiexec says how many ranks share this host; other launchers say it through PMI */
 int sm_boot_local_ranks(void)
 {
-    return (int)sm_env_int("SCTPMPI_LOCAL_RANKS", 1);
+    const char *e = getenv("SCTPMPI_LOCAL_RANKS");
+    if (e && *e)
+        return (int)sm_env_int("SCTPMPI_LOCAL_RANKS", 1);
+    int lsize = -1, lrank = -1;
+    if (sm_pmi_local(&lsize, &lrank) == 0 && lsize > 0)
+        return lsize;
+    return 1;
 }
 
 static void random_hex(char *out, size_t nbytes)
@@ -41,17 +49,19 @@ static void job_secret(int rank, char *secret, size_t len)
         snprintf(secret, len, "%s", e);
         return;
     }
-    if (sm_pmi_get("sctpmpi-secret", secret, len) == 0)
-        return;
-    /* launcher without our secret (hydra, srun): rank 0 makes one */
+    if (sm_pmi_get_from(0, "sctpmpi-secret", secret, len) == 0)
+        return; /* our mpiexec put it before the ranks started */
+    /* launcher without our secret (hydra, srun, mpirun): rank 0 makes one and puts it under
+     * another key, so a rank that looks later (a PMIx store may show a put before the fence)
+     * cannot take rank 0's for the launcher's and skip the fence the others wait in */
     if (rank == 0) {
         random_hex(secret, 16);
-        if (sm_pmi_put("sctpmpi-secret", secret))
+        if (sm_pmi_put("sctpmpi-secret-r0", secret))
             sm_die("PMI put of the job secret failed");
     }
     if (sm_pmi_barrier())
         sm_die("PMI barrier failed");
-    if (rank != 0 && sm_pmi_get("sctpmpi-secret", secret, len))
+    if (rank != 0 && sm_pmi_get_from(0, "sctpmpi-secret-r0", secret, len))
         sm_die("cannot get the job secret from PMI");
 }
 
@@ -96,7 +106,7 @@ static char **exchange_cards(int rank, int size, const char *card)
     for (int i = 0; i < size; i++) {
         cards[i] = sm_xmalloc(1024);
         snprintf(key, sizeof key, "card-%d", i);
-        if (sm_pmi_get(key, cards[i], 1024))
+        if (sm_pmi_get_from(i, key, cards[i], 1024))
             sm_die("no business card for rank %d in PMI", i);
     }
     const char *dir = getenv("SCTPMPI_CARD_DIR");
