@@ -14,7 +14,10 @@ void sm_boot_start(int *rank, int *size)
     if (sm_pmi_init(rank, size))
         sm_die("cannot start: PMI initialisation failed");
     sm_log_rank = *rank;
-    SM_INFO("booted through %s: rank %d of %d", sm_pmi_name(), *rank, *size);
+    int lsize = -1, lrank = -1;
+    sm_pmi_local(&lsize, &lrank);
+    SM_INFO("booted through %s: rank %d of %d, local rank %d of %d", sm_pmi_name(), *rank, *size,
+            lrank, lsize);
 }
 
 /* our mpiexec says how many ranks share this host; other launchers say it through PMI */
@@ -49,8 +52,10 @@ static void job_secret(int rank, char *secret, size_t len)
         snprintf(secret, len, "%s", e);
         return;
     }
-    if (sm_pmi_get_from(0, "sctpmpi-secret", secret, len) == 0)
-        return; /* our mpiexec put it before the ranks started */
+    /* our mpiexec (it speaks PMI-1) may have put one before the ranks started; PMI-2 servers
+     * may fail a get before the first fence (hydra 4.0 does), so only PMI-1 looks */
+    if (!strcmp(sm_pmi_name(), "pmi1") && sm_pmi_get_from(0, "sctpmpi-secret", secret, len) == 0)
+        return;
     /* launcher without our secret (hydra, srun, mpirun): rank 0 makes one and puts it under
      * another key, so a rank that looks later (a PMIx store may show a put before the fence)
      * cannot take rank 0's for the launcher's and skip the fence the others wait in */
