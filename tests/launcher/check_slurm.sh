@@ -4,6 +4,7 @@
 # directory; auth/none, so no munge), slurmctld and slurmd run by their pids, then
 #   srun --mpi=MPI -n 4 PT2PT and COLL over tcp and sctp: " No Errors", exit 0, booted through
 #     the expected PMI client (pmix, or pmi2 = the PMI-2 wire protocol) with 4 local ranks;
+#   under pmi2, PT2PT once more with SCTPMPI_PMI=pmi1 (the plugin serves PMI-1 too);
 #   srun --mpi=MPI -n 4 ABORT: the step ends with a non-zero status within 15 s.
 # Every process the test started (daemons, step daemons, tasks) is stopped by pid at the end,
 # also on failure, and the directory removed.  Root only; exits 77 (skip) with a reason when
@@ -123,6 +124,12 @@ for tp in tcp sctp; do
   grep -q "^ No Errors" "$T/out" || fail "collective did not print No Errors"
   grep "^ No Errors" "$T/out"
 done
+if [ "$mpi" = pmi2 ]; then # Slurm's pmi2 plugin also serves PMI-1 on the same PMI_FD
+  run 0 "$pt2pt" tcp ",SCTPMPI_PMI=pmi1,SCTPMPI_VERBOSE=3"
+  n=$(grep -c "booted through pmi1: rank [0-3] of 4" "$T/out")
+  [ "$n" = 4 ] || fail "expected 4 ranks booted through pmi1, saw $n"
+  grep "^ No Errors" "$T/out"
+fi
 run nonzero "$abortp" tcp
 [ "$took" -le 15 ] || fail "the aborted step took ${took} s to end"
 grep -q "MPI_Abort called with error code 7" "$T/out" || fail "no MPI_Abort message"
