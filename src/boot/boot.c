@@ -16,8 +16,13 @@ void sm_boot_start(int *rank, int *size)
     sm_log_rank = *rank;
     int lsize = -1, lrank = -1;
     sm_pmi_local(&lsize, &lrank);
-    SM_INFO("booted through %s: rank %d of %d, local rank %d of %d", sm_pmi_name(), *rank, *size,
-            lrank, lsize);
+    if (lsize > 0)
+        SM_INFO("booted through %s: rank %d of %d, local rank %d of %d", sm_pmi_name(), *rank,
+                *size, lrank, lsize);
+    else
+        SM_INFO("booted through %s: rank %d of %d (the launcher does not say which ranks share "
+                "this host)",
+                sm_pmi_name(), *rank, *size);
 }
 
 /* our mpiexec says how many ranks share this host; other launchers say it through PMI */

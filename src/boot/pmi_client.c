@@ -358,11 +358,26 @@ static int pmi1_init(int *rank, int *size)
     return 0;
 }
 
+static int pmi1_get(int src, const char *key, char *value, size_t len);
+
+/* Hydra and Slurm put PMI_process_mapping into the job's KVS; our mpiexec does not (it sets
+ * SCTPMPI_LOCAL_RANKS instead), so the answer there is -1. */
 static int pmi1_local(int *local_size, int *local_rank)
 {
-    *local_size = *local_rank = -1; /* PMI-1 does not say; mpiexec sets SCTPMPI_LOCAL_RANKS */
-    if (pmi.mode == PMI_MODE_SINGLETON)
+    static int asked, lsize = -1, lrank = -1;
+    if (pmi.mode == PMI_MODE_SINGLETON) {
         *local_size = 1, *local_rank = 0;
+        return 0;
+    }
+    if (!asked && pmi.mode == PMI_MODE_SOCKET) {
+        char map[1024];
+        asked = 1;
+        if (pmi1_get(-1, "PMI_process_mapping", map, sizeof map) == 0 &&
+            sm_pmi_parse_mapping(map, pmi.rank, pmi.size, &lsize, &lrank) < 0)
+            lsize = lrank = -1;
+    }
+    *local_size = lsize;
+    *local_rank = lrank;
     return 0;
 }
 
