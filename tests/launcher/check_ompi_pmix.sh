@@ -31,7 +31,7 @@ run() { # expected-status program [extra mpirun args]
   want=$1; prog=$2; shift 2
   echo "\$ mpirun.openmpi --oversubscribe -np 4 -x SCTPMPI_TRANSPORT=$tp $* $(basename "$prog")"
   start=$(date +%s)
-  timeout 60 "$mpirun" --oversubscribe -np 4 -x SCTPMPI_TRANSPORT="$tp" "$@" "$prog" >"$dir/out" 2>&1
+  timeout 40 "$mpirun" --oversubscribe -np 4 -x SCTPMPI_TRANSPORT="$tp" "$@" "$prog" >"$dir/out" 2>&1
   rc=$?
   took=$(($(date +%s) - start))
   echo "  exit status $rc after ${took} s"

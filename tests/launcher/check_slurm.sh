@@ -51,8 +51,13 @@ trap 'exit 1' INT TERM
 fail() { echo "FAIL: $*"; echo "--- output:"; cat "$T/out" 2>/dev/null; exit 1; }
 
 host=$(hostname -s)
-# ports in a range the usual services do not use; two tests never run at once (RESOURCE_LOCK)
+# ports in a range the usual services do not use, moved on while one is taken; two of these
+# tests never run at once (RESOURCE_LOCK)
 base=$((20000 + $$ % 20000))
+for try in 1 2 3 4 5 6 7 8; do
+  ss -Htlnu 2>/dev/null | awk '{print $5}' | grep -Eq ":($base|$((base + 1)))\$" || break
+  base=$((20000 + (base + 97) % 20000))
+done
 mkdir -p "$T/state" "$T/spool"
 cat >"$T/slurm.conf" <<CONF
 ClusterName=smtest
@@ -102,7 +107,7 @@ run() { # expected-status(0|nonzero) program transport [env]
   want=$1; prog=$2; tp=$3; shift 3
   echo "\$ srun --mpi=$mpi -n 4 --export=ALL,SCTPMPI_TRANSPORT=$tp$* $(basename "$prog")"
   start=$(date +%s)
-  timeout 60 srun --mpi="$mpi" -n 4 --export="ALL,SCTPMPI_TRANSPORT=$tp$*" "$prog" >"$T/out" 2>&1
+  timeout 30 srun --mpi="$mpi" -n 4 --export="ALL,SCTPMPI_TRANSPORT=$tp$*" "$prog" >"$T/out" 2>&1
   rc=$?
   took=$(($(date +%s) - start))
   echo "  exit status $rc after ${took} s"
