@@ -58,7 +58,7 @@ for try in 1 2 3 4 5 6 7 8; do
   ss -Htlnu 2>/dev/null | awk '{print $5}' | grep -Eq ":($base|$((base + 1)))\$" || break
   base=$((20000 + (base + 97) % 20000))
 done
-mkdir -p "$T/state" "$T/spool"
+mkdir -p "$T/state" "$T/spool" "$T/tmp"
 cat >"$T/slurm.conf" <<CONF
 ClusterName=smtest
 SlurmctldHost=$host(127.0.0.1)
@@ -71,6 +71,7 @@ AuthType=auth/none
 CredType=cred/none
 StateSaveLocation=$T/state
 SlurmdSpoolDir=$T/spool
+TmpFS=$T/tmp
 SlurmctldPidFile=$T/slurmctld.pid
 SlurmdPidFile=$T/slurmd.pid
 SlurmctldLogFile=$T/slurmctld.log
