@@ -14,11 +14,27 @@ void sm_boot_start(int *rank, int *size)
     if (sm_pmi_init(rank, size))
         sm_die("cannot start: PMI initialisation failed");
     sm_log_rank = *rank;
+    int lsize = -1, lrank = -1;
+    sm_pmi_local(&lsize, &lrank);
+    if (lsize > 0)
+        SM_INFO("booted through %s: rank %d of %d, local rank %d of %d", sm_pmi_name(), *rank,
+                *size, lrank, lsize);
+    else
+        SM_INFO("booted through %s: rank %d of %d (the launcher does not say which ranks share "
+                "this host)",
+                sm_pmi_name(), *rank, *size);
 }
 
+/* our mpiexec says how many ranks share this host; other launchers say it through PMI */
 int sm_boot_local_ranks(void)
 {
-    return (int)sm_env_int("SCTPMPI_LOCAL_RANKS", 1);
+    const char *e = getenv("SCTPMPI_LOCAL_RANKS");
+    if (e && *e)
+        return (int)sm_env_int("SCTPMPI_LOCAL_RANKS", 1);
+    int lsize = -1, lrank = -1;
+    if (sm_pmi_local(&lsize, &lrank) == 0 && lsize > 0)
+        return lsize;
+    return 1;
 }
 
 static void random_hex(char *out, size_t nbytes)
@@ -41,17 +57,21 @@ static void job_secret(int rank, char *secret, size_t len)
         snprintf(secret, len, "%s", e);
         return;
     }
-    if (sm_pmi_get("sctpmpi-secret", secret, len) == 0)
+    /* our mpiexec (it speaks PMI-1) may have put one before the ranks started; PMI-2 servers
+     * may fail a get before the first fence (hydra 4.0 does), so only PMI-1 looks */
+    if (!strcmp(sm_pmi_name(), "pmi1") && sm_pmi_get_from(0, "sctpmpi-secret", secret, len) == 0)
         return;
-    /* launcher without our secret (hydra, srun): rank 0 makes one */
+    /* launcher without our secret (hydra, srun, mpirun): rank 0 makes one and puts it under
+     * another key, so a rank that looks later (a PMIx store may show a put before the fence)
+     * cannot take rank 0's for the launcher's and skip the fence the others wait in */
     if (rank == 0) {
         random_hex(secret, 16);
-        if (sm_pmi_put("sctpmpi-secret", secret))
+        if (sm_pmi_put("sctpmpi-secret-r0", secret))
             sm_die("PMI put of the job secret failed");
     }
     if (sm_pmi_barrier())
         sm_die("PMI barrier failed");
-    if (rank != 0 && sm_pmi_get("sctpmpi-secret", secret, len))
+    if (rank != 0 && sm_pmi_get_from(0, "sctpmpi-secret-r0", secret, len))
         sm_die("cannot get the job secret from PMI");
 }
 
@@ -94,16 +114,19 @@ static char **exchange_cards(int rank, int size, const char *card)
         sm_die("PMI exchange of business cards failed");
     char **cards = sm_xcalloc((size_t)size, sizeof *cards);
     char **keys = sm_xcalloc((size_t)size, sizeof *keys);
+    int *srcs = sm_xcalloc((size_t)size, sizeof *srcs);
     for (int i = 0; i < size; i++) {
         cards[i] = sm_xmalloc(1024);
         keys[i] = sm_xmalloc(24);
         snprintf(keys[i], 24, "card-%d", i);
+        srcs[i] = i;
     }
-    if (sm_pmi_get_many(size, (const char *const *)keys, cards, 1024))
+    if (sm_pmi_get_many(size, srcs, (const char *const *)keys, cards, 1024))
         sm_die("cannot get the business cards of the %d ranks from PMI", size);
     for (int i = 0; i < size; i++)
         free(keys[i]);
     free(keys);
+    free(srcs);
     const char *dir = getenv("SCTPMPI_CARD_DIR");
     if (dir && *dir) { /* test hook: lets a test find a rank's ports */
         char path[4096];

@@ -1,13 +1,14 @@
-/* pmi_client.c — the PMI-1 client (API in pmi.h): how a rank learns its rank/size from the
- * launcher and exchanges business cards through the launcher's key-value space.
+/* pmi_client.c — the PMI-1 client and the singleton (sm_pmi1_ops, sm_pmi_singleton_ops in
+ * pmi_backend.h; pmi_select.c chooses): how a rank learns its rank/size from the launcher and
+ * exchanges business cards through the launcher's key-value space.
  *
- * Three ways in, chosen from the environment at sm_pmi_init():
+ * Three ways in:
  *   PMI_FD (+ PMI_RANK, PMI_SIZE)  inherited socket: our mpiexec, MPICH hydra, Slurm --mpi=pmi2;
  *   PMI_PORT=host:port (+ PMI_ID)  hydra's -pmi-port mode: connect, then `cmd=initack`;
- *   nothing                        singleton: rank 0 of 1, put/get served from a local table.
+ *   nothing (the singleton)        rank 0 of 1, put/get served from a local table.
  * Replies are newline-terminated lines of key=value pairs, parsed in any order (Slurm puts rc
  * first and omits msg).  A launcher that closes the socket is an error, never a hang. */
-#include "boot/pmi.h"
+#include "boot/pmi_backend.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -55,17 +56,6 @@ static struct {
     struct singleton_entry *table;
 } pmi = { .mode = PMI_MODE_NONE, .fd = -1 };
 
-static void pmi_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void pmi_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "sctpmpi: PMI: ");
-    vfprintf(stderr, fmt, ap);
-    fprintf(stderr, "\n");
-    va_end(ap);
-}
-
 /* ---------- wire I/O ---------- */
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -77,7 +67,7 @@ static int write_all(int fd, const char *buf, size_t len)
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            pmi_error("write to launcher failed: %s", strerror(errno));
+            sm_pmi_error("write to launcher failed: %s", strerror(errno));
             return -1;
         }
         buf += n;
@@ -95,7 +85,7 @@ static int send_line(const char *fmt, ...)
     int n = vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     if (n < 0 || (size_t)n >= sizeof line) {
-        pmi_error("request too long");
+        sm_pmi_error("request too long");
         return -1;
     }
     return write_all(pmi.fd, line, (size_t)n);
@@ -109,7 +99,7 @@ static int read_line(char *out, size_t outsz)
         if (nl) {
             size_t linelen = (size_t)(nl - pmi.inbuf);
             if (linelen >= outsz) {
-                pmi_error("reply line too long (%zu bytes)", linelen);
+                sm_pmi_error("reply line too long (%zu bytes)", linelen);
                 return -1;
             }
             memcpy(out, pmi.inbuf, linelen);
@@ -119,18 +109,18 @@ static int read_line(char *out, size_t outsz)
             return 0;
         }
         if (pmi.inlen == sizeof pmi.inbuf) {
-            pmi_error("reply line too long (no newline in %zu bytes)", pmi.inlen);
+            sm_pmi_error("reply line too long (no newline in %zu bytes)", pmi.inlen);
             return -1;
         }
         ssize_t n = read(pmi.fd, pmi.inbuf + pmi.inlen, sizeof pmi.inbuf - pmi.inlen);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            pmi_error("read from launcher failed: %s", strerror(errno));
+            sm_pmi_error("read from launcher failed: %s", strerror(errno));
             return -1;
         }
         if (n == 0) {
-            pmi_error("launcher closed the PMI connection (did mpiexec die?)");
+            sm_pmi_error("launcher closed the PMI connection (did mpiexec die?)");
             return -1;
         }
         pmi.inlen += (size_t)n;
@@ -155,7 +145,7 @@ static int parse_reply(struct pmi_reply *r)
             continue;
         }
         if (r->npairs == PMI_MAX_PAIRS) {
-            pmi_error("reply has too many fields");
+            sm_pmi_error("reply has too many fields");
             return -1;
         }
         *eq = '\0';
@@ -183,8 +173,8 @@ static int read_reply(struct pmi_reply *r, const char *expect, int *rc_out, int 
     const char *cmd = reply_get(r, "cmd");
     if (!cmd || strcmp(cmd, expect) != 0) {
         const char *msg = reply_get(r, "msg");
-        pmi_error("expected cmd=%s from launcher, got cmd=%s%s%s", expect, cmd ? cmd : "(none)",
-                  msg ? " msg=" : "", msg ? msg : "");
+        sm_pmi_error("expected cmd=%s from launcher, got cmd=%s%s%s", expect,
+                     cmd ? cmd : "(none)", msg ? " msg=" : "", msg ? msg : "");
         return -1;
     }
     const char *rc = reply_get(r, "rc");
@@ -194,25 +184,11 @@ static int read_reply(struct pmi_reply *r, const char *expect, int *rc_out, int 
     if (rcv != 0) {
         if (!quiet_rc) {
             const char *msg = reply_get(r, "msg");
-            pmi_error("cmd=%s failed: rc=%d%s%s", expect, rcv, msg ? " msg=" : "",
-                      msg ? msg : "");
+            sm_pmi_error("cmd=%s failed: rc=%d%s%s", expect, rcv, msg ? " msg=" : "",
+                         msg ? msg : "");
         }
         return -1;
     }
-    return 0;
-}
-
-static int parse_int_env(const char *name, int *out)
-{
-    const char *s = getenv(name);
-    if (!s || !*s)
-        return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || v < 0 || v > 1 << 30)
-        return -1;
-    *out = (int)v;
     return 0;
 }
 
@@ -223,7 +199,7 @@ static int connect_pmi_port(const char *hostport)
     char host[256];
     const char *colon = strrchr(hostport, ':');
     if (!colon || (size_t)(colon - hostport) >= sizeof host || colon == hostport) {
-        pmi_error("PMI_PORT=%s is not host:port", hostport);
+        sm_pmi_error("PMI_PORT=%s is not host:port", hostport);
         return -1;
     }
     memcpy(host, hostport, (size_t)(colon - hostport));
@@ -231,7 +207,7 @@ static int connect_pmi_port(const char *hostport)
     struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res = NULL;
     int gai = getaddrinfo(host, colon + 1, &hints, &res);
     if (gai != 0) {
-        pmi_error("cannot resolve PMI_PORT=%s: %s", hostport, gai_strerror(gai));
+        sm_pmi_error("cannot resolve PMI_PORT=%s: %s", hostport, gai_strerror(gai));
         return -1;
     }
     int fd = -1, err = 0;
@@ -249,7 +225,7 @@ static int connect_pmi_port(const char *hostport)
     }
     freeaddrinfo(res);
     if (fd < 0)
-        pmi_error("cannot connect to PMI_PORT=%s: %s", hostport, strerror(err));
+        sm_pmi_error("cannot connect to PMI_PORT=%s: %s", hostport, strerror(err));
     return fd;
 }
 
@@ -258,8 +234,8 @@ static int connect_pmi_port(const char *hostport)
 static int port_handshake(void)
 {
     int id = 0;
-    if (parse_int_env("PMI_ID", &id) < 0) {
-        pmi_error("PMI_PORT is set but PMI_ID is missing or invalid");
+    if (sm_pmi_env_int("PMI_ID", &id) < 0) {
+        sm_pmi_error("PMI_PORT is set but PMI_ID is missing or invalid");
         return -1;
     }
     if (send_line("cmd=initack pmiid=%d\n", id) < 0)
@@ -281,7 +257,7 @@ static int port_handshake(void)
         }
     }
     if (!have_rank || !have_size) {
-        pmi_error("launcher did not send rank and size after initack");
+        sm_pmi_error("launcher did not send rank and size after initack");
         return -1;
     }
     return 0;
@@ -305,7 +281,7 @@ static int socket_handshake(void)
         return -1;
     v = reply_get(&r, "kvsname");
     if (!v || !*v || strlen(v) >= sizeof pmi.kvsname) {
-        pmi_error("launcher sent no usable kvsname");
+        sm_pmi_error("launcher sent no usable kvsname");
         return -1;
     }
     strcpy(pmi.kvsname, v);
@@ -320,7 +296,22 @@ static void close_socket(void)
     pmi.inlen = 0;
 }
 
-int sm_pmi_init(int *rank, int *size)
+static int singleton_init(int *rank, int *size)
+{
+    if (pmi.mode == PMI_MODE_NONE) {
+        pmi.mode = PMI_MODE_SINGLETON;
+        pmi.rank = 0;
+        pmi.size = 1;
+        pmi.keylen_max = 64;
+        pmi.vallen_max = 1024;
+        snprintf(pmi.kvsname, sizeof pmi.kvsname, "singleton_kvs_%d", (int)getpid());
+    }
+    *rank = pmi.rank;
+    *size = pmi.size;
+    return 0;
+}
+
+static int pmi1_init(int *rank, int *size)
 {
     if (pmi.mode != PMI_MODE_NONE) {
         *rank = pmi.rank;
@@ -329,14 +320,14 @@ int sm_pmi_init(int *rank, int *size)
     }
     const char *port = getenv("PMI_PORT");
     if (getenv("PMI_FD")) {
-        if (parse_int_env("PMI_FD", &pmi.fd) < 0 || parse_int_env("PMI_RANK", &pmi.rank) < 0 ||
-            parse_int_env("PMI_SIZE", &pmi.size) < 0) {
-            pmi_error("PMI_FD is set but PMI_FD/PMI_RANK/PMI_SIZE are not all valid integers");
+        if (sm_pmi_env_int("PMI_FD", &pmi.fd) < 0 || sm_pmi_env_int("PMI_RANK", &pmi.rank) < 0 ||
+            sm_pmi_env_int("PMI_SIZE", &pmi.size) < 0) {
+            sm_pmi_error("PMI_FD is set but PMI_FD/PMI_RANK/PMI_SIZE are not all valid integers");
             pmi.fd = -1;
             return -1;
         }
         if (fcntl(pmi.fd, F_GETFD) < 0) {
-            pmi_error("PMI_FD=%d is not an open descriptor", pmi.fd);
+            sm_pmi_error("PMI_FD=%d is not an open descriptor", pmi.fd);
             pmi.fd = -1;
             return -1;
         }
@@ -351,22 +342,16 @@ int sm_pmi_init(int *rank, int *size)
             return -1;
         }
     } else {
-        pmi.mode = PMI_MODE_SINGLETON;
-        pmi.rank = 0;
-        pmi.size = 1;
-        pmi.keylen_max = 64;
-        pmi.vallen_max = 1024;
-        snprintf(pmi.kvsname, sizeof pmi.kvsname, "singleton_kvs_%d", (int)getpid());
-        *rank = 0;
-        *size = 1;
-        return 0;
+        sm_pmi_error(
+            "PMI-1 was asked for (SCTPMPI_PMI=pmi1), but neither PMI_FD nor PMI_PORT is set");
+        return -1;
     }
     if (socket_handshake() < 0) {
         close_socket();
         return -1;
     }
     if (pmi.size <= 0 || pmi.rank >= pmi.size) {
-        pmi_error("launcher gave rank %d of size %d", pmi.rank, pmi.size);
+        sm_pmi_error("launcher gave rank %d of size %d", pmi.rank, pmi.size);
         close_socket();
         return -1;
     }
@@ -376,15 +361,33 @@ int sm_pmi_init(int *rank, int *size)
     return 0;
 }
 
-int sm_pmi_is_singleton(void)
+static int pmi1_get(int src, const char *key, char *value, size_t len);
+
+/* Hydra and Slurm put PMI_process_mapping into the job's KVS; our mpiexec does not (it sets
+ * SCTPMPI_LOCAL_RANKS instead), so the answer there is -1. */
+static int pmi1_local(int *local_size, int *local_rank)
 {
-    return pmi.mode == PMI_MODE_SINGLETON;
+    static int asked, lsize = -1, lrank = -1;
+    if (pmi.mode == PMI_MODE_SINGLETON) {
+        *local_size = 1, *local_rank = 0;
+        return 0;
+    }
+    if (!asked && pmi.mode == PMI_MODE_SOCKET) {
+        char map[1024];
+        asked = 1;
+        if (pmi1_get(-1, "PMI_process_mapping", map, sizeof map) == 0 &&
+            sm_pmi_parse_mapping(map, pmi.rank, pmi.size, &lsize, &lrank) < 0)
+            lsize = lrank = -1;
+    }
+    *local_size = lsize;
+    *local_rank = lrank;
+    return 0;
 }
 
 static int check_ready(const char *what)
 {
     if (pmi.mode == PMI_MODE_NONE) {
-        pmi_error("%s called before sm_pmi_init", what);
+        sm_pmi_error("%s called before sm_pmi_init", what);
         return -1;
     }
     return 0;
@@ -395,13 +398,13 @@ static int check_token(const char *what, const char *s, int maxlen, int allow_eq
 {
     size_t len = strlen(s);
     if (len == 0 || (maxlen > 0 && len >= (size_t)maxlen)) {
-        pmi_error("%s of length %zu is empty or exceeds the launcher's limit %d", what, len,
-                  maxlen);
+        sm_pmi_error("%s of length %zu is empty or exceeds the launcher's limit %d", what, len,
+                     maxlen);
         return -1;
     }
     for (const char *p = s; *p; p++) {
         if (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t' || (!allow_eq && *p == '=')) {
-            pmi_error("%s \"%.40s\" contains a character PMI-1 cannot carry", what, s);
+            sm_pmi_error("%s \"%.40s\" contains a character PMI-1 cannot carry", what, s);
             return -1;
         }
     }
@@ -416,16 +419,16 @@ static struct singleton_entry *singleton_find(const char *key)
     return NULL;
 }
 
-int sm_pmi_put(const char *key, const char *value)
+static int pmi1_put(const char *key, const char *value)
 {
-    if (check_ready("sm_pmi_put") < 0 || check_token("key", key, pmi.keylen_max, 0) < 0 ||
+    if (check_ready("PMI put") < 0 || check_token("key", key, pmi.keylen_max, 0) < 0 ||
         check_token("value", value, pmi.vallen_max, 1) < 0)
         return -1;
     if (pmi.mode == PMI_MODE_SINGLETON) {
         struct singleton_entry *e = singleton_find(key);
         char *copy = strdup(value);
         if (!copy) {
-            pmi_error("out of memory");
+            sm_pmi_error("out of memory");
             return -1;
         }
         if (e) {
@@ -437,7 +440,7 @@ int sm_pmi_put(const char *key, const char *value)
         if (!e || !(e->key = strdup(key))) {
             free(e);
             free(copy);
-            pmi_error("out of memory");
+            sm_pmi_error("out of memory");
             return -1;
         }
         e->value = copy;
@@ -452,9 +455,10 @@ int sm_pmi_put(const char *key, const char *value)
     return 0;
 }
 
-int sm_pmi_get(const char *key, char *value, size_t len)
+static int pmi1_get(int src, const char *key, char *value, size_t len)
 {
-    if (check_ready("sm_pmi_get") < 0 || check_token("key", key, pmi.keylen_max, 0) < 0)
+    (void)src;
+    if (check_ready("PMI get") < 0 || check_token("key", key, pmi.keylen_max, 0) < 0)
         return -1;
     const char *v;
     if (pmi.mode == PMI_MODE_SINGLETON) {
@@ -463,7 +467,7 @@ int sm_pmi_get(const char *key, char *value, size_t len)
             return -1;
         v = e->value;
         if (strlen(v) >= len) {
-            pmi_error("value of key %s does not fit the caller's %zu-byte buffer", key, len);
+            sm_pmi_error("value of key %s does not fit the caller's %zu-byte buffer", key, len);
             return -1;
         }
         strcpy(value, v);
@@ -477,11 +481,11 @@ int sm_pmi_get(const char *key, char *value, size_t len)
         return -1; /* absent key: rc != 0, quietly -1 as pmi.h says */
     v = reply_get(&r, "value");
     if (!v) {
-        pmi_error("get_result for key %s carries no value", key);
+        sm_pmi_error("get_result for key %s carries no value", key);
         return -1;
     }
     if (strlen(v) >= len) {
-        pmi_error("value of key %s does not fit the caller's %zu-byte buffer", key, len);
+        sm_pmi_error("value of key %s does not fit the caller's %zu-byte buffer", key, len);
         return -1;
     }
     strcpy(value, v);
@@ -491,11 +495,12 @@ int sm_pmi_get(const char *key, char *value, size_t len)
 /* Against our mpiexec or proxy (sctpmpi_pipeline=1 at init) the gets go out in batches and
  * their replies are read afterwards: one wait per batch instead of one per key. */
 #define PMI_PIPELINE_BATCH 64
-int sm_pmi_get_many(int n, const char *const *keys, char *const *values, size_t len)
+static int pmi1_get_many(int n, const int *srcs, const char *const *keys, char *const *values,
+                         size_t len)
 {
     if (pmi.mode != PMI_MODE_SOCKET || !pmi.pipeline) {
         for (int i = 0; i < n; i++)
-            if (sm_pmi_get(keys[i], values[i], len))
+            if (pmi1_get(srcs ? srcs[i] : -1, keys[i], values[i], len))
                 return -1;
         return 0;
     }
@@ -510,7 +515,7 @@ int sm_pmi_get_many(int n, const char *const *keys, char *const *values, size_t 
                              pmi.kvsname, keys[i]);
             if (w < 0 || (size_t)w >= sizeof batch - blen) { /* long names: one by one */
                 for (int k = base; k < base + m; k++)
-                    if (sm_pmi_get(keys[k], values[k], len))
+                    if (pmi1_get(-1, keys[k], values[k], len))
                         return -1;
                 blen = 0;
                 m = 0;
@@ -527,7 +532,7 @@ int sm_pmi_get_many(int n, const char *const *keys, char *const *values, size_t 
                 return -1; /* the connection is now out of step: callers give up */
             const char *v = reply_get(&r, "value");
             if (!v || strlen(v) >= len) {
-                pmi_error("get_result for key %s: no value, or too long", keys[i]);
+                sm_pmi_error("get_result for key %s: no value, or too long", keys[i]);
                 return -1;
             }
             strcpy(values[i], v);
@@ -536,9 +541,9 @@ int sm_pmi_get_many(int n, const char *const *keys, char *const *values, size_t 
     return 0;
 }
 
-int sm_pmi_barrier(void)
+static int pmi1_barrier(void)
 {
-    if (check_ready("sm_pmi_barrier") < 0)
+    if (check_ready("PMI barrier") < 0)
         return -1;
     if (pmi.mode == PMI_MODE_SINGLETON)
         return 0;
@@ -548,7 +553,7 @@ int sm_pmi_barrier(void)
     return 0;
 }
 
-int sm_pmi_abort(int code, const char *msg)
+static int pmi1_abort(int code, const char *msg)
 {
     if (msg && *msg)
         fprintf(stderr, "sctpmpi: rank %d aborting (code %d): %s\n", pmi.rank, code, msg);
@@ -558,7 +563,7 @@ int sm_pmi_abort(int code, const char *msg)
     return send_line("cmd=abort exitcode=%d\n", code);
 }
 
-int sm_pmi_finalize(void)
+static int pmi1_finalize(void)
 {
     if (pmi.mode == PMI_MODE_NONE)
         return 0;
@@ -580,3 +585,26 @@ int sm_pmi_finalize(void)
     pmi.mode = PMI_MODE_NONE;
     return ret;
 }
+
+const struct sm_pmi_ops sm_pmi1_ops = {
+    .name = "pmi1",
+    .init = pmi1_init,
+    .local = pmi1_local,
+    .put = pmi1_put,
+    .get = pmi1_get,
+    .get_many = pmi1_get_many,
+    .barrier = pmi1_barrier,
+    .abort = pmi1_abort,
+    .finalize = pmi1_finalize,
+};
+
+const struct sm_pmi_ops sm_pmi_singleton_ops = {
+    .name = "singleton",
+    .init = singleton_init,
+    .local = pmi1_local,
+    .put = pmi1_put,
+    .get = pmi1_get,
+    .barrier = pmi1_barrier,
+    .abort = pmi1_abort,
+    .finalize = pmi1_finalize,
+};

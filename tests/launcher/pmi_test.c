@@ -131,7 +131,7 @@ int main(void)
             vals[i] = calloc(1, 1024);
             snprintf(keys[i], 64, "pmi-test-%d-%d", r, round);
         }
-        CHECK(keys && vals && sm_pmi_get_many(n, (const char *const *)keys, vals, 1024) == 0,
+        CHECK(keys && vals && sm_pmi_get_many(n, NULL, (const char *const *)keys, vals, 1024) == 0,
               "get_many of %d keys failed", n);
         for (int i = 0; keys && vals && i < n; i++) {
             char want[1024];
