@@ -11,12 +11,18 @@
 #include "fortran_support.h"
 
 /* ---- sentinels (see mpif.h) ------------------------------------------------------------ */
-SM_FEXPORT MPI_Fint mpi_fortran_bottom_, mpi_fortran_in_place_, mpi_fortran_buffer_automatic_;
-SM_FEXPORT MPI_Fint mpi_fortran_status_ignore_[MPI_F_STATUS_SIZE];
-SM_FEXPORT MPI_Fint mpi_fortran_statuses_ignore_[MPI_F_STATUS_SIZE];
-SM_FEXPORT MPI_Fint mpi_fortran_errcodes_ignore_[1], mpi_fortran_unweighted_[1],
-    mpi_fortran_weights_empty_[1];
-SM_FEXPORT char mpi_fortran_argv_null_[1], mpi_fortran_argvs_null_[1];
+/* aligned like gfortran's own common blocks, so the program's copy and this one agree */
+#define SM_FCOMMON SM_FEXPORT __attribute__((aligned(16)))
+SM_FCOMMON MPI_Fint mpi_fortran_bottom_;
+SM_FCOMMON MPI_Fint mpi_fortran_in_place_;
+SM_FCOMMON MPI_Fint mpi_fortran_buffer_automatic_;
+SM_FCOMMON MPI_Fint mpi_fortran_status_ignore_[MPI_F_STATUS_SIZE];
+SM_FCOMMON MPI_Fint mpi_fortran_statuses_ignore_[MPI_F_STATUS_SIZE];
+SM_FCOMMON MPI_Fint mpi_fortran_errcodes_ignore_[1];
+SM_FCOMMON MPI_Fint mpi_fortran_unweighted_[1];
+SM_FCOMMON MPI_Fint mpi_fortran_weights_empty_[1];
+SM_FCOMMON char mpi_fortran_argv_null_[1];
+SM_FCOMMON char mpi_fortran_argvs_null_[1];
 
 void *sm_f_xmalloc(size_t n)
 {
