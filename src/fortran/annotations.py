@@ -62,7 +62,8 @@ HANDWRITTEN = {
     "MPI_Errhandler_create", "MPI_Comm_create_keyval", "MPI_Type_create_keyval",
     "MPI_Win_create_keyval", "MPI_Keyval_create", "MPI_Comm_get_attr", "MPI_Type_get_attr",
     "MPI_Win_get_attr", "MPI_Attr_get", "MPI_Comm_set_attr", "MPI_Type_set_attr",
-    "MPI_Win_set_attr", "MPI_Attr_put", "MPI_Pcontrol",
+    "MPI_Win_set_attr", "MPI_Attr_put", "MPI_Pcontrol", "MPI_Grequest_start",
+    "MPI_Info_create_env",
 }
 
 # routines with a Fortran FUNCTION binding (hand-written C), and their Fortran result type
@@ -85,6 +86,7 @@ ARG_FTYPE = {
     ("MPI_Win_create_keyval", "extra_state"): "INTEGER(KIND=MPI_ADDRESS_KIND)",
     ("MPI_Keyval_create", "extra_state"): "INTEGER",
     ("MPI_Pcontrol", "level"): "INTEGER",
+    ("MPI_Grequest_start", "extra_state"): "INTEGER(KIND=MPI_ADDRESS_KIND)",
 }
 
 # families not bound yet, with the reason (listed in docs/fortran.md); a routine matching
@@ -94,11 +96,9 @@ SKIP = [
     (r"_c$", "large-count (MPI_Count) variants: Fortran 2008 overloads not generated yet"),
     (r"_(c2f|f2c|c2f08|f082c|f082f|f2f08)$", "C-only handle and status conversion"),
     (r"^MPI_Comm_spawn", "dynamic processes: argv arrays of strings (not supported in C either)"),
-    (r"^MPI_Info_create_env$", "argc/argv (C only)"),
     (r"^MPI_Register_datarep$", "data representation callbacks"),
-    (r"^MPI_Grequest_start$", "generalized request callbacks"),
 ]
 
 # the Fortran argument lists (as C text) of routines whose C ones differ
 FORTRAN_ARGS = {"MPI_Init": "", "MPI_Init_thread": "int required, int *provided",
-                "MPI_Pcontrol": "int level"}
+                "MPI_Pcontrol": "int level", "MPI_Info_create_env": "MPI_Info *info"}

@@ -214,8 +214,9 @@ void mpi_f_sync_reg_(void *buf)
 #define SM_F_REP8(X, b) X(b##0) X(b##1) X(b##2) X(b##3) X(b##4) X(b##5) X(b##6) X(b##7)
 #define SM_F_REP64(X)                                                                            \
     SM_F_REP8(X, 0)                                                                              \
-    SM_F_REP8(X, 1) SM_F_REP8(X, 2) SM_F_REP8(X, 3) SM_F_REP8(X, 4) SM_F_REP8(X, 5)              \
-        SM_F_REP8(X, 6) SM_F_REP8(X, 7)
+    SM_F_REP8(X, 1)                                                                              \
+    SM_F_REP8(X, 2) SM_F_REP8(X, 3) SM_F_REP8(X, 4) SM_F_REP8(X, 5) SM_F_REP8(X, 6)              \
+        SM_F_REP8(X, 7)
 
 typedef void f_user_fn(void *, void *, MPI_Fint *, MPI_Fint *);
 static f_user_fn *op_fns[SM_F_POOL];
@@ -508,4 +509,70 @@ SM_FENTRY(mpi_type_set_attr, MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *val, MP
 SM_FENTRY(mpi_win_set_attr, MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierr)
 {
     set_ierr(ierr, MPI_Win_set_attr(MPI_Win_f2c(*win), *keyval, (void *)(intptr_t)*val));
+}
+
+/* ---- generalized requests: the Fortran procedures and extra_state travel in a record that is
+ * C's extra_state; it is freed after the free procedure ran ---------------------------------- */
+typedef void f_query_fn(MPI_Aint *, MPI_Fint *, MPI_Fint *);
+typedef void f_free_fn(MPI_Aint *, MPI_Fint *);
+typedef void f_cancel_fn(MPI_Aint *, MPI_Fint *, MPI_Fint *);
+struct f_greq {
+    f_query_fn *query;
+    f_free_fn *free;
+    f_cancel_fn *cancel;
+    MPI_Aint extra;
+};
+
+static int greq_query(void *e, MPI_Status *status)
+{
+    struct f_greq *g = e;
+    MPI_Fint fst[MPI_F_STATUS_SIZE], ierr = MPI_SUCCESS;
+    MPI_Status_c2f(status, fst);
+    g->query(&g->extra, fst, &ierr);
+    MPI_Status_f2c(fst, status);
+    return ierr;
+}
+
+static int greq_free(void *e)
+{
+    struct f_greq *g = e;
+    MPI_Fint ierr = MPI_SUCCESS;
+    g->free(&g->extra, &ierr);
+    free(g);
+    return ierr;
+}
+
+static int greq_cancel(void *e, int complete)
+{
+    struct f_greq *g = e;
+    MPI_Fint ierr = MPI_SUCCESS, fc = complete != 0;
+    g->cancel(&g->extra, &fc, &ierr);
+    return ierr;
+}
+
+SM_FENTRY(mpi_grequest_start, f_query_fn *query, f_free_fn *freef, f_cancel_fn *cancel,
+          MPI_Aint *extra, MPI_Fint *request, MPI_Fint *ierr)
+{
+    struct f_greq *g = sm_f_xmalloc(sizeof *g);
+    g->query = query;
+    g->free = freef;
+    g->cancel = cancel;
+    g->extra = *extra;
+    MPI_Request c = MPI_REQUEST_NULL;
+    int rc = MPI_Grequest_start(greq_query, greq_free, greq_cancel, g, &c);
+    if (rc == MPI_SUCCESS)
+        *request = MPI_Request_c2f(c);
+    else
+        free(g);
+    set_ierr(ierr, rc);
+}
+
+/* MPI_Info_create_env: Fortran has no argc/argv to pass */
+SM_FENTRY(mpi_info_create_env, MPI_Fint *info, MPI_Fint *ierr)
+{
+    MPI_Info c = MPI_INFO_NULL;
+    int rc = MPI_Info_create_env(0, NULL, &c);
+    if (rc == MPI_SUCCESS)
+        *info = MPI_Info_c2f(c);
+    set_ierr(ierr, rc);
 }
