@@ -63,8 +63,10 @@ HANDWRITTEN = {
     "MPI_Win_create_keyval", "MPI_Keyval_create", "MPI_Comm_get_attr", "MPI_Type_get_attr",
     "MPI_Win_get_attr", "MPI_Attr_get", "MPI_Comm_set_attr", "MPI_Type_set_attr",
     "MPI_Win_set_attr", "MPI_Attr_put", "MPI_Pcontrol", "MPI_Grequest_start",
-    "MPI_Info_create_env",
+    "MPI_Info_create_env", "MPI_Info_get_string",
 }
+# string arguments that lose their leading blanks too (info keys and values)
+TRIM_LEADING = ("MPI_Info_",)
 
 # routines with a Fortran FUNCTION binding (hand-written C), and their Fortran result type
 FUNCTIONS = {"MPI_Wtime": "DOUBLE PRECISION", "MPI_Wtick": "DOUBLE PRECISION",
@@ -102,3 +104,8 @@ SKIP = [
 # the Fortran argument lists (as C text) of routines whose C ones differ
 FORTRAN_ARGS = {"MPI_Init": "", "MPI_Init_thread": "int required, int *provided",
                 "MPI_Pcontrol": "int level", "MPI_Info_create_env": "MPI_Info *info"}
+
+# MPI-1 routines whose address-sized arguments are default INTEGERs in Fortran
+# (argument -> array length expression, "" for a scalar)
+FINT_AINT = {("MPI_Type_hvector", "stride"): "", ("MPI_Type_hindexed", "displacements"): "*count",
+             ("MPI_Type_struct", "displacements"): "*count", ("MPI_Address", "address"): ""}

@@ -35,6 +35,13 @@ void *sm_f_xmalloc(size_t n)
 }
 
 /* ---- strings --------------------------------------------------------------------------- */
+char *sm_f_str_in_trim(const char *f, size_t len)
+{
+    while (len > 0 && f[0] == ' ')
+        f++, len--;
+    return sm_f_str_in(f, len);
+}
+
 char *sm_f_str_in(const char *f, size_t len)
 {
     while (len > 0 && f[len - 1] == ' ')
@@ -215,8 +222,8 @@ void mpi_f_sync_reg_(void *buf)
 #define SM_F_REP64(X)                                                                            \
     SM_F_REP8(X, 0)                                                                              \
     SM_F_REP8(X, 1)                                                                              \
-    SM_F_REP8(X, 2) SM_F_REP8(X, 3) SM_F_REP8(X, 4) SM_F_REP8(X, 5) SM_F_REP8(X, 6)              \
-        SM_F_REP8(X, 7)
+    SM_F_REP8(X, 2)                                                                              \
+    SM_F_REP8(X, 3) SM_F_REP8(X, 4) SM_F_REP8(X, 5) SM_F_REP8(X, 6) SM_F_REP8(X, 7)
 
 typedef void f_user_fn(void *, void *, MPI_Fint *, MPI_Fint *);
 static f_user_fn *op_fns[SM_F_POOL];
@@ -516,11 +523,13 @@ SM_FENTRY(mpi_win_set_attr, MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val, MPI_
 typedef void f_query_fn(MPI_Aint *, MPI_Fint *, MPI_Fint *);
 typedef void f_free_fn(MPI_Aint *, MPI_Fint *);
 typedef void f_cancel_fn(MPI_Aint *, MPI_Fint *, MPI_Fint *);
+/* the procedures see the program's own extra_state variable (by reference, as in other
+ * implementations: a free procedure may update it) */
 struct f_greq {
     f_query_fn *query;
     f_free_fn *free;
     f_cancel_fn *cancel;
-    MPI_Aint extra;
+    MPI_Aint *extra;
 };
 
 static int greq_query(void *e, MPI_Status *status)
@@ -528,7 +537,7 @@ static int greq_query(void *e, MPI_Status *status)
     struct f_greq *g = e;
     MPI_Fint fst[MPI_F_STATUS_SIZE], ierr = MPI_SUCCESS;
     MPI_Status_c2f(status, fst);
-    g->query(&g->extra, fst, &ierr);
+    g->query(g->extra, fst, &ierr);
     MPI_Status_f2c(fst, status);
     return ierr;
 }
@@ -537,7 +546,7 @@ static int greq_free(void *e)
 {
     struct f_greq *g = e;
     MPI_Fint ierr = MPI_SUCCESS;
-    g->free(&g->extra, &ierr);
+    g->free(g->extra, &ierr);
     free(g);
     return ierr;
 }
@@ -546,7 +555,7 @@ static int greq_cancel(void *e, int complete)
 {
     struct f_greq *g = e;
     MPI_Fint ierr = MPI_SUCCESS, fc = complete != 0;
-    g->cancel(&g->extra, &fc, &ierr);
+    g->cancel(g->extra, &fc, &ierr);
     return ierr;
 }
 
@@ -557,7 +566,7 @@ SM_FENTRY(mpi_grequest_start, f_query_fn *query, f_free_fn *freef, f_cancel_fn *
     g->query = query;
     g->free = freef;
     g->cancel = cancel;
-    g->extra = *extra;
+    g->extra = extra;
     MPI_Request c = MPI_REQUEST_NULL;
     int rc = MPI_Grequest_start(greq_query, greq_free, greq_cancel, g, &c);
     if (rc == MPI_SUCCESS)
@@ -574,5 +583,32 @@ SM_FENTRY(mpi_info_create_env, MPI_Fint *info, MPI_Fint *ierr)
     int rc = MPI_Info_create_env(0, NULL, &c);
     if (rc == MPI_SUCCESS)
         *info = MPI_Info_c2f(c);
+    set_ierr(ierr, rc);
+}
+
+/* MPI_Info_get_string: Fortran's buflen says how many characters to store (0: none) and
+ * returns the value's full length; the rest of the CHARACTER is blank-padded */
+SM_FENTRY(mpi_info_get_string, MPI_Fint *info, char *key, MPI_Fint *buflen, char *value,
+          MPI_Fint *flag, MPI_Fint *ierr, size_t key_len, size_t value_len)
+{
+    char *c_key = sm_f_str_in_trim(key, key_len);
+    char *c_value = sm_f_str_tmp(MPI_MAX_INFO_VAL);
+    int n = MPI_MAX_INFO_VAL + 1;
+    int rc = MPI_Info_get_string(MPI_Info_f2c(*info), c_key, &n, c_value, flag);
+    if (rc == MPI_SUCCESS) {
+        if (*flag) {
+            size_t want = *buflen > 0 ? (size_t)*buflen : 0;
+            if (want > value_len)
+                want = value_len;
+            if (want > 0) {
+                c_value[strnlen(c_value, want)] = 0;
+                sm_f_str_out(c_value, value, value_len);
+            }
+            *buflen = n > 0 ? n - 1 : 0; /* the full length, from C */
+        }
+        sm_f_logical_out(flag, 1);
+    }
+    free(c_key);
+    free(c_value);
     set_ierr(ierr, rc);
 }

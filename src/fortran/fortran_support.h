@@ -65,6 +65,8 @@ static inline int *sm_f_errcodes(MPI_Fint *p)
 /* strings: an input is copied without its trailing blanks; an output is written into a
  * buffer big enough for any MPI string, then copied blank-padded into the Fortran one */
 char *sm_f_str_in(const char *f, size_t len);
+/* the same without leading blanks (info keys and values) */
+char *sm_f_str_in_trim(const char *f, size_t len);
 char *sm_f_str_tmp(size_t len);
 void sm_f_str_out(const char *c, char *f, size_t len);
 

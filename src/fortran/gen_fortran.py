@@ -139,6 +139,8 @@ def ftype(fn, p, f08):
         return t, dims, False
     if b in HANDLES:
         return ("TYPE(%s)" % b) if f08 else "INTEGER", dims, False
+    if (fn, p.name) in A.FINT_AINT:
+        return "INTEGER", dims, False
     if b in KINDS:
         return "INTEGER(KIND=%s)" % KINDS[b], dims, False
     if b == "int":
@@ -162,10 +164,13 @@ def c_wrapper(fn, params):
             cargs.append("char *%s" % n)
             hidden.append("size_t %s_len" % n)
             if p.const:
-                pre.append("char *c_%s = sm_f_str_in(%s, %s_len);" % (n, n, n))
+                fn_in = "sm_f_str_in_trim" if fn.startswith(A.TRIM_LEADING) else "sm_f_str_in"
+                pre.append("char *c_%s = %s(%s, %s_len);" % (n, fn_in, n, n))
             else:
                 pre.append("char *c_%s = sm_f_str_tmp(%s_len);" % (n, n))
-                post.append("sm_f_str_out(c_%s, %s, %s_len);" % (n, n, n))
+                # a routine answering a flag leaves the string alone when flag is false
+                cond = "if (*flag) " if any(q.name == "flag" for q in params) else ""
+                post.append("%ssm_f_str_out(c_%s, %s, %s_len);" % (cond, n, n, n))
             call.append("c_%s" % n)
             post.append("free(c_%s);" % n)
         elif b == "MPI_Status":
@@ -201,6 +206,22 @@ def c_wrapper(fn, params):
                 post.append("%s = MPI_%s_c2f(c_%s);" % ("*" + n, k, n))
             else:
                 call.append("MPI_%s_f2c(*%s)" % (k, n))
+        elif (fn, n) in A.FINT_AINT:
+            cargs.append("MPI_Fint *%s" % n)
+            ln = A.FINT_AINT[(fn, n)]
+            if ln:
+                pre.append("int n_%s = %s;" % (n, ln))
+                pre.append("MPI_Aint *c_%s = sm_f_xmalloc((size_t)(n_%s > 0 ? n_%s : 1) * "
+                           "sizeof(MPI_Aint));" % (n, n, n))
+                pre.append("for (int i = 0; i < n_%s; i++) c_%s[i] = %s[i];" % (n, n, n))
+                post.append("free(c_%s);" % n)
+                call.append("c_%s" % n)
+            elif p.ptr:
+                pre.append("MPI_Aint c_%s = 0;" % n)
+                call.append("&c_%s" % n)
+                post.append("*%s = (MPI_Fint)c_%s;" % (n, n))
+            else:
+                call.append("(MPI_Aint)*%s" % n)
         elif b in KINDS:
             cargs.append("%s *%s" % (b, n))
             call.append(n if (p.ptr or p.arr) else "*%s" % n)
