@@ -108,4 +108,6 @@ FORTRAN_ARGS = {"MPI_Init": "", "MPI_Init_thread": "int required, int *provided"
 # MPI-1 routines whose address-sized arguments are default INTEGERs in Fortran
 # (argument -> array length expression, "" for a scalar)
 FINT_AINT = {("MPI_Type_hvector", "stride"): "", ("MPI_Type_hindexed", "displacements"): "*count",
-             ("MPI_Type_struct", "displacements"): "*count", ("MPI_Address", "address"): ""}
+             ("MPI_Type_struct", "displacements"): "*count", ("MPI_Address", "address"): "",
+             ("MPI_Type_extent", "extent"): "", ("MPI_Type_lb", "displacement"): "",
+             ("MPI_Type_ub", "displacement"): ""}

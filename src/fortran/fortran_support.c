@@ -317,6 +317,67 @@ EH_CREATE(mpi_win_create_errhandler, Win_create_errhandler, 1)
 EH_CREATE(mpi_file_create_errhandler, File_create_errhandler, 2)
 EH_CREATE(mpi_session_create_errhandler, Session_create_errhandler, 3)
 
+/* ---- attribute values set from Fortran ------------------------------------------------------
+ * A Fortran attribute is an integer; the library stores it in a cell of its own and hands C the
+ * cell's address, so C code reading it gets a pointer to the value (MPI's language
+ * interoperability rule for attributes), while Fortran reading a C-set attribute gets the
+ * pointer as an integer.  The cells are remembered in a set so a read can tell them apart;
+ * they live until the process ends (attributes can be copied between objects freely). */
+static void **cells;
+static size_t ncells_cap, ncells;
+
+static size_t cell_slot(void *p, size_t cap)
+{
+    return (size_t)(((uintptr_t)p * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+}
+
+static void cell_insert(void *p)
+{
+    if (2 * (ncells + 1) > ncells_cap) {
+        size_t cap = ncells_cap ? 2 * ncells_cap : 256;
+        void **t = sm_f_xmalloc(cap * sizeof *t);
+        for (size_t i = 0; i < ncells_cap; i++)
+            if (cells[i]) {
+                size_t j = cell_slot(cells[i], cap);
+                while (t[j])
+                    j = (j + 1) & (cap - 1);
+                t[j] = cells[i];
+            }
+        free(cells);
+        cells = t;
+        ncells_cap = cap;
+    }
+    size_t j = cell_slot(p, ncells_cap);
+    while (cells[j])
+        j = (j + 1) & (ncells_cap - 1);
+    cells[j] = p;
+    ncells++;
+}
+
+static int cell_is(void *p)
+{
+    if (!ncells_cap || !p)
+        return 0;
+    for (size_t j = cell_slot(p, ncells_cap); cells[j]; j = (j + 1) & (ncells_cap - 1))
+        if (cells[j] == p)
+            return 1;
+    return 0;
+}
+
+static void *cell_new(MPI_Aint v)
+{
+    MPI_Aint *c = sm_f_xmalloc(sizeof *c);
+    *c = v;
+    cell_insert(c);
+    return c;
+}
+
+/* the integer a Fortran program sees for a stored attribute value */
+static MPI_Aint cell_value(void *p)
+{
+    return cell_is(p) ? *(MPI_Aint *)p : (MPI_Aint)(intptr_t)p;
+}
+
 /* ---- attribute keyvals -------------------------------------------------------------------
  * A keyval made from Fortran carries its procedures and the Fortran extra_state in a record
  * passed to C as the extra_state; the C trampolines call the Fortran procedures with
@@ -375,13 +436,15 @@ static int kv_copy(struct f_keyval *kv, MPI_Fint fobj, int keyval, void *in, voi
 {
     MPI_Fint fk = keyval, fflag = 0, ierr = MPI_SUCCESS;
     if (kv->mpi1) {
-        MPI_Fint e = (MPI_Fint)kv->extra, vin = (MPI_Fint)(intptr_t)in, vout = 0;
+        MPI_Fint e = (MPI_Fint)kv->extra, vin = (MPI_Fint)cell_value(in), vout = 0;
         kv->copy(&fobj, &fk, &e, &vin, &vout, &fflag, &ierr);
-        *(void **)out = (void *)(intptr_t)vout;
+        if (fflag)
+            *(void **)out = cell_new(vout);
     } else {
-        MPI_Aint vin = (MPI_Aint)(intptr_t)in, vout = 0;
+        MPI_Aint vin = cell_value(in), vout = 0;
         kv->copy(&fobj, &fk, &kv->extra, &vin, &vout, &fflag, &ierr);
-        *(void **)out = (void *)(intptr_t)vout;
+        if (fflag)
+            *(void **)out = cell_new(vout);
     }
     *flag = fflag != 0;
     return ierr;
@@ -391,10 +454,10 @@ static int kv_delete(struct f_keyval *kv, MPI_Fint fobj, int keyval, void *val)
 {
     MPI_Fint fk = keyval, ierr = MPI_SUCCESS;
     if (kv->mpi1) {
-        MPI_Fint e = (MPI_Fint)kv->extra, v = (MPI_Fint)(intptr_t)val;
+        MPI_Fint e = (MPI_Fint)kv->extra, v = (MPI_Fint)cell_value(val);
         kv->del(&fobj, &fk, &v, &e, &ierr);
     } else {
-        MPI_Aint v = (MPI_Aint)(intptr_t)val;
+        MPI_Aint v = cell_value(val);
         kv->del(&fobj, &fk, &v, &kv->extra, &ierr);
     }
     return ierr;
@@ -451,7 +514,7 @@ static MPI_Aint attr_value(int kind, int keyval, void *v)
             keyval == MPI_WIN_MODEL)
             return *(int *)v;
     }
-    return (MPI_Aint)(intptr_t)v;
+    return cell_value(v);
 }
 
 SM_FENTRY(mpi_comm_get_attr, MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *flag,
@@ -500,22 +563,22 @@ SM_FENTRY(mpi_win_get_attr, MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val, MPI_
 
 SM_FENTRY(mpi_comm_set_attr, MPI_Fint *comm, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Comm_set_attr(MPI_Comm_f2c(*comm), *keyval, (void *)(intptr_t)*val));
+    set_ierr(ierr, MPI_Comm_set_attr(MPI_Comm_f2c(*comm), *keyval, cell_new(*val)));
 }
 
 SM_FENTRY(mpi_attr_put, MPI_Fint *comm, MPI_Fint *keyval, MPI_Fint *val, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Attr_put(MPI_Comm_f2c(*comm), *keyval, (void *)(intptr_t)*val));
+    set_ierr(ierr, MPI_Attr_put(MPI_Comm_f2c(*comm), *keyval, cell_new(*val)));
 }
 
 SM_FENTRY(mpi_type_set_attr, MPI_Fint *type, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Type_set_attr(MPI_Type_f2c(*type), *keyval, (void *)(intptr_t)*val));
+    set_ierr(ierr, MPI_Type_set_attr(MPI_Type_f2c(*type), *keyval, cell_new(*val)));
 }
 
 SM_FENTRY(mpi_win_set_attr, MPI_Fint *win, MPI_Fint *keyval, MPI_Aint *val, MPI_Fint *ierr)
 {
-    set_ierr(ierr, MPI_Win_set_attr(MPI_Win_f2c(*win), *keyval, (void *)(intptr_t)*val));
+    set_ierr(ierr, MPI_Win_set_attr(MPI_Win_f2c(*win), *keyval, cell_new(*val)));
 }
 
 /* ---- generalized requests: the Fortran procedures and extra_state travel in a record that is

@@ -459,6 +459,9 @@ def main():
         f.write("  INTERFACE\n")
         for s in f77ifc:
             f.write(s)
+        for fn, t in A.FUNCTIONS.items():   # the profiling names of the FUNCTIONs too
+            f.write(f_interface("P" + fn, [Param(x) for x in protos[fn][1].split(",")
+                                           if x.strip() not in ("", "void")], False, t))
         f.write("  SUBROUTINE MPI_F_sync_reg(buf)\n    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf\n"
                 "    TYPE(*), DIMENSION(*) :: buf\n  END SUBROUTINE MPI_F_sync_reg\n")
         f.write("  END INTERFACE\n")
