@@ -391,7 +391,11 @@ struct f_keyval {
     f_delete_fn *del;
     MPI_Aint extra;
     int mpi1;
+    struct f_keyval *next;
 };
+/* the records live until the process ends: the library may call a keyval's procedures after
+ * the program freed it (attributes still set), and nothing tells us when it no longer will */
+static struct f_keyval *f_keyvals;
 
 /* the predefined Fortran procedures: real procedures (programs may call them), recognised by
  * address when a keyval is made */
@@ -485,6 +489,8 @@ KV_TRAMPS(Win, MPI_Win)
         kv->del = del;                                                                           \
         kv->extra = *extra;                                                                      \
         kv->mpi1 = mpi1_;                                                                        \
+        kv->next = f_keyvals;                                                                    \
+        f_keyvals = kv;                                                                          \
         void *ccopy = copy == (f_copy_fn *)nullcopy ? NULL                                       \
                       : copy == (f_copy_fn *)dup    ? (void *)sctpmpi_dup_fn                     \
                                                     : (void *)kv_copy_##Kind;                       \
