@@ -53,6 +53,9 @@ INT_SENTINELS = {"sourceweights": "sm_f_weights", "destweights": "sm_f_weights",
 
 # void * arguments that are not choice buffers
 ADDRESS_OUT = {"baseptr"}  # the library stores an address there (Alloc_mem, Win_allocate)
+# the library stores an address the Fortran program has no use for (Buffer_detach): it goes
+# to a temporary, never into the program's buffer
+ADDRESS_DISCARD = {"buffer_addr"}
 
 # routines whose C wrapper is hand-written in fortran_support.c (the generator still writes
 # their Fortran interfaces): callbacks, attribute values, MPI_Init's missing argc/argv

@@ -157,7 +157,12 @@ def c_wrapper(fn, params):
     for p in params:
         n = p.name
         b = p.base
-        if b == "void":
+        if b == "void" and n in A.ADDRESS_DISCARD:
+            cargs.append("void *%s" % n)
+            pre.append("void *c_%s = NULL;" % n)
+            pre.append("(void)%s;" % n)
+            call.append("&c_%s" % n)
+        elif b == "void":
             cargs.append("void *%s" % n)
             call.append(n if n in A.ADDRESS_OUT else "sm_f_buf(%s)" % n)
         elif b == "char":
