@@ -9,6 +9,7 @@ pkgs=(build-essential cmake ninja-build pkg-config libusrsctp-dev iproute2 iputi
       clang libclang-rt-14-dev)
 pkgs+=(openssh-server)   # multi-host mpiexec tests: a real sshd per netlab host
 pkgs+=(libpmix-dev slurm-wlm)   # PMIx client; the launcher tests' own Slurm (srun --mpi=pmix|pmi2)
+pkgs+=(gfortran)   # Fortran bindings (src/fortran), mpifort
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

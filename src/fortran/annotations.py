@@ -1,0 +1,116 @@
+"""annotations.py — what the C prototypes in mpi.h cannot say about the Fortran bindings.
+
+gen_fortran.py reads every MPI_* prototype from include/mpi.h and binds it from these tables.
+A new prototype whose arguments are all plain (int, handles, MPI_Aint/Offset/Count, status,
+strings, choice buffers) needs no entry here; add one only for what the C type leaves open:
+the length of a handle or status array, LOGICAL arguments, 0-based indices Fortran sees
+1-based, and routines whose C wrapper is written by hand (callbacks, attribute values). """
+
+# Length (a C expression over the wrapper's Fortran arguments, all pointers) of handle and
+# status arrays, by (routine, argument).  Routines not listed use DEFAULT_ARRAY_LEN.
+ARRAY_LEN = {
+    ("MPI_Type_get_contents", "array_of_datatypes"): "*max_datatypes",
+    ("MPI_Type_create_struct", "types"): "*count",
+    ("MPI_Type_struct", "types"): "*count",
+    ("MPI_Waitsome", "requests"): "*incount",
+    ("MPI_Waitsome", "statuses"): "*incount",
+    ("MPI_Testsome", "requests"): "*incount",
+    ("MPI_Testsome", "statuses"): "*incount",
+    ("MPI_Request_get_status_some", "array_of_requests"): "*incount",
+    ("MPI_Request_get_status_some", "array_of_statuses"): "*incount",
+}
+# the per-peer datatype arrays of the w collectives: one per peer of the communicator
+# (sm_f_npeers answers the size, the remote size or the neighbour count)
+for _f in ("Alltoallw", "Ialltoallw", "Alltoallw_init"):
+    ARRAY_LEN[("MPI_" + _f, "sendtypes")] = "sm_f_npeers(*comm, 0)"
+    ARRAY_LEN[("MPI_" + _f, "recvtypes")] = "sm_f_npeers(*comm, 0)"
+for _f in ("Neighbor_alltoallw", "Ineighbor_alltoallw", "Neighbor_alltoallw_init"):
+    ARRAY_LEN[("MPI_" + _f, "sendtypes")] = "sm_f_npeers(*comm, 2)"
+    ARRAY_LEN[("MPI_" + _f, "recvtypes")] = "sm_f_npeers(*comm, 1)"
+DEFAULT_ARRAY_LEN = "*count"
+
+# LOGICAL arguments (by name, in any routine), and ones only in a given routine
+LOGICAL_NAMES = {"flag", "weighted", "reorder", "periods", "remain_dims"}
+LOGICAL_ARGS = {("MPI_Op_create", "commute"), ("MPI_Op_commutative", "commute"),
+                ("MPI_Intercomm_merge", "high")}
+# how many entries of an output LOGICAL array are written
+LOGICAL_ARRAY_OUT_LEN = {("MPI_Cart_get", "periods"): "*maxdims"}
+
+# 0-based indices returned to Fortran 1-based: (routine, argument) -> count expression
+# ("" for a scalar)
+INDEX_OUT = {
+    ("MPI_Waitany", "index"): "",
+    ("MPI_Testany", "index"): "",
+    ("MPI_Request_get_status_any", "index"): "",
+    ("MPI_Waitsome", "indices"): "*outcount",
+    ("MPI_Testsome", "indices"): "*outcount",
+    ("MPI_Request_get_status_some", "array_of_indices"): "*outcount",
+}
+
+# integer arrays with a sentinel of their own
+INT_SENTINELS = {"sourceweights": "sm_f_weights", "destweights": "sm_f_weights",
+                 "weights": "sm_f_weights", "array_of_errcodes": "sm_f_errcodes"}
+
+# void * arguments that are not choice buffers
+ADDRESS_OUT = {"baseptr"}  # the library stores an address there (Alloc_mem, Win_allocate)
+# the library stores an address the Fortran program has no use for (Buffer_detach): it goes
+# to a temporary, never into the program's buffer
+ADDRESS_DISCARD = {"buffer_addr"}
+
+# routines whose C wrapper is hand-written in fortran_support.c (the generator still writes
+# their Fortran interfaces): callbacks, attribute values, MPI_Init's missing argc/argv
+HANDWRITTEN = {
+    "MPI_Init", "MPI_Init_thread", "MPI_Op_create", "MPI_Comm_create_errhandler",
+    "MPI_Win_create_errhandler", "MPI_File_create_errhandler", "MPI_Session_create_errhandler",
+    "MPI_Errhandler_create", "MPI_Comm_create_keyval", "MPI_Type_create_keyval",
+    "MPI_Win_create_keyval", "MPI_Keyval_create", "MPI_Comm_get_attr", "MPI_Type_get_attr",
+    "MPI_Win_get_attr", "MPI_Attr_get", "MPI_Comm_set_attr", "MPI_Type_set_attr",
+    "MPI_Win_set_attr", "MPI_Attr_put", "MPI_Pcontrol", "MPI_Grequest_start",
+    "MPI_Info_create_env", "MPI_Info_get_string",
+}
+# string arguments that lose their leading blanks too (info keys and values)
+TRIM_LEADING = ("MPI_Info_",)
+
+# routines with a Fortran FUNCTION binding (hand-written C), and their Fortran result type
+FUNCTIONS = {"MPI_Wtime": "DOUBLE PRECISION", "MPI_Wtick": "DOUBLE PRECISION",
+             "MPI_Aint_add": "INTEGER(KIND=MPI_ADDRESS_KIND)",
+             "MPI_Aint_diff": "INTEGER(KIND=MPI_ADDRESS_KIND)"}
+
+# Fortran types of hand-written routines' arguments the C type does not tell
+ARG_FTYPE = {
+    ("MPI_Comm_set_attr", "attribute_val"): "INTEGER(KIND=MPI_ADDRESS_KIND)",
+    ("MPI_Type_set_attr", "attribute_val"): "INTEGER(KIND=MPI_ADDRESS_KIND)",
+    ("MPI_Win_set_attr", "attribute_val"): "INTEGER(KIND=MPI_ADDRESS_KIND)",
+    ("MPI_Comm_get_attr", "attribute_val"): "INTEGER(KIND=MPI_ADDRESS_KIND)",
+    ("MPI_Type_get_attr", "attribute_val"): "INTEGER(KIND=MPI_ADDRESS_KIND)",
+    ("MPI_Win_get_attr", "attribute_val"): "INTEGER(KIND=MPI_ADDRESS_KIND)",
+    ("MPI_Attr_put", "attribute_val"): "INTEGER",
+    ("MPI_Attr_get", "attribute_val"): "INTEGER",
+    ("MPI_Comm_create_keyval", "extra_state"): "INTEGER(KIND=MPI_ADDRESS_KIND)",
+    ("MPI_Type_create_keyval", "extra_state"): "INTEGER(KIND=MPI_ADDRESS_KIND)",
+    ("MPI_Win_create_keyval", "extra_state"): "INTEGER(KIND=MPI_ADDRESS_KIND)",
+    ("MPI_Keyval_create", "extra_state"): "INTEGER",
+    ("MPI_Pcontrol", "level"): "INTEGER",
+    ("MPI_Grequest_start", "extra_state"): "INTEGER(KIND=MPI_ADDRESS_KIND)",
+}
+
+# families not bound yet, with the reason (listed in docs/fortran.md); a routine matching
+# none of these and not bindable stops the generator, so new prototypes are never dropped
+# silently
+SKIP = [
+    (r"_c$", "large-count (MPI_Count) variants: Fortran 2008 overloads not generated yet"),
+    (r"_(c2f|f2c|c2f08|f082c|f082f|f2f08)$", "C-only handle and status conversion"),
+    (r"^MPI_Comm_spawn", "dynamic processes: argv arrays of strings (not supported in C either)"),
+    (r"^MPI_Register_datarep$", "data representation callbacks"),
+]
+
+# the Fortran argument lists (as C text) of routines whose C ones differ
+FORTRAN_ARGS = {"MPI_Init": "", "MPI_Init_thread": "int required, int *provided",
+                "MPI_Pcontrol": "int level", "MPI_Info_create_env": "MPI_Info *info"}
+
+# MPI-1 routines whose address-sized arguments are default INTEGERs in Fortran
+# (argument -> array length expression, "" for a scalar)
+FINT_AINT = {("MPI_Type_hvector", "stride"): "", ("MPI_Type_hindexed", "displacements"): "*count",
+             ("MPI_Type_struct", "displacements"): "*count", ("MPI_Address", "address"): "",
+             ("MPI_Type_extent", "extent"): "", ("MPI_Type_lb", "displacement"): "",
+             ("MPI_Type_ub", "displacement"): ""}

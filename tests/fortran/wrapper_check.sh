@@ -1,0 +1,8 @@
+#!/bin/sh
+# wrapper_check.sh WRAPPER MPIEXEC SOURCE OUTDIR — compiles SOURCE with the Fortran compiler
+# wrapper WRAPPER (mpifort, mpif90 or mpif77) and runs it on 2 ranks.
+set -e
+wrapper=$1 mpiexec=$2 src=$3 out=$4
+mkdir -p "$out"
+"$wrapper" -o "$out/prog" "$src"
+"$mpiexec" -n 2 --timeout 120 "$out/prog"
