@@ -7,7 +7,7 @@ set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libusrsctp-dev iproute2 iputils-ping procps
       python3 python3-matplotlib openmpi-bin libopenmpi-dev mpich libmpich-dev gdb
       clang libclang-rt-14-dev)
-pkgs+=(debootstrap qemu-system-x86 qemu-utils libsctp-dev)   # kernel SCTP backend and its VM test harness
+pkgs+=(debootstrap qemu-system-x86 qemu-utils libsctp-dev cpio bc)   # kernel SCTP backend and its VM test harness
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -3,8 +3,8 @@
 # from the host's tree, which the stub has mounted read-only (9p) at sm.src=PATH.
 # Mounts the kernel filesystems, loads sctp/netem, names the guest and its links from the
 # kernel command line (sm.id=N), mounts the harness's control directory at /vmctl, then serves
-# commands: the host
-# drops /vmctl/<id>/<n>.cmd, the guest runs it and leaves <n>.out and <n>.rc next to it.
+# commands: the host drops /vmctl/<id>/<n>.cmd, the guest runs it (several at once) and leaves
+# <n>.out and <n>.rc next to it.
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin
 mountpoint -q /proc || mount -t proc proc /proc
 mount -t sysfs sys /sys
@@ -24,6 +24,8 @@ done
 hostname "vm$id"
 for m in sctp sch_netem 9p 9pnet_virtio virtio_net; do modprobe -q $m; done
 ip link set lo up
+# socket buffers up to 8 MiB (SCTPMPI_SOCKBUF asks for 2 MiB; Debian's cap is 208 KiB)
+sysctl -q -w net.core.wmem_max=8388608 net.core.rmem_max=8388608
 # interfaces by MAC: 52:54:00:00:<link>:<id>; link 0 = control (user-mode net to the host)
 for dev in /sys/class/net/*; do
   d=${dev##*/}; mac=$(cat "$dev/address")
@@ -45,5 +47,5 @@ while :; do
     mv "$f" "$n.run"
     ( bash "$n.run" > "$n.out" 2>&1 < /dev/null; echo $? > "$n.rct"; mv "$n.rct" "$n.rc" ) &
   done
-  sleep 0.05
+  sleep 0.1
 done

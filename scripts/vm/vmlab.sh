@@ -21,6 +21,7 @@ VM_CPUS=${VM_CPUS:-2}
 VM_TMP=""
 VM_PIDS=()
 VM_IMAGE=""
+VM_INITRD=""
 VM_ACCEL=""
 
 vm_log() { echo "vmlab: $*" >&2; }
@@ -37,6 +38,44 @@ vm_check() {
     command -v debootstrap >/dev/null || { echo "debootstrap missing (bash scripts/setup.sh)"; return 1; }
   fi
   return 0
+}
+
+# the small initrd (mini_init.c + the modules of the root disk), cached next to the image
+vm_initrd() {
+  local key out k w m
+  key=$(cat "$VM_HERE/mini_init.c" "$VM_HERE/vmlab.sh" | sha256sum | cut -c1-12)
+  out=$VM_IMAGE/initrd-mini-$key.img
+  if [ ! -s "$out" ]; then
+    w=$(mktemp -d /tmp/sctpmpi-initrd.XXXXXX)
+    k=$(debugfs -R "ls -p /lib/modules" "$VM_IMAGE/rootfs.img" 2>/dev/null | awk -F/ '$6 ~ /^[0-9]/ {print $6; exit}')
+    gcc -static -O2 -o "$w/init" "$VM_HERE/mini_init.c" || { rm -rf "$w"; return 1; }
+    : >"$w/modules"
+    for m in virtio virtio_ring virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci \
+      virtio_blk crc16 mbcache jbd2 crc32c_generic ext4; do
+      local path
+      path=$(debugfs -R "cat /lib/modules/$k/modules.dep" "$VM_IMAGE/rootfs.img" 2>/dev/null |
+        awk -F: -v m="/$m.ko" 'index($1, m) && substr($1, length($1) - length(m) + 1) == m {print $1; exit}')
+      [ -n "$path" ] || continue # built into the kernel
+      debugfs -R "dump /lib/modules/$k/$path $w/$m.ko" "$VM_IMAGE/rootfs.img" >/dev/null 2>&1
+      [ -s "$w/$m.ko" ] && echo "/$m.ko" >>"$w/modules"
+    done
+    (cd "$w" && ls | cpio -o -H newc 2>/dev/null | gzip -1 >"$out.tmp") && mv "$out.tmp" "$out"
+    rm -rf "$w"
+  fi
+  VM_INITRD=$out
+}
+
+# which accelerator vm_up would take: kvm, or tcg (with the reason on stdout after "tcg: ")
+vm_accel_guess() {
+  local img
+  case ${SCTPMPI_VM_ACCEL:-auto} in kvm) echo kvm; return ;; tcg) echo "tcg: SCTPMPI_VM_ACCEL=tcg"; return ;; esac
+  if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then echo "tcg: /dev/kvm missing or not accessible"; return; fi
+  img=${SCTPMPI_VM_CACHE:-/var/cache/sctpmpi-vm}
+  if [ -e "$img/kvm-hangs-$(uname -r)" ]; then
+    echo "tcg: KVM guests hang in early boot on this host kernel ($img/kvm-hangs-$(uname -r))"
+    return
+  fi
+  echo kvm
 }
 
 vm_free_port() { # a free UDP port on 127.0.0.1
@@ -61,6 +100,7 @@ vm_up() {
   local why
   why=$(vm_check) || { vm_log "cannot run: $why"; return 2; }
   VM_IMAGE=$(bash "$VM_HERE/image.sh") || { vm_log "no guest image"; return 2; }
+  vm_initrd || { vm_log "cannot build the small initrd"; return 2; }
   # SCTPMPI_VM_ACCEL=kvm|tcg|auto (default): auto takes KVM unless /dev/kvm is missing or a
   # previous boot on this host kernel hung under KVM (a marker in the image cache, see below)
   local accel=${SCTPMPI_VM_ACCEL:-auto} marker
@@ -77,7 +117,17 @@ vm_up() {
       accel=kvm
     fi
   fi
-  if [ "$accel" = kvm ]; then VM_ACCEL="-accel kvm -cpu host"; else VM_ACCEL="-accel tcg,thread=multi -cpu max"; fi
+  if [ "$accel" = kvm ]; then
+    VM_ACCEL="-accel kvm -cpu host"
+    VM_CLOCK=""
+  else # emulation: one vCPU boots faster on a busy host; the boot may take minutes
+    VM_ACCEL="-accel tcg,thread=multi -cpu max"
+    VM_CPUS=${VM_CPUS_TCG:-1}
+    VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-600}
+    # the emulated TSC's calibration on a loaded host is far off (guest time ran 14x fast,
+    # SCTP's timers with it): keep time with the ACPI PM timer, which follows the host clock
+    VM_CLOCK="clocksource=acpi_pm tsc=unstable"
+  fi
   VM_ACCEL_NAME=$accel
   VM_TMP=$(mktemp -d /tmp/sctpmpi-vm.XXXXXX)
   mkdir -p "$VM_TMP/ctl"
@@ -96,8 +146,8 @@ vm_up() {
     done
     # shellcheck disable=SC2086
     qemu-system-x86_64 $VM_ACCEL -m "$VM_MEM" -smp "$VM_CPUS" -nodefaults -display none \
-      -no-reboot -kernel "$VM_IMAGE/vmlinuz" -initrd "$VM_IMAGE/initrd.img" \
-      -append "console=ttyS0 root=/dev/vda rw init=/sbin/sctpmpi-vm-init sm.id=$i sm.src=$VM_SHARE quiet panic=-1 mitigations=off" \
+      -no-reboot -kernel "$VM_IMAGE/vmlinuz" -initrd "$VM_INITRD" \
+      -append "console=ttyS0 root=/dev/vda rw init=/sbin/sctpmpi-vm-init sm.id=$i sm.src=$VM_SHARE quiet panic=-1 mitigations=off $VM_CLOCK" \
       -drive "file=$VM_IMAGE/rootfs.img,if=virtio,format=raw,snapshot=on" \
       -virtfs "local,path=$VM_SHARE,mount_tag=src,security_model=none,readonly=on" \
       -virtfs "local,path=$VM_TMP/ctl,mount_tag=ctl,security_model=none" \
@@ -218,9 +268,13 @@ vm_mpirun() {
     vm_exec "$g" $((to + 10)) "$script" &
     pids+=($!)
   done
-  local rc=0 p
+  local rc=0 p prc=0
+  wait "$pmi" || prc=$?
+  if [ $prc != 0 ]; then # an abort or a timeout: end the ranks still running in the guests
+    for g in $(seq 1 "$VM_N"); do vm_exec "$g" 10 "pkill -KILL -x $(printf '%q' "$(basename "${prog%% *}")")" >/dev/null; done
+  fi
   for p in "${pids[@]}"; do wait "$p" || { [ $rc = 0 ] && rc=$?; }; done
-  wait "$pmi" || { [ $rc = 0 ] && rc=1; }
+  [ $rc = 0 ] && rc=$prc
   return $rc
 }
 

@@ -14,6 +14,12 @@ case $build in
   *) echo "SKIP: the build directory $build is not inside $VM_SHARE (the tree the guests see)"; exit 77 ;;
 esac
 why=$(vm_check) || { echo "SKIP: $why"; exit 77; }
+accel=$(vm_accel_guess)
+if [ "$accel" != kvm ] && [ -z "${SCTPMPI_VM_ALLOW_TCG:-}" ]; then
+  echo "SKIP: no usable KVM (${accel#tcg: }); under TCG emulation the guests take minutes to" \
+    "boot and run: set SCTPMPI_VM_ALLOW_TCG=1 to run anyway"
+  exit 77
+fi
 trap vm_down EXIT
 trap 'exit 130' INT TERM
 t0=$SECONDS
