@@ -227,7 +227,7 @@ vm_netem() {
     local c="dev=\$(ip -o -4 addr show | awk '/ 10\\.$l\\.0\\./{print \$2}');"
     if [ -n "$spec" ]; then c+=" tc qdisc replace dev \$dev root netem $spec"
     else c+=" tc qdisc del dev \$dev root 2>/dev/null; true"; fi
-    vm_exec "$i" 10 "$c" || return 1
+    vm_exec "$i" 120 "$c" || return 1
   done
 }
 
@@ -271,7 +271,7 @@ vm_mpirun() {
   local rc=0 p prc=0
   wait "$pmi" || prc=$?
   if [ $prc != 0 ]; then # an abort or a timeout: end the ranks still running in the guests
-    for g in $(seq 1 "$VM_N"); do vm_exec "$g" 10 "pkill -KILL -x $(printf '%q' "$(basename "${prog%% *}")")" >/dev/null; done
+    for g in $(seq 1 "$VM_N"); do vm_exec "$g" 60 "pkill -KILL -x $(printf '%q' "$(basename "${prog%% *}")")" >/dev/null; done
   fi
   for p in "${pids[@]}"; do wait "$p" || { [ $rc = 0 ] && rc=$?; }; done
   [ $rc = 0 ] && rc=$prc

@@ -34,6 +34,8 @@ static void on_hello(struct ks_transport *t, struct ks_peer *p, sctp_assoc_t id,
     p = &t->peers[h.rank];
     if (p->state == KS_FAILED)
         return;
+    if (p->assoc != id) /* an association the peer set up (ours count at COMM_UP) */
+        p->assocs++;
     p->assoc = id;
     if (p->state != KS_UP) {
         if (p->state == KS_CLOSED)
