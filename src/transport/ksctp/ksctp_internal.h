@@ -13,6 +13,8 @@
  *    transport/hello.c); a frame on a stream that has not seen it aborts the association.
  *  - One engine frame per SCTP message (PPID "SMF1"), sent with one sendmsg over the engine's
  *    iovec; a message the kernel cannot take yet waits in a per-peer queue (order per peer).
+ *    Until the association is up, frames wait in that queue too: a set-up the kernel gives up
+ *    on (both ranks starting one at once can end so) is retried with nothing lost.
  *  - Everything happens in progress() on the caller's thread: the kernel runs the protocol
  *    (acknowledgements, retransmissions, heartbeats) by itself, so no thread of ours is needed
  *    to keep associations alive while the application computes.
@@ -84,6 +86,8 @@ struct ks_peer {
     uint64_t *tx_msgs, *tx_bytes, *rx_msgs, *rx_bytes; /* per stream */
     uint64_t path_events[4]; /* available, unreachable, potentially failed, confirmed/other */
     unsigned assocs;         /* associations that came up */
+    int connect_tries;       /* set-ups that failed before the association came up */
+    int reconnect;           /* set the association up again from progress() */
     int fail_pending;        /* peer_failed to report from progress() */
     char why[96];
 };

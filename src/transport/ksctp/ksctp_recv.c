@@ -106,8 +106,19 @@ static void on_notification(struct ks_transport *t, const char *data, size_t len
             }
             break;
         case SCTP_RESTART: t->restarts++; break;
-        case SCTP_COMM_LOST:
         case SCTP_CANT_STR_ASSOC:
+            if (p && !t->finalizing && p->state == KS_CONNECTING && ++p->connect_tries <= 3) {
+                /* nothing was sent on it (frames wait for COMM_UP): try again */
+                if (t->tu.debug)
+                    ks_debug("rank %d: association to rank %d could not start; trying again",
+                             t->rank, p->rank);
+                p->assoc = 0;
+                p->state = KS_IDLE;
+                p->reconnect = 1;
+                break;
+            }
+            /* fall through */
+        case SCTP_COMM_LOST:
             if (p && !t->finalizing)
                 ks_fail_peer(t, p,
                              ac->sac_state == SCTP_COMM_LOST

@@ -99,7 +99,7 @@ static int enqueue(struct ks_transport *t, struct ks_peer *p, uint16_t sid, uint
 static int send_or_queue(struct ks_transport *t, struct ks_peer *p, uint16_t sid, uint32_t ppid,
                          const struct iovec *iov, int iovcnt, void *cookie)
 {
-    if (!p->txq_head) {
+    if (!p->txq_head && p->state == KS_UP) {
         int rc = ks_sendmsg(t, p, sid, ppid, iov, iovcnt);
         if (rc == 0) {
             if (ppid == KS_PPID_FRAME) {
@@ -130,7 +130,9 @@ int ks_send(struct sm_transport *handle, int peer, int lane, const struct iovec 
     if (p->state == KS_FAILED)
         return -MPI_ERR_PROC_FAILED;
     if (p->state == KS_IDLE || p->state == KS_CLOSED) {
-        memset(p->hello_sent, 0, (size_t)t->nstreams);
+        if (!p->reconnect) /* a new association (a retried set-up keeps its queued hellos) */
+            memset(p->hello_sent, 0, (size_t)t->nstreams);
+        p->reconnect = 0;
         if (ks_connect(t, p) < 0) {
             ks_fail_peer(t, p, "association set-up failed");
             return -MPI_ERR_OTHER;
@@ -160,6 +162,13 @@ int ks_send_retry(struct ks_transport *t, int *handled)
     int sent = 0;
     for (int r = 0; r < t->size && t->txq_total; r++) {
         struct ks_peer *p = &t->peers[r];
+        if (p->reconnect) { /* the last set-up failed: start another, frames still queued */
+            p->reconnect = 0;
+            if (ks_connect(t, p) < 0)
+                ks_fail_peer(t, p, "association set-up failed");
+        }
+        if (p->state != KS_UP)
+            continue; /* frames wait until the association is up */
         while (p->txq_head) {
             struct ks_txitem *it = p->txq_head;
             int rc = ks_sendmsg(t, p, it->sid, it->ppid, it->iov, it->iovcnt);

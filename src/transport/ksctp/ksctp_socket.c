@@ -241,8 +241,9 @@ int ks_connect(struct ks_transport *t, struct ks_peer *p)
         return 0;
     }
     if (errno == EALREADY || errno == EISCONN) { /* the peer set it up first */
-        p->state = KS_CONNECTING;
+        p->state = errno == EISCONN ? KS_UP : KS_CONNECTING;
         p->assoc = 0;
+        p->assoc = ks_assoc_of(t, p);
         return 0;
     }
     ks_log("rank %d: cannot set up an association to rank %d: %s", t->rank, p->rank,
