@@ -61,13 +61,27 @@ for prog in "${p4[@]}"; do run_case "mpi/$prog" 4 "$build/tests/mpi/$prog"; done
 for prog in "${c4[@]}"; do run_case "coll/$prog" 4 "$build/tests/coll/$prog"; done
 vm_netem 1 ""
 
-# multihoming: both links, lan preset; cut link 1 a little after the stream started
+# multihoming: both links, lan preset; cut link 1 once the association is up and the stream runs
+# (under emulation the lan preset's 100 ms RTO ceiling and 8 retransmissions would lose the
+# association on a guest stall: a 1 s ceiling and 30 retransmissions there)
 s=$SECONDS
-( sleep "${VM_CUT_AFTER:-4}"; vm_link 1 off ) &
+slow=()
+[ "${VM_ACCEL_NAME:-$accel}" != kvm ] &&
+  slow=(-x SCTPMPI_SCTP_RTO_MAX=1000 -x SCTPMPI_SCTP_ASSOC_MAX_RETRANS=30)
+(
+  for _ in $(seq 1 60); do
+    n=$(vm_exec 1 60 'grep -c . /proc/net/sctp/assocs 2>/dev/null' 2>/dev/null)
+    [ "${n:-0}" -ge 2 ] && break
+    sleep 1
+  done
+  sleep "${VM_CUT_AFTER:-3}"
+  vm_link 1 off
+  echo "link 1 cut at $((SECONDS - s)) s"
+) &
 cutter=$!
 out=$(vm_mpirun -n 2 --links 2 --timeout "$to" "${kern[@]}" -x SCTPMPI_SCTP_FAILOVER=lan \
-  -x SCTPMPI_SCTP_DEBUG=1 -x SCTPMPI_STATS=1 -- "$build/tests/multihome/mh_stream" \
-  -n "${VM_MH_COUNT:-3000}" -p 2000 -g 10 2>&1)
+  "${slow[@]}" -x SCTPMPI_SCTP_DEBUG=1 -x SCTPMPI_STATS=1 -- "$build/tests/multihome/mh_stream" \
+  -n "${VM_MH_COUNT:-6000}" -p 1000 -g 10 2>&1)
 rc=$?
 wait $cutter
 vm_link 1 on
