@@ -43,7 +43,7 @@ vm_check() {
 # the small initrd (mini_init.c + the modules of the root disk), cached next to the image
 vm_initrd() {
   local key out k w m
-  key=$(cat "$VM_HERE/mini_init.c" "$VM_HERE/vmlab.sh" | sha256sum | cut -c1-12)
+  key=$(sed -n '/^vm_initrd()/,/^}/p' "$VM_HERE/vmlab.sh" | cat "$VM_HERE/mini_init.c" - | sha256sum | cut -c1-12)
   out=$VM_IMAGE/initrd-mini-$key.img
   if [ ! -s "$out" ]; then
     w=$(mktemp -d /tmp/sctpmpi-initrd.XXXXXX)
