@@ -10,6 +10,7 @@ pkgs=(build-essential cmake ninja-build pkg-config libusrsctp-dev iproute2 iputi
 pkgs+=(openssh-server)   # multi-host mpiexec tests: a real sshd per netlab host
 pkgs+=(libpmix-dev slurm-wlm)   # PMIx client; the launcher tests' own Slurm (srun --mpi=pmix|pmi2)
 pkgs+=(gfortran)   # Fortran bindings (src/fortran), mpifort
+pkgs+=(debootstrap qemu-system-x86 qemu-utils libsctp-dev cpio bc)   # kernel SCTP backend and its VM test harness
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

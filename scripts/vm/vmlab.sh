@@ -1,0 +1,298 @@
+#!/bin/bash
+# vmlab.sh — two (or more) KVM guests with Linux's SCTP for the kernel SCTP backend's tests.
+#
+# Source it (functions below) or run `vmlab.sh shell` for an interactive look.  Guests boot the
+# cached Debian 12 image (image.sh builds it once) with their kernel and initrd directly, share
+# the host's tree read-only over 9p at the same path (the build's rpaths work unchanged) and a
+# control directory through which vm_exec hands them commands (guest-init.sh runs them).
+# Networks, per guest N:
+#   control: qemu user-mode network, guest 10.0.2.15; the host is 10.0.2.2 (the PMI server)
+#   link L (1..VM_LINKS): a point-to-point UDP "wire" between guest 1 and guest 2 (qemu socket
+#     netdev), guest address 10.L.0.N; loss and delay with tc netem inside the guests
+#     (vm_netem), a cut with qemu's set_link (vm_link: carrier off, frames dropped).
+# Everything (qemu processes, temp directory) goes away in vm_down, which the callers trap on
+# EXIT.  Facilities missing (qemu, the image, root) are reported by vm_check with the reason.
+VM_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+VM_SHARE=${VM_SHARE:-$(cd "$VM_HERE/../.." && pwd)}
+VM_N=${VM_N:-2}
+VM_LINKS=${VM_LINKS:-2}
+VM_MEM=${VM_MEM:-640}
+VM_CPUS=${VM_CPUS:-2}
+VM_TMP=""
+VM_PIDS=()
+VM_IMAGE=""
+VM_INITRD=""
+VM_ACCEL=""
+
+vm_log() { echo "vmlab: $*" >&2; }
+
+# 0 when guests can run here; else prints why (for a test's SKIP line) and returns 1
+vm_check() {
+  if [ "$(id -u)" != 0 ]; then echo "needs root (the guest image is built with debootstrap)"; return 1; fi
+  command -v qemu-system-x86_64 >/dev/null || { echo "qemu-system-x86_64 missing (bash scripts/setup.sh)"; return 1; }
+  command -v python3 >/dev/null || { echo "python3 missing"; return 1; }
+  if [ ! -e "$(dirname "$(command -v qemu-system-x86_64)")/../share/qemu" ] && [ ! -d /usr/share/qemu ]; then
+    echo "qemu firmware directory missing"; return 1
+  fi
+  if [ -z "${SCTPMPI_VM_CACHE_ONLY:-}" ]; then
+    command -v debootstrap >/dev/null || { echo "debootstrap missing (bash scripts/setup.sh)"; return 1; }
+  fi
+  return 0
+}
+
+# the small initrd (mini_init.c + the modules of the root disk), cached next to the image
+vm_initrd() {
+  local key out k w m
+  key=$(sed -n '/^vm_initrd()/,/^}/p' "$VM_HERE/vmlab.sh" | cat "$VM_HERE/mini_init.c" - | sha256sum | cut -c1-12)
+  out=$VM_IMAGE/initrd-mini-$key.img
+  if [ ! -s "$out" ]; then
+    w=$(mktemp -d /tmp/sctpmpi-initrd.XXXXXX)
+    k=$(debugfs -R "ls -p /lib/modules" "$VM_IMAGE/rootfs.img" 2>/dev/null | awk -F/ '$6 ~ /^[0-9]/ {print $6; exit}')
+    gcc -static -O2 -o "$w/init" "$VM_HERE/mini_init.c" || { rm -rf "$w"; return 1; }
+    : >"$w/modules"
+    for m in virtio virtio_ring virtio_pci_legacy_dev virtio_pci_modern_dev virtio_pci \
+      virtio_blk crc16 mbcache jbd2 crc32c_generic ext4; do
+      local path
+      path=$(debugfs -R "cat /lib/modules/$k/modules.dep" "$VM_IMAGE/rootfs.img" 2>/dev/null |
+        awk -F: -v m="/$m.ko" 'index($1, m) && substr($1, length($1) - length(m) + 1) == m {print $1; exit}')
+      [ -n "$path" ] || continue # built into the kernel
+      debugfs -R "dump /lib/modules/$k/$path $w/$m.ko" "$VM_IMAGE/rootfs.img" >/dev/null 2>&1
+      [ -s "$w/$m.ko" ] && echo "/$m.ko" >>"$w/modules"
+    done
+    (cd "$w" && ls | cpio -o -H newc 2>/dev/null | gzip -1 >"$out.tmp") && mv "$out.tmp" "$out"
+    rm -rf "$w"
+  fi
+  VM_INITRD=$out
+}
+
+# which accelerator vm_up would take: kvm, or tcg (with the reason on stdout after "tcg: ")
+vm_accel_guess() {
+  local img
+  case ${SCTPMPI_VM_ACCEL:-auto} in kvm) echo kvm; return ;; tcg) echo "tcg: SCTPMPI_VM_ACCEL=tcg"; return ;; esac
+  if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then echo "tcg: /dev/kvm missing or not accessible"; return; fi
+  img=${SCTPMPI_VM_CACHE:-/var/cache/sctpmpi-vm}
+  if [ -e "$img/kvm-hangs-$(uname -r)" ]; then
+    echo "tcg: KVM guests hang in early boot on this host kernel ($img/kvm-hangs-$(uname -r))"
+    return
+  fi
+  echo kvm
+}
+
+vm_free_port() { # a free UDP port on 127.0.0.1
+  python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+vm_down() {
+  local p
+  for p in "${VM_PIDS[@]}"; do kill "$p" 2>/dev/null; done
+  for p in "${VM_PIDS[@]}"; do
+    for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$p" 2>/dev/null
+    wait "$p" 2>/dev/null
+  done
+  VM_PIDS=()
+  [ -n "$VM_TMP" ] && rm -rf "$VM_TMP"
+  VM_TMP=""
+}
+
+# boot VM_N guests; returns when every guest serves commands
+vm_up() {
+  local why
+  why=$(vm_check) || { vm_log "cannot run: $why"; return 2; }
+  VM_IMAGE=$(bash "$VM_HERE/image.sh") || { vm_log "no guest image"; return 2; }
+  vm_initrd || { vm_log "cannot build the small initrd"; return 2; }
+  # SCTPMPI_VM_ACCEL=kvm|tcg|auto (default): auto takes KVM unless /dev/kvm is missing or a
+  # previous boot on this host kernel hung under KVM (a marker in the image cache, see below)
+  local accel=${SCTPMPI_VM_ACCEL:-auto} marker
+  marker="$(dirname "$VM_IMAGE")/kvm-hangs-$(uname -r)"
+  if [ "$accel" = auto ]; then
+    if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
+      vm_log "/dev/kvm missing or not accessible: falling back to TCG emulation (much slower)"
+      accel=tcg
+    elif [ -e "$marker" ]; then
+      vm_log "KVM guests hang in early boot on this host (nested virtualization; $marker):" \
+        "using TCG emulation (much slower)"
+      accel=tcg
+    else
+      accel=kvm
+    fi
+  fi
+  if [ "$accel" = kvm ]; then
+    VM_ACCEL="-accel kvm -cpu host"
+    VM_CLOCK=""
+  else # emulation: one vCPU boots faster on a busy host; the boot may take minutes
+    VM_ACCEL="-accel tcg,thread=multi -cpu max"
+    VM_CPUS=${VM_CPUS_TCG:-1}
+    VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-600}
+    # the emulated TSC's calibration on a loaded host is far off (guest time ran 14x fast,
+    # SCTP's timers with it): keep time with the ACPI PM timer, which follows the host clock
+    VM_CLOCK="clocksource=acpi_pm tsc=unstable"
+  fi
+  VM_ACCEL_NAME=$accel
+  VM_TMP=$(mktemp -d /tmp/sctpmpi-vm.XXXXXX)
+  mkdir -p "$VM_TMP/ctl"
+  local t0 i l ports=()
+  t0=$(date +%s.%N)
+  for l in $(seq 1 "$VM_LINKS"); do ports[$((2 * l))]=$(vm_free_port); ports[$((2 * l + 1))]=$(vm_free_port); done
+  for i in $(seq 1 "$VM_N"); do
+    mkdir -p "$VM_TMP/ctl/$i"
+    local net=(-netdev user,id=ctl,restrict=off -device "virtio-net-pci,netdev=ctl,mac=52:54:00:00:00:0$i")
+    for l in $(seq 1 "$VM_LINKS"); do
+      local me=${ports[$((2 * l + (i - 1)))]} other=${ports[$((2 * l + (2 - i)))]}
+      if [ "$i" -le 2 ]; then
+        net+=(-netdev "socket,id=l$l,udp=127.0.0.1:$other,localaddr=127.0.0.1:$me"
+          -device "virtio-net-pci,netdev=l$l,mac=52:54:00:00:0$l:0$i")
+      fi
+    done
+    # shellcheck disable=SC2086
+    qemu-system-x86_64 $VM_ACCEL -m "$VM_MEM" -smp "$VM_CPUS" -nodefaults -display none \
+      -no-reboot -kernel "$VM_IMAGE/vmlinuz" -initrd "$VM_INITRD" \
+      -append "console=ttyS0 root=/dev/vda rw init=/sbin/sctpmpi-vm-init sm.id=$i sm.src=$VM_SHARE quiet panic=-1 mitigations=off $VM_CLOCK" \
+      -drive "file=$VM_IMAGE/rootfs.img,if=virtio,format=raw,snapshot=on" \
+      -virtfs "local,path=$VM_SHARE,mount_tag=src,security_model=none,readonly=on" \
+      -virtfs "local,path=$VM_TMP/ctl,mount_tag=ctl,security_model=none" \
+      "${net[@]}" -serial "file:$VM_TMP/console$i.log" \
+      -monitor "unix:$VM_TMP/mon$i.sock,server,nowait" \
+      >"$VM_TMP/qemu$i.log" 2>&1 &
+    VM_PIDS+=($!)
+  done
+  local deadline=$((SECONDS + ${VM_BOOT_TIMEOUT:-180}))
+  [ "$accel" = kvm ] && [ "${SCTPMPI_VM_ACCEL:-auto}" = auto ] && deadline=$((SECONDS + 30))
+  for i in $(seq 1 "$VM_N"); do
+    while [ ! -e "$VM_TMP/ctl/$i/ready" ]; do
+      if [ $SECONDS -ge $deadline ] && [ "$accel" = kvm ] && [ "${SCTPMPI_VM_ACCEL:-auto}" = auto ] &&
+        [ "$(wc -l <"$VM_TMP/console$i.log")" -le 2 ]; then
+        vm_log "guest $i is stuck in early boot under KVM (no kernel output in 30 s; nested" \
+          "virtualization?): noting it in $marker and booting again with TCG"
+        touch "$marker"
+        vm_down
+        vm_up
+        return $?
+      fi
+      if ! kill -0 "${VM_PIDS[$((i - 1))]}" 2>/dev/null || [ $SECONDS -ge $deadline ]; then
+        vm_log "guest $i did not come up; qemu said:"; cat "$VM_TMP/qemu$i.log" >&2
+        vm_log "console of guest $i (last lines):"; tail -30 "$VM_TMP/console$i.log" >&2
+        return 1
+      fi
+      sleep 0.1
+    done
+  done
+  VM_BOOT_SECONDS=$(echo "$(date +%s.%N) - $t0" | bc 2>/dev/null || echo "?")
+  vm_log "$VM_N guests up in ${VM_BOOT_SECONDS} s with $VM_ACCEL_NAME (image $VM_IMAGE)"
+}
+
+VM_SEQ=0
+# vm_exec GUEST TIMEOUT 'shell commands' — runs them in the guest; prints their output; returns
+# their status (124 when they did not finish within TIMEOUT seconds)
+vm_exec() {
+  local g=$1 to=$2 cmd=$3 n
+  VM_SEQ=$((VM_SEQ + 1)); n=$VM_SEQ.$BASHPID
+  local d=$VM_TMP/ctl/$g
+  printf '%s\n' "$cmd" >"$d/$n.tmp" && mv "$d/$n.tmp" "$d/$n.cmd"
+  local deadline=$((SECONDS + to))
+  while [ ! -e "$d/$n.rc" ]; do
+    if [ $SECONDS -ge $deadline ]; then
+      cat "$d/$n.out" 2>/dev/null
+      vm_log "guest $g: command timed out after $to s"
+      return 124
+    fi
+    sleep 0.05
+  done
+  cat "$d/$n.out"
+  return "$(cat "$d/$n.rc")"
+}
+
+# vm_hmp GUEST 'monitor command'
+vm_hmp() {
+  python3 - "$VM_TMP/mon$1.sock" "$2" <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(2)
+time.sleep(0.1); s.recv(4096)
+s.sendall((sys.argv[2] + "\n").encode()); time.sleep(0.2)
+try: s.recv(4096)
+except Exception: pass
+PY
+}
+
+# vm_link L on|off — plug or cut link L at both guests (qemu's set_link: carrier off)
+vm_link() {
+  local i
+  for i in 1 2; do vm_hmp "$i" "set_link l$1 $2"; done
+}
+
+# vm_netem L 'netem arguments' — e.g. 'loss 1%' or 'delay 5ms loss 1%'; '' removes it
+vm_netem() {
+  local i l=$1 spec=$2
+  for i in 1 2; do
+    local c="dev=\$(ip -o -4 addr show | awk '/ 10\\.$l\\.0\\./{print \$2}');"
+    if [ -n "$spec" ]; then c+=" tc qdisc replace dev \$dev root netem $spec"
+    else c+=" tc qdisc del dev \$dev root 2>/dev/null; true"; fi
+    vm_exec "$i" 120 "$c" || return 1
+  done
+}
+
+# vm_mpirun [-n N] [--links K] [--timeout S] [-x VAR=VAL]... -- PROGRAM ARGS
+# ranks round-robin over the guests, bound to their link addresses (1..K), PMI on the host
+vm_mpirun() {
+  local np=2 links=1 to=60 env=() a
+  while [ $# -gt 0 ]; do
+    case $1 in
+      -n) np=$2; shift 2 ;;
+      --links) links=$2; shift 2 ;;
+      --timeout) to=$2; shift 2 ;;
+      -x) env+=("$2"); shift 2 ;;
+      --) shift; break ;;
+      *) break ;;
+    esac
+  done
+  local prog=$*
+  local pf="$VM_TMP/pmi.$BASHPID.port"
+  python3 "$VM_HERE/pmi_server.py" "$pf" "$np" "$to" &
+  local pmi=$!
+  while [ ! -s "$pf" ]; do sleep 0.02; done
+  local port secret
+  port=$(cat "$pf")
+  secret=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
+  local g pids=() rcs=()
+  for g in $(seq 1 "$VM_N"); do
+    local script="rc=0; pids=();"
+    local r addrs=""
+    for l in $(seq 1 "$links"); do addrs+="${addrs:+,}10.$l.0.$g"; done
+    for r in $(seq 0 $((np - 1))); do
+      [ $((r % VM_N + 1)) = "$g" ] || continue
+      script+=" ( env PMI_PORT=10.0.2.2:$port PMI_ID=$r SCTPMPI_JOB_SECRET=$secret SCTPMPI_ADDRS=$addrs SCTPMPI_LOCAL_RANKS=$(((np + VM_N - g) / VM_N))"
+      for a in "${env[@]}"; do script+=" $(printf '%q' "$a")"; done
+      script+=" timeout -k 2 $to $prog 2>&1 | sed -u 's/^/[$r] /'; exit \${PIPESTATUS[0]} ) & pids+=(\$!);"
+    done
+    script+=" for p in \"\${pids[@]}\"; do wait \$p || rc=\$?; done; exit \$rc"
+    vm_exec "$g" $((to + 10)) "$script" &
+    pids+=($!)
+  done
+  local rc=0 p prc=0
+  wait "$pmi" || prc=$?
+  if [ $prc != 0 ]; then # an abort or a timeout: end the ranks still running in the guests
+    for g in $(seq 1 "$VM_N"); do vm_exec "$g" 60 "pkill -KILL -x $(printf '%q' "$(basename "${prog%% *}")")" >/dev/null; done
+  fi
+  for p in "${pids[@]}"; do wait "$p" || { [ $rc = 0 ] && rc=$?; }; done
+  [ $rc = 0 ] && rc=$prc
+  return $rc
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  case ${1:-} in
+    check) why=$(vm_check) && echo "ok" || { echo "$why"; exit 1; } ;;
+    image) bash "$VM_HERE/image.sh" ;;
+    boot)
+      trap vm_down EXIT
+      vm_up || exit $?
+      vm_exec 1 10 'uname -r; ip -o -4 addr; lsmod | grep -w sctp; cat /proc/sys/net/sctp/udp_port'
+      vm_exec 2 10 'ping -c 2 -W 1 10.1.0.1; ping -c 1 -W 1 10.2.0.1' ;;
+    hold) # boot and keep the guests until this script is killed; prints VM_TMP for vm_attach
+      trap vm_down EXIT
+      trap 'exit 0' TERM INT
+      vm_up || exit $?
+      echo "$VM_TMP" >"${2:-/dev/stdout}"
+      while :; do sleep 1; done ;;
+    *) echo "usage: vmlab.sh check|image|boot|hold [FILE]" >&2; exit 2 ;;
+  esac
+fi
