@@ -108,10 +108,23 @@ chmod 755 "$T/rail0.sh"
 SLURM_CONF=$T/slurm.conf; export SLURM_CONF
 slurmctld -D -i -f "$T/slurm.conf" >"$T/slurmctld.out" 2>&1 &
 pids="$pids $!"
+# a build or working directory under /tmp (a CI clone, say) stays visible on the nodes: its top
+# directory is bound into the node's own /tmp before that replaces the real one
+keep=""
+for p in "$pt2pt" "$coll" "$(pwd)"; do
+  case $p in
+    /tmp/?*) top=${p#/tmp/}; top=/tmp/${top%%/*}; case " $keep " in *" $top "*) ;; *) keep="$keep $top" ;; esac ;;
+  esac
+done
 for n in 0 1; do
+  binds=""
+  for k in $keep; do
+    mkdir -p "$T/tmp-n$n${k#/tmp}"
+    binds="$binds mount --bind $k $T/tmp-n$n${k#/tmp} &&"
+  done
   "$netlab" exec --run "$RUN" n$n -- sh -c "mount -t tmpfs none /sys/fs/cgroup &&
     mkdir /sys/fs/cgroup/freezer && mount -t cgroup -o freezer none /sys/fs/cgroup/freezer &&
-    mount --bind $T/tmp-n$n /tmp && exec slurmd -D -N n$n -f $T/slurm.conf" >"$T/slurmd-n$n.out" 2>&1 &
+    $binds mount --rbind $T/tmp-n$n /tmp && exec slurmd -D -N n$n -f $T/slurm.conf" >"$T/slurmd-n$n.out" 2>&1 &
   pids="$pids $!"
 done
 i=0
