@@ -8,8 +8,8 @@
  * Spinning keeps small-message latency low on a dedicated core (a wake-up from poll costs
  * ~30 µs on these VMs); blocking lets 8 ranks share 2 cores.
  *
- * The spin time adapts between SCTPMPI_SPIN_US (default 50 µs, or 0 when the host runs more
- * ranks than it has cores) and SCTPMPI_SPIN_MAX_US (default 4 ms; 0 when oversubscribed): a
+ * The spin time is SCTPMPI_SPIN_US (default 50 µs, or 0 when the host runs more ranks than it
+ * has cores).  With SCTPMPI_SPIN_MAX_US above it (default: equal, no adaptation) it adapts: a
  * block that an arrival ended within the ceiling means a longer spin would have caught it, so
  * the spin grows to twice that wait; a block that timed out, or ended later than the ceiling,
  * halves it.  On a core shared with a busy process, the peer is descheduled for a scheduler
@@ -48,8 +48,10 @@ int sm_engine_start(void)
     sm_eng.spin_ns = (long)sm_env_int("SCTPMPI_SPIN_US", spin_dflt) * 1000;
     if (sm_eng.spin_ns < 0)
         sm_eng.spin_ns = 0;
-    /* an explicit SCTPMPI_SPIN_US without SCTPMPI_SPIN_MAX_US keeps a fixed spin */
-    long max_dflt = getenv("SCTPMPI_SPIN_US") ? sm_eng.spin_ns / 1000 : spin_dflt ? 4000 : 0;
+    /* the spin adapts only when SCTPMPI_SPIN_MAX_US asks for it: beside one busy process on a
+     * quiet host the adaptive spin measured 4-11x slower than the fixed one (docs/benchmarks.md
+     * "Latency beside a busy process") */
+    long max_dflt = sm_eng.spin_ns / 1000;
     sm_eng.spin_base_ns = sm_eng.spin_ns;
     sm_eng.spin_cpu_limit = (ncpu > 0 ? ncpu : 1) + (local > 0 ? local : 1);
     sm_eng.spin_max_ns = (long)sm_env_int("SCTPMPI_SPIN_MAX_US", max_dflt) * 1000;
