@@ -11,10 +11,8 @@
 # Slurm or the MPI plugin is missing.
 set -u
 mpi=$1; pt2pt=$2; coll=$3; abortp=$4
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (runs slurmctld and slurmd)"; exit 77; }
-for c in slurmctld slurmd srun sinfo; do
-  command -v $c >/dev/null || { echo "SKIP: $c is not installed (slurm-wlm)"; exit 77; }
-done
+. "$(dirname "$0")/slurm_lib.sh"
+slurm_require "runs slurmctld and slurmd"
 if [ "$mpi" = pmix ] && ! ldd "$pt2pt" | grep -q libpmix; then
   echo "SKIP: libsctpmpi was built without PMIx (install libpmix-dev and rebuild)"; exit 77
 fi
@@ -24,21 +22,7 @@ chmod 755 "$T"
 pids=""
 cleanup() {
   rc=$?
-  # the daemons first (politely, then not), then anything else started under our slurm.conf
-  for p in $pids; do kill "$p" 2>/dev/null; done
-  i=0
-  while [ $i -lt 50 ]; do
-    left=""
-    for p in $pids; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
-    [ -z "$left" ] && break
-    sleep 0.1; i=$((i + 1))
-  done
-  for p in $pids; do kill -9 "$p" 2>/dev/null; done
-  for e in /proc/[0-9]*/environ; do
-    p=${e#/proc/}; p=${p%/environ}
-    { tr '\0' '\n' <"$e"; } 2>/dev/null | grep -qx "SLURM_CONF=$T/slurm.conf" && kill -9 "$p" 2>/dev/null
-  done
-  for p in $pids; do wait "$p" 2>/dev/null; done
+  slurm_stop
   if [ "$rc" != 0 ] && [ "$rc" != 77 ]; then
     echo "--- slurmctld log (tail)"; tail -20 "$T/slurmctld.log" 2>/dev/null
     echo "--- slurmd log (tail)"; tail -20 "$T/slurmd.log" 2>/dev/null
@@ -50,44 +34,15 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 fail() { echo "FAIL: $*"; echo "--- output:"; cat "$T/out" 2>/dev/null; exit 1; }
 
-host=$(hostname -s)
-# ports in a range the usual services do not use, moved on while one is taken; two of these
-# tests never run at once (RESOURCE_LOCK)
-base=$((20000 + $$ % 20000))
-for try in 1 2 3 4 5 6 7 8; do
-  ss -Htlnu 2>/dev/null | awk '{print $5}' | grep -Eq ":($base|$((base + 1)))\$" || break
-  base=$((20000 + (base + 97) % 20000))
-done
+slurm_ports
 mkdir -p "$T/state" "$T/spool" "$T/tmp"
-cat >"$T/slurm.conf" <<CONF
-ClusterName=smtest
-SlurmctldHost=$host(127.0.0.1)
-SlurmUser=root
-SlurmdUser=root
-SlurmctldPort=$base
-SlurmdPort=$((base + 1))
-SrunPortRange=$((base + 2))-$((base + 40))
-AuthType=auth/none
-CredType=cred/none
-StateSaveLocation=$T/state
+{ slurm_conf_common smtest 127.0.0.1; cat <<CONF; } >"$T/slurm.conf"
 SlurmdSpoolDir=$T/spool
 TmpFS=$T/tmp
-SlurmctldPidFile=$T/slurmctld.pid
 SlurmdPidFile=$T/slurmd.pid
-SlurmctldLogFile=$T/slurmctld.log
 SlurmdLogFile=$T/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SchedulerType=sched/builtin
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-SlurmdParameters=config_overrides
-MpiDefault=none
-ReturnToService=2
-JobCompType=jobcomp/none
-AccountingStorageType=accounting_storage/none
-NodeName=$host NodeAddr=127.0.0.1 CPUs=4 State=UNKNOWN
-PartitionName=sm Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
+NodeName=$(hostname -s) NodeAddr=127.0.0.1 CPUs=4 State=UNKNOWN
+PartitionName=sm Nodes=$(hostname -s) Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 CONF
 SLURM_CONF=$T/slurm.conf; export SLURM_CONF
 srun --mpi=list >"$T/mpilist" 2>&1

@@ -12,10 +12,8 @@
 # exits 77 (skip) when Slurm, netlab's needs (/dev/net/tun) or PMIx are missing.
 set -u
 netlab=$1; pt2pt=$2; coll=$3
-[ "$(id -u)" = 0 ] || { echo "SKIP: needs root (network namespaces, slurmd)"; exit 77; }
-for c in slurmctld slurmd srun sinfo; do
-  command -v $c >/dev/null || { echo "SKIP: $c is not installed (slurm-wlm)"; exit 77; }
-done
+. "$(dirname "$0")/slurm_lib.sh"
+slurm_require "network namespaces, slurmd"
 [ -c /dev/net/tun ] || { echo "SKIP: /dev/net/tun is missing (netlab needs TUN)"; exit 77; }
 ldd "$pt2pt" | grep -q libpmix || { echo "SKIP: libsctpmpi was built without PMIx"; exit 77; }
 
@@ -25,20 +23,7 @@ chmod 755 "$T"
 pids=""; RUN=""
 cleanup() {
   rc=$?
-  for p in $pids; do kill "$p" 2>/dev/null; done
-  i=0
-  while [ $i -lt 50 ]; do
-    left=""
-    for p in $pids; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
-    [ -z "$left" ] && break
-    sleep 0.1; i=$((i + 1))
-  done
-  for p in $pids; do kill -9 "$p" 2>/dev/null; done
-  for e in /proc/[0-9]*/environ; do
-    p=${e#/proc/}; p=${p%/environ}
-    { tr '\0' '\n' <"$e"; } 2>/dev/null | grep -qx "SLURM_CONF=$T/slurm.conf" && kill -9 "$p" 2>/dev/null
-  done
-  for p in $pids; do wait "$p" 2>/dev/null; done
+  slurm_stop
   [ -n "$RUN" ] && "$netlab" stop --run "$RUN" >/dev/null 2>&1
   if [ "$rc" != 0 ] && [ "$rc" != 77 ]; then
     for f in "$T"/slurmctld.log "$T"/slurmd-n0.log "$T"/slurmd-n1.log "$T"/*.out; do
@@ -58,40 +43,14 @@ gw=$("$netlab" exec --run "$RUN" n0 -- printenv NETLAB_MGMT_GW)
 a0=$("$netlab" exec --run "$RUN" n0 -- printenv NETLAB_MGMT_ADDR)
 a1=$("$netlab" exec --run "$RUN" n1 -- printenv NETLAB_MGMT_ADDR)
 host=$(hostname -s)
-base=$((20000 + $$ % 20000))
-for try in 1 2 3 4 5 6 7 8; do
-  ss -Htlnu 2>/dev/null | awk '{print $5}' | grep -Eq ":$base\$" || break
-  base=$((20000 + (base + 97) % 20000))
-done
+slurm_ports
 mkdir -p "$T/state" "$T/tmp-n0" "$T/tmp-n1"
 chmod 1777 "$T/tmp-n0" "$T/tmp-n1"
-cat >"$T/slurm.conf" <<CONF
-ClusterName=smnl
-SlurmctldHost=$host($gw)
-SlurmUser=root
-SlurmdUser=root
-SlurmctldPort=$base
-SlurmdPort=$((base + 1))
-SrunPortRange=$((base + 2))-$((base + 40))
-AuthType=auth/none
-CredType=cred/none
-StateSaveLocation=$T/state
+{ slurm_conf_common smnl "$gw"; cat <<CONF; } >"$T/slurm.conf"
 SlurmdSpoolDir=$T/spool-%n
 TmpFS=/tmp
-SlurmctldPidFile=$T/slurmctld.pid
 SlurmdPidFile=$T/slurmd-%n.pid
-SlurmctldLogFile=$T/slurmctld.log
 SlurmdLogFile=$T/slurmd-%n.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-SchedulerType=sched/builtin
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-SlurmdParameters=config_overrides
-MpiDefault=none
-ReturnToService=2
-JobCompType=jobcomp/none
-AccountingStorageType=accounting_storage/none
 NodeName=n0 NodeAddr=$a0 NodeHostname=$host CPUs=2 State=UNKNOWN
 NodeName=n1 NodeAddr=$a1 NodeHostname=$host CPUs=2 State=UNKNOWN
 PartitionName=sm Nodes=n0,n1 Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES

@@ -46,3 +46,15 @@ leftovers() {
   ip -o link show | grep -o "$1[a-z0-9]*" || true
   [ -e "/run/netlab/$1" ] && echo "state dir /run/netlab/$1" || true
 }
+
+# mpi_run_clean OUT: a job run inside `netlab run` printed "netlab-run-dir=$NETLAB_RUN" into
+# OUT; fails if that run left anything behind (other runs may come and go meanwhile)
+mpi_run_clean() {
+  local prefix
+  prefix=$(sed -n 's/^netlab-run-dir=//p' "$1" | head -1)
+  prefix=${prefix##*/}
+  [ -n "$prefix" ] || fail "the run did not report its netlab run directory"
+  local left
+  left=$(leftovers "$prefix")
+  [ -z "$left" ] || fail "run $prefix left behind: $left"
+}

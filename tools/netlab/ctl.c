@@ -3,7 +3,6 @@
 #include "fwd.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,30 +10,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-typedef struct {
-    char *buf;
-    size_t cap, len;
-} sbuf;
-
-static void sb(sbuf *b, const char *fmt, ...)
-{
-    if (b->len >= b->cap)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(b->buf + b->len, b->cap - b->len, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        b->len += (size_t)n;
-    if (b->len >= b->cap)
-        b->len = b->cap - 1;
-}
-
-static void stats(nl_fwd *f, sbuf *b, int json, const nl_sel *sel)
+static void stats(nl_fwd *f, nl_sbuf *b, int json, const nl_sel *sel)
 {
     const nl_topo *t = f->t;
     if (json)
-        sb(b, "{\"links\": [");
+        nl_sb(b, "{\"links\": [");
     int first = 1;
     for (int r = 0; r < t->nrails; r++)
         for (int s = 0; s < t->nhosts; s++)
@@ -44,30 +24,30 @@ static void stats(nl_fwd *f, sbuf *b, int json, const nl_sel *sel)
                 const nl_link *l = &f->m.links[nl_link_index(t, r, s, d)];
                 const nl_counters *c = &l->c;
                 if (json)
-                    sb(b,
-                       "%s\n {\"rail\": %d, \"src\": \"%s\", \"dst\": \"%s\", \"up\": %d, "
-                       "\"fwd_pkts\": %llu, \"fwd_bytes\": %llu, "
-                       "\"drop_loss\": %llu, \"drop_queue\": %llu, \"drop_down\": %llu, "
-                       "\"drop_mtu\": %llu, \"drop_other\": %llu, \"queued\": %u}",
-                       first ? "" : ",", r, t->hosts[s], t->hosts[d], l->p.up,
-                       (unsigned long long)c->fwd_pkts, (unsigned long long)c->fwd_bytes,
-                       (unsigned long long)c->drop_loss, (unsigned long long)c->drop_queue,
-                       (unsigned long long)c->drop_down, (unsigned long long)c->drop_mtu,
-                       (unsigned long long)c->drop_other, l->inflight);
+                    nl_sb(b,
+                          "%s\n {\"rail\": %d, \"src\": \"%s\", \"dst\": \"%s\", \"up\": %d, "
+                          "\"fwd_pkts\": %llu, \"fwd_bytes\": %llu, "
+                          "\"drop_loss\": %llu, \"drop_queue\": %llu, \"drop_down\": %llu, "
+                          "\"drop_mtu\": %llu, \"drop_other\": %llu, \"queued\": %u}",
+                          first ? "" : ",", r, t->hosts[s], t->hosts[d], l->p.up,
+                          (unsigned long long)c->fwd_pkts, (unsigned long long)c->fwd_bytes,
+                          (unsigned long long)c->drop_loss, (unsigned long long)c->drop_queue,
+                          (unsigned long long)c->drop_down, (unsigned long long)c->drop_mtu,
+                          (unsigned long long)c->drop_other, l->inflight);
                 else
-                    sb(b,
-                       "link rail=%d src=%s dst=%s up=%d fwd_pkts=%llu fwd_bytes=%llu "
-                       "drop_loss=%llu drop_queue=%llu drop_down=%llu drop_mtu=%llu "
-                       "drop_other=%llu queued=%u\n",
-                       r, t->hosts[s], t->hosts[d], l->p.up, (unsigned long long)c->fwd_pkts,
-                       (unsigned long long)c->fwd_bytes, (unsigned long long)c->drop_loss,
-                       (unsigned long long)c->drop_queue, (unsigned long long)c->drop_down,
-                       (unsigned long long)c->drop_mtu, (unsigned long long)c->drop_other,
-                       l->inflight);
+                    nl_sb(b,
+                          "link rail=%d src=%s dst=%s up=%d fwd_pkts=%llu fwd_bytes=%llu "
+                          "drop_loss=%llu drop_queue=%llu drop_down=%llu drop_mtu=%llu "
+                          "drop_other=%llu queued=%u\n",
+                          r, t->hosts[s], t->hosts[d], l->p.up, (unsigned long long)c->fwd_pkts,
+                          (unsigned long long)c->fwd_bytes, (unsigned long long)c->drop_loss,
+                          (unsigned long long)c->drop_queue, (unsigned long long)c->drop_down,
+                          (unsigned long long)c->drop_mtu, (unsigned long long)c->drop_other,
+                          l->inflight);
                 first = 0;
             }
     if (json)
-        sb(b, "\n], \"tuns\": [");
+        nl_sb(b, "\n], \"tuns\": [");
     first = 1;
     for (int r = 0; r < t->nrails; r++)
         for (int h = 0; h < t->nhosts; h++) {
@@ -75,21 +55,22 @@ static void stats(nl_fwd *f, sbuf *b, int json, const nl_sel *sel)
             if (sel && sel->rail >= 0 && sel->rail != r)
                 continue;
             if (json)
-                sb(b,
-                   "%s\n {\"rail\": %d, \"host\": \"%s\", \"rx_pkts\": %llu, \"rx_bytes\": %llu, "
-                   "\"unroutable\": %llu}",
-                   first ? "" : ",", r, t->hosts[h], (unsigned long long)f->tun_rx_pkts[i],
-                   (unsigned long long)f->tun_rx_bytes[i],
-                   (unsigned long long)f->tun_unroutable[i]);
+                nl_sb(b,
+                      "%s\n {\"rail\": %d, \"host\": \"%s\", \"rx_pkts\": %llu, \"rx_bytes\": "
+                      "%llu, "
+                      "\"unroutable\": %llu}",
+                      first ? "" : ",", r, t->hosts[h], (unsigned long long)f->tun_rx_pkts[i],
+                      (unsigned long long)f->tun_rx_bytes[i],
+                      (unsigned long long)f->tun_unroutable[i]);
             else
-                sb(b, "tun rail=%d host=%s rx_pkts=%llu rx_bytes=%llu unroutable=%llu\n", r,
-                   t->hosts[h], (unsigned long long)f->tun_rx_pkts[i],
-                   (unsigned long long)f->tun_rx_bytes[i],
-                   (unsigned long long)f->tun_unroutable[i]);
+                nl_sb(b, "tun rail=%d host=%s rx_pkts=%llu rx_bytes=%llu unroutable=%llu\n", r,
+                      t->hosts[h], (unsigned long long)f->tun_rx_pkts[i],
+                      (unsigned long long)f->tun_rx_bytes[i],
+                      (unsigned long long)f->tun_unroutable[i]);
             first = 0;
         }
     if (json)
-        sb(b, "\n], \"nics\": [");
+        nl_sb(b, "\n], \"nics\": [");
     first = 1;
     for (int r = 0; r < t->nrails; r++)
         for (int h = 0; h < t->nhosts; h++) {
@@ -97,36 +78,38 @@ static void stats(nl_fwd *f, sbuf *b, int json, const nl_sel *sel)
             if (t->nics[i].rate_mbit <= 0 || (sel && sel->rail >= 0 && sel->rail != r))
                 continue;
             if (json)
-                sb(b,
-                   "%s\n {\"rail\": %d, \"host\": \"%s\", \"egress_drops\": %llu, "
-                   "\"ingress_drops\": %llu}",
-                   first ? "" : ",", r, t->hosts[h], (unsigned long long)f->m.egress[i].drops,
-                   (unsigned long long)f->m.ingress[i].drops);
+                nl_sb(b,
+                      "%s\n {\"rail\": %d, \"host\": \"%s\", \"egress_drops\": %llu, "
+                      "\"ingress_drops\": %llu}",
+                      first ? "" : ",", r, t->hosts[h], (unsigned long long)f->m.egress[i].drops,
+                      (unsigned long long)f->m.ingress[i].drops);
             else
-                sb(b, "nic rail=%d host=%s egress_drops=%llu ingress_drops=%llu\n", r,
-                   t->hosts[h], (unsigned long long)f->m.egress[i].drops,
-                   (unsigned long long)f->m.ingress[i].drops);
+                nl_sb(b, "nic rail=%d host=%s egress_drops=%llu ingress_drops=%llu\n", r,
+                      t->hosts[h], (unsigned long long)f->m.egress[i].drops,
+                      (unsigned long long)f->m.ingress[i].drops);
             first = 0;
         }
     if (json)
-        sb(b,
-           "\n], \"pool_drops\": %llu, \"heap_max\": %llu, \"heap_now\": %u, \"pool_slots\": %u, "
-           "\"late_mean_us\": %.1f, \"late_max_us\": %.1f}\n",
-           (unsigned long long)f->pool_drops, (unsigned long long)f->heap_max, f->heap.n,
-           f->nslots, f->late_n ? (double)f->late_sum_ns / (double)f->late_n / 1e3 : 0.0,
-           (double)f->late_max_ns / 1e3);
+        nl_sb(b,
+              "\n], \"pool_drops\": %llu, \"heap_max\": %llu, \"heap_now\": %u, \"pool_slots\": "
+              "%u, "
+              "\"late_mean_us\": %.1f, \"late_max_us\": %.1f}\n",
+              (unsigned long long)f->pool_drops, (unsigned long long)f->heap_max, f->heap.n,
+              f->nslots, f->late_n ? (double)f->late_sum_ns / (double)f->late_n / 1e3 : 0.0,
+              (double)f->late_max_ns / 1e3);
     else
-        sb(b,
-           "forwarder pool_drops=%llu heap_max=%llu heap_now=%u pool_slots=%u late_mean_us=%.1f "
-           "late_max_us=%.1f\n",
-           (unsigned long long)f->pool_drops, (unsigned long long)f->heap_max, f->heap.n,
-           f->nslots, f->late_n ? (double)f->late_sum_ns / (double)f->late_n / 1e3 : 0.0,
-           (double)f->late_max_ns / 1e3);
+        nl_sb(
+            b,
+            "forwarder pool_drops=%llu heap_max=%llu heap_now=%u pool_slots=%u late_mean_us=%.1f "
+            "late_max_us=%.1f\n",
+            (unsigned long long)f->pool_drops, (unsigned long long)f->heap_max, f->heap.n,
+            f->nslots, f->late_n ? (double)f->late_sum_ns / (double)f->late_n / 1e3 : 0.0,
+            (double)f->late_max_ns / 1e3);
 }
 
 int nl_ctl_exec(nl_fwd *f, const char *line, char *out, size_t outlen)
 {
-    sbuf b = { out, outlen, 0 };
+    nl_sbuf b = { out, outlen, 0 };
     out[0] = '\0';
     char copy[1024];
     snprintf(copy, sizeof copy, "%s", line);
@@ -137,11 +120,11 @@ int nl_ctl_exec(nl_fwd *f, const char *line, char *out, size_t outlen)
         argv[argc++] = tok;
     const nl_topo *t = f->t;
     if (argc == 0) {
-        sb(&b, "error: empty command\n");
+        nl_sb(&b, "error: empty command\n");
         return -1;
     }
     if (!strcmp(argv[0], "ping")) {
-        sb(&b, "ok\n");
+        nl_sb(&b, "ok\n");
         return 0;
     }
     if (!strcmp(argv[0], "stats")) {
@@ -152,7 +135,7 @@ int nl_ctl_exec(nl_fwd *f, const char *line, char *out, size_t outlen)
             if (!strcmp(argv[i], "json"))
                 json = 1;
             else if (nl_sel_parse(t, argv[i], &s, err, sizeof err)) {
-                sb(&b, "error: %s\n", err);
+                nl_sb(&b, "error: %s\n", err);
                 return -1;
             } else
                 sp = &s;
@@ -164,10 +147,11 @@ int nl_ctl_exec(nl_fwd *f, const char *line, char *out, size_t outlen)
         !strcmp(argv[0], "up")) {
         return nl_model_command(&f->m, argc, argv, out, outlen);
     }
-    sb(&b,
-       "error: unknown command '%s' (stats [json] [SEL], show [SEL], set SEL k=v..., down SEL, "
-       "up SEL, ping)\n",
-       argv[0]);
+    nl_sb(
+        &b,
+        "error: unknown command '%s' (stats [json] [SEL], show [SEL], set SEL k=v..., down SEL, "
+        "up SEL, ping)\n",
+        argv[0]);
     return -1;
 }
 

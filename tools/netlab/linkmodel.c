@@ -196,12 +196,7 @@ int nl_model_admit(nl_model *m, int rail, int src, int dst, uint32_t len, uint64
     return NL_PASS;
 }
 
-typedef struct {
-    char *buf;
-    size_t cap, len;
-} sbuf;
-
-static void sb(sbuf *b, const char *fmt, ...)
+void nl_sb(nl_sbuf *b, const char *fmt, ...)
 {
     if (b->len >= b->cap)
         return;
@@ -217,19 +212,19 @@ static void sb(sbuf *b, const char *fmt, ...)
 
 int nl_model_command(nl_model *m, int argc, char **argv, char *out, size_t outlen)
 {
-    sbuf b = { out, outlen, 0 };
+    nl_sbuf b = { out, outlen, 0 };
     out[0] = '\0';
     const nl_topo *t = m->t;
     int show = !strcmp(argv[0], "show");
     if (argc < 2 && !show) {
-        sb(&b, "error: usage: %s SELECTOR%s\n", argv[0],
-           strcmp(argv[0], "set") ? "" : " key=value...");
+        nl_sb(&b, "error: usage: %s SELECTOR%s\n", argv[0],
+              strcmp(argv[0], "set") ? "" : " key=value...");
         return -1;
     }
     nl_sel s;
     char err[160];
     if (nl_sel_parse(t, argc >= 2 ? argv[1] : "*", &s, err, sizeof err)) {
-        sb(&b, "error: %s\n", err);
+        nl_sb(&b, "error: %s\n", err);
         return -1;
     }
     /* Validate on a scratch copy first, so a bad key changes nothing. */
@@ -238,14 +233,14 @@ int nl_model_command(nl_model *m, int argc, char **argv, char *out, size_t outle
     for (int i = 2; i < argc && !strcmp(argv[0], "set"); i++) {
         char *eq = strchr(argv[i], '=');
         if (!eq) {
-            sb(&b, "error: expected key=value, got '%s'\n", argv[i]);
+            nl_sb(&b, "error: expected key=value, got '%s'\n", argv[i]);
             return -1;
         }
         *eq = '\0';
         int bad = nl_params_set(&scratch, argv[i], eq + 1, err, sizeof err);
         *eq = '=';
         if (bad) {
-            sb(&b, "error: %s\n", err);
+            nl_sb(&b, "error: %s\n", err);
             return -1;
         }
     }
@@ -261,8 +256,8 @@ int nl_model_command(nl_model *m, int argc, char **argv, char *out, size_t outle
                 if (show) {
                     char pb[512];
                     nl_params_format(p, pb, sizeof pb);
-                    sb(&b, "link rail=%d src=%s dst=%s %s\n", r, t->hosts[src], t->hosts[dst],
-                       pb);
+                    nl_sb(&b, "link rail=%d src=%s dst=%s %s\n", r, t->hosts[src], t->hosts[dst],
+                          pb);
                     continue;
                 }
                 if (!strcmp(argv[0], "down"))
@@ -280,15 +275,15 @@ int nl_model_command(nl_model *m, int argc, char **argv, char *out, size_t outle
                         }
                 }
                 if (nl_model_reconfigure(m, li)) {
-                    sb(&b, "error: out of memory\n");
+                    nl_sb(&b, "error: out of memory\n");
                     return -1;
                 }
             }
     if (!count) {
-        sb(&b, "error: selector '%s' matches no link\n", argv[1]);
+        nl_sb(&b, "error: selector '%s' matches no link\n", argv[1]);
         return -1;
     }
     if (!show)
-        sb(&b, "ok %d links\n", count);
+        nl_sb(&b, "ok %d links\n", count);
     return 0;
 }

@@ -62,6 +62,14 @@ int nl_model_admit(nl_model *m, int rail, int src, int dst, uint32_t len, uint64
  * the reply ("ok N links", the show lines, or "error: ...") goes to out.  Returns 0 or -1. */
 int nl_model_command(nl_model *m, int argc, char **argv, char *out, size_t outlen);
 
+/* A reply being written into a fixed buffer: nl_sb appends with printf formatting and stops
+ * (keeping the terminating NUL) when the buffer is full. */
+typedef struct {
+    char *buf;
+    size_t cap, len;
+} nl_sbuf;
+void nl_sb(nl_sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 uint64_t nl_rng_next(uint64_t *s);
 double nl_rng_unit(uint64_t *s);
 
