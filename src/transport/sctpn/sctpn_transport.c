@@ -11,29 +11,45 @@
 #include "transport/local_addrs.h"
 #include "transport/sctpn/sctpn_tp.h"
 
+#define T nt_tunables
+/* the variables that are a plain number or switch; the rest (presets, keywords) below */
+static const struct sm_tunable table[] = {
+    SM_TUNABLE(SM_TU_INT, "SCTPMPI_SCTP_STREAMS", struct T, streams, 10, 1, NT_MAX_STREAMS - 1),
+    /* streams of their own for one-sided traffic, so that RMA segments and point-to-point
+     * frames never wait behind each other on one stream */
+    SM_TUNABLE(SM_TU_INT, "SCTPMPI_SCTP_RMA_STREAMS", struct T, rma_streams, 2, 1,
+               NT_MAX_STREAMS - 2),
+    SM_TUNABLE(SM_TU_SIZE, "SCTPMPI_SOCKBUF", struct T, sndbuf, 4 << 20, 64 << 10, 256 << 20),
+    SM_TUNABLE(SM_TU_SIZE, "SCTPMPI_SCTP_RWND", struct T, rwnd, 4 << 20, 16 << 10, 1 << 30),
+    SM_TUNABLE(SM_TU_SIZE, "SCTPMPI_SCTP_UDPBUF", struct T, udpbuf, 4 << 20, 64 << 10, 256 << 20),
+    SM_TUNABLE(SM_TU_SIZE, "SCTPMPI_SCTP_MAX_PAYLOAD", struct T, max_payload, 0, 0, 16 << 20),
+    SM_TUNABLE(SM_TU_SIZE, "SCTPMPI_SCTP_ZCOPY_MIN", struct T, zcopy_min, 32 << 10, 0, 1 << 30),
+    SM_TUNABLE(SM_TU_INT, "SCTPMPI_SCTP_MTU", struct T, mtu, 0, 0, 65507),
+    SM_TUNABLE(SM_TU_INT, "SCTPMPI_SCTP_PORT", struct T, port, 0, 0, 65535),
+    SM_TUNABLE(SM_TU_INT, "SCTPMPI_SCTP_ASSOC_MAX_RETRANS", struct T, assoc_max_retrans, 10, 1,
+               1000),
+    SM_TUNABLE(SM_TU_INT, "SCTPMPI_SCTP_SACK_DELAY", struct T, sack_delay_ms, 10, 0, 500),
+    SM_TUNABLE(SM_TU_INT, "SCTPMPI_SCTP_MAX_BURST", struct T, max_burst, 0, 0, 1 << 20),
+    SM_TUNABLE(SM_TU_BOOL, "SCTPMPI_SCTP_INTERLEAVE", struct T, idata, 0, 0, 1),
+    SM_TUNABLE(SM_TU_BOOL, "SCTPMPI_SCTP_STRIPE", struct T, stripe, 0, 0, 1),
+    /* small frames are copied: nothing waits for their SACK, and the reply carries it (an I-bit
+     * per frame doubled the packets of a ping-pong: 12.4 vs 5.5 us).  Zero-copy frames always
+     * ask for an immediate SACK, since their send completes only then */
+    SM_TUNABLE(SM_TU_BOOL, "SCTPMPI_SCTP_SACK_IMMEDIATELY", struct T, sack_immediately, 0, 0, 1),
+    SM_TUNABLE(SM_TU_SIZE, "SCTPMPI_SCTP_SACK_IMMEDIATELY_MAX", struct T, sack_imm_max, 16 << 10,
+               0, 1 << 30),
+    SM_TUNABLE(SM_TU_INT, "SCTPMPI_SCTP_LINGER_MS", struct T, linger_ms, 2000, 0, 600000),
+    SM_TUNABLE(SM_TU_INT, "SCTPMPI_SCTP_WATCHDOG_US", struct T, watchdog_us, 2000, 0, 1000000),
+};
+#undef T
+
 void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
 {
     (void)local_ranks;
     memset(tu, 0, sizeof *tu);
-    tu->streams = (int)sm_env_int("SCTPMPI_SCTP_STREAMS", 10);
-    if (tu->streams < 1 || tu->streams > NT_MAX_STREAMS - 1)
-        tu->streams = 10;
-    /* streams of their own for one-sided traffic, so that RMA segments and point-to-point
-     * frames never wait behind each other on one stream */
-    tu->rma_streams = (int)sm_env_int("SCTPMPI_SCTP_RMA_STREAMS", 2);
-    if (tu->rma_streams < 1)
-        tu->rma_streams = 1;
+    sm_tunables_load(tu, table, sizeof table / sizeof table[0]);
     if (tu->streams + tu->rma_streams > NT_MAX_STREAMS - 1)
         tu->rma_streams = NT_MAX_STREAMS - 1 - tu->streams;
-    tu->sndbuf = (size_t)sm_env_size("SCTPMPI_SOCKBUF", 4 << 20);
-    if (tu->sndbuf < (64 << 10))
-        tu->sndbuf = 64 << 10;
-    tu->rwnd = (size_t)sm_env_size("SCTPMPI_SCTP_RWND", 4 << 20);
-    tu->udpbuf = (size_t)sm_env_size("SCTPMPI_SCTP_UDPBUF", 4 << 20);
-    tu->max_payload = (size_t)sm_env_size("SCTPMPI_SCTP_MAX_PAYLOAD", 0);
-    tu->zcopy_min = (size_t)sm_env_size("SCTPMPI_SCTP_ZCOPY_MIN", 32 << 10);
-    tu->mtu = (int)sm_env_int("SCTPMPI_SCTP_MTU", 0);
-    tu->port = (int)sm_env_int("SCTPMPI_SCTP_PORT", 0);
     /* failover presets: wan = RFC 9260's values, lan = the thesis's Table 6.1; each value can
      * be overridden on its own (docs/transport-sctp.md, "Failover") */
     /* without a preset: RTO.min 30 ms, not usrsctp's 200: a lost tail of a message has no
@@ -72,11 +88,8 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
         tu->rto_max = tu->rto_min;
     tu->hb_interval = (int)sm_env_int("SCTPMPI_SCTP_HB_INTERVAL", hb);
     tu->path_max_retrans = (int)sm_env_int("SCTPMPI_SCTP_PATH_MAX_RETRANS", pmr);
-    tu->assoc_max_retrans = (int)sm_env_int("SCTPMPI_SCTP_ASSOC_MAX_RETRANS", 10);
     tu->pf_threshold = (int)sm_env_int("SCTPMPI_SCTP_PF_THRESHOLD", pf);
     tu->lan_hb_interval = (int)sm_env_int("SCTPMPI_SCTP_LAN_HB_INTERVAL", lan_hb);
-    tu->sack_delay_ms = (int)sm_env_int("SCTPMPI_SCTP_SACK_DELAY", 10);
-    tu->max_burst = (int)sm_env_int("SCTPMPI_SCTP_MAX_BURST", 0);
     /* CMT: off, on (split fast retransmit + cwnd update), dac (on + delayed ack for CMT);
      * usrsctp's rpv1 / rpv2 / mptcp variants are not in the engine: nt_init refuses them */
     const char *cmt = sm_env_str("SCTPMPI_SCTP_CMT", "off");
@@ -88,21 +101,12 @@ void nt_tunables_load(struct nt_tunables *tu, int local_ranks)
         tu->cmt = tu->cmt_dac = 1;
     else
         snprintf(tu->cmt_unsupported, sizeof tu->cmt_unsupported, "%s", cmt);
-    tu->idata = sm_env_bool("SCTPMPI_SCTP_INTERLEAVE", 0);
-    tu->stripe = sm_env_bool("SCTPMPI_SCTP_STRIPE", 0);
-    /* small frames are copied: nothing waits for their SACK, and the reply carries it (an I-bit
-     * per frame doubled the packets of a ping-pong: 12.4 vs 5.5 us).  Zero-copy frames always
-     * ask for an immediate SACK, since their send completes only then */
-    tu->sack_immediately = sm_env_bool("SCTPMPI_SCTP_SACK_IMMEDIATELY", 0);
-    tu->sack_imm_max = (size_t)sm_env_size("SCTPMPI_SCTP_SACK_IMMEDIATELY_MAX", 16 << 10);
     /* CRC32c: on, off (zero checksum, RFC 9653, where both ends agree) or auto = off exactly
      * when every local address is a loopback one (decided in nt_init once they are known:
      * such packets never leave the host's memory) */
     const char *crc = getenv("SCTPMPI_SCTP_CRC32C");
     tu->zero_checksum =
         !crc || !*crc || !strcmp(crc, "auto") ? -1 : !sm_env_bool("SCTPMPI_SCTP_CRC32C", 1);
-    tu->linger_ms = (int)sm_env_int("SCTPMPI_SCTP_LINGER_MS", 2000);
-    tu->watchdog_us = (int)sm_env_int("SCTPMPI_SCTP_WATCHDOG_US", 2000);
     tu->gso = sm_offload_mode_env("SCTPMPI_SCTP_GSO");
     tu->gro = sm_offload_mode_env("SCTPMPI_SCTP_GRO");
     tu->debug = sm_env_bool("SCTPMPI_SCTP_DEBUG", sm_env_int("SCTPMPI_VERBOSE", 0) >= 2);
