@@ -35,6 +35,7 @@
 
 #include "engine/wire.h"
 #include "transport/hello.h"
+#include "transport/stream_stats.h"
 #include "transport/transport.h"
 #include "transport/txq.h"
 #include "transport/udp_socket.h"
@@ -118,10 +119,6 @@ struct usct_rx_stream { /* one (peer, incoming stream); touched under the stack 
     size_t part_len, part_cap;
 };
 
-struct usct_stream_stats {
-    uint64_t tx_msgs, tx_bytes, rx_msgs, rx_bytes;
-};
-
 /* multihomed mode: what usrsctp's threads hand our receive callback, kept for progress() */
 struct usct_raw_event {
     struct usct_raw_event *next;
@@ -171,7 +168,7 @@ struct usct_peer {
     struct usct_rx_stream *rx; /* per incoming stream */
     struct sm_txq *txq;        /* per lane: frames waiting for send-buffer space, in order */
     int txq_len;
-    struct usct_stream_stats *st;       /* per stream */
+    struct sm_stream_stats *st;       /* per stream */
     uint64_t retrans_chunks;            /* DATA chunks we sent twice (seen in conn output) */
     uint64_t data_chunks, idata_chunks; /* DATA / I-DATA chunks sent (RFC 8260 check) */
     uint32_t highest_tsn;

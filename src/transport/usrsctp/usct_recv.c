@@ -145,8 +145,7 @@ void usct_recv_process(struct usct_transport *t, union sctp_sockstore addr, void
     a->eor = 1;
     a->data = msg;
     a->len = len;
-    p->st[sid < t->nstreams ? sid : 0].rx_msgs++;
-    p->st[sid < t->nstreams ? sid : 0].rx_bytes += len;
+    sm_stream_received(&p->st[sid < t->nstreams ? sid : 0], len);
     if (h.type == SM_F_RMA && t->up->rma_frame) {
         a->next = NULL;
         if (t->rma_tail)

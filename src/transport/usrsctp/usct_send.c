@@ -58,8 +58,7 @@ static int try_send(struct usct_transport *t, struct usct_peer *p, int lane,
     usct_assoc_fill_dest(p, &dest);
     if (usrsctp_sendv(t->sock, data, len, &dest.sa, 1, &si, sizeof si, SCTP_SENDV_SNDINFO, 0) < 0)
         return (errno == EWOULDBLOCK || errno == EAGAIN) ? 1 : -1;
-    p->st[sid].tx_msgs++;
-    p->st[sid].tx_bytes += len;
+    sm_stream_sent(&p->st[sid], len);
     if (t->tu.debug > 1 && len >= sizeof(struct sm_frame_hdr)) {
         struct sm_frame_hdr h;
         memcpy(&h, data, sizeof h);

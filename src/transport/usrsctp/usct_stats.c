@@ -136,16 +136,9 @@ void usct_stats_print(struct usct_transport *t, FILE *f)
         fputc('\n', f);
         if (t->inet)
             usct_paths_print(t, p, f);
-        for (int s = 0; s < t->nstreams; s++) {
-            const struct usct_stream_stats *ss = &p->st[s];
-            if (!ss->tx_msgs && !ss->rx_msgs)
-                continue;
-            fprintf(f,
-                    "sctpmpi[%d]   stream %d: sent %llu msgs %llu bytes, received %llu msgs %llu "
-                    "bytes\n",
-                    t->rank, s, (unsigned long long)ss->tx_msgs, (unsigned long long)ss->tx_bytes,
-                    (unsigned long long)ss->rx_msgs, (unsigned long long)ss->rx_bytes);
-        }
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "sctpmpi[%d]", t->rank);
+        sm_stream_stats_print(f, prefix, p->st, t->nstreams);
     }
     struct sctpstat gs;
     memset(&gs, 0, sizeof gs);
