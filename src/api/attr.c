@@ -212,7 +212,6 @@ int sctpmpi_dup_fn(void *obj, int keyval, void *extra, void *in, void *out, int 
 }
 
 /* ---- communicators ----------------------------------------------------------------------- */
-#pragma weak MPI_Comm_create_keyval = PMPI_Comm_create_keyval
 int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
                             MPI_Comm_delete_attr_function *delete_fn, int *keyval, void *extra)
 {
@@ -220,13 +219,11 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function *copy_fn,
                      "MPI_Comm_create_keyval");
 }
 
-#pragma weak MPI_Comm_free_keyval = PMPI_Comm_free_keyval
 int PMPI_Comm_free_keyval(int *keyval)
 {
     return kv_free(K_COMM, keyval, "MPI_Comm_free_keyval");
 }
 
-#pragma weak MPI_Comm_set_attr = PMPI_Comm_set_attr
 int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void *val)
 {
     const char *fn = "MPI_Comm_set_attr";
@@ -247,7 +244,6 @@ int sm_comm_attr_get(MPI_Comm comm, int keyval, void *out, int *flag)
     return attr_get(comm->x ? comm->x->attrs : NULL, k, out, flag);
 }
 
-#pragma weak MPI_Comm_delete_attr = PMPI_Comm_delete_attr
 int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval)
 {
     const char *fn = "MPI_Comm_delete_attr";
@@ -282,36 +278,30 @@ int sm_attr_finalize(void)
 }
 
 /* MPI-1 names */
-#pragma weak MPI_Keyval_create = PMPI_Keyval_create
 int PMPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
                        void *extra)
 {
     return kv_create(K_COMM, (void *)copy_fn, (void *)delete_fn, keyval, extra,
                      "MPI_Keyval_create");
 }
-#pragma weak MPI_Keyval_free = PMPI_Keyval_free
 int PMPI_Keyval_free(int *keyval)
 {
     return kv_free(K_COMM, keyval, "MPI_Keyval_free");
 }
-#pragma weak MPI_Attr_put = PMPI_Attr_put
 int PMPI_Attr_put(MPI_Comm comm, int keyval, void *val)
 {
     return PMPI_Comm_set_attr(comm, keyval, val);
 }
-#pragma weak MPI_Attr_get = PMPI_Attr_get
 int PMPI_Attr_get(MPI_Comm comm, int keyval, void *val, int *flag)
 {
     return PMPI_Comm_get_attr(comm, keyval, val, flag);
 }
-#pragma weak MPI_Attr_delete = PMPI_Attr_delete
 int PMPI_Attr_delete(MPI_Comm comm, int keyval)
 {
     return MPI_Comm_delete_attr(comm, keyval);
 }
 
 /* ---- datatypes --------------------------------------------------------------------------- */
-#pragma weak MPI_Type_create_keyval = PMPI_Type_create_keyval
 int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
                             MPI_Type_delete_attr_function *delete_fn, int *keyval, void *extra)
 {
@@ -319,7 +309,6 @@ int PMPI_Type_create_keyval(MPI_Type_copy_attr_function *copy_fn,
                      "MPI_Type_create_keyval");
 }
 
-#pragma weak MPI_Type_free_keyval = PMPI_Type_free_keyval
 int PMPI_Type_free_keyval(int *keyval)
 {
     return kv_free(K_TYPE, keyval, "MPI_Type_free_keyval");
@@ -335,7 +324,6 @@ static int type_ok(MPI_Datatype t, int keyval, struct keyval **k, const char *fn
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_set_attr = PMPI_Type_set_attr
 int PMPI_Type_set_attr(MPI_Datatype t, int keyval, void *val)
 {
     struct keyval *k;
@@ -344,7 +332,6 @@ int PMPI_Type_set_attr(MPI_Datatype t, int keyval, void *val)
     return rc ? sm_error(MPI_COMM_WORLD, rc, "MPI_Type_set_attr", NULL) : MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_attr = PMPI_Type_get_attr
 int PMPI_Type_get_attr(MPI_Datatype t, int keyval, void *val, int *flag)
 {
     struct keyval *k;
@@ -352,7 +339,6 @@ int PMPI_Type_get_attr(MPI_Datatype t, int keyval, void *val, int *flag)
     return attr_get(t->attrs, k, val, flag);
 }
 
-#pragma weak MPI_Type_delete_attr = PMPI_Type_delete_attr
 int PMPI_Type_delete_attr(MPI_Datatype t, int keyval)
 {
     struct keyval *k;
@@ -372,7 +358,6 @@ int sm_type_attr_copy_all(MPI_Datatype old, MPI_Datatype newt)
 }
 
 /* ---- windows: keyvals here, the calls in osc/osc_win.c ------------------------------------ */
-#pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
 int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
                            MPI_Win_delete_attr_function *delete_fn, int *keyval, void *extra)
 {
@@ -380,7 +365,6 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn,
                      "MPI_Win_create_keyval");
 }
 
-#pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
 int PMPI_Win_free_keyval(int *keyval)
 {
     return kv_free(K_WIN, keyval, "MPI_Win_free_keyval");

@@ -167,14 +167,12 @@ int sm_bsend_start(const void *buf, int count, MPI_Datatype dt, int dest, int ta
 }
 
 /* ---- the process's buffer ----------------------------------------------------------------- */
-#pragma weak MPI_Buffer_attach = PMPI_Buffer_attach
 int PMPI_Buffer_attach(void *buffer, int size)
 {
     SM_TRY(sm_check_init("MPI_Buffer_attach"));
     return attach(&slots[0], buffer, size, MPI_COMM_WORLD, "MPI_Buffer_attach");
 }
 
-#pragma weak MPI_Buffer_detach = PMPI_Buffer_detach
 int PMPI_Buffer_detach(void *buffer_addr, int *size)
 {
     SM_TRY(sm_check_init("MPI_Buffer_detach"));
@@ -185,7 +183,6 @@ int PMPI_Buffer_detach(void *buffer_addr, int *size)
     return int_size(n, size);
 }
 
-#pragma weak MPI_Buffer_flush = PMPI_Buffer_flush
 int PMPI_Buffer_flush(void)
 {
     SM_TRY(sm_check_init("MPI_Buffer_flush"));
@@ -231,7 +228,6 @@ static int iflush(struct budget *b, MPI_Comm comm, MPI_Request *request, const c
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Buffer_iflush = PMPI_Buffer_iflush
 int PMPI_Buffer_iflush(MPI_Request *request)
 {
     SM_TRY(sm_check_init("MPI_Buffer_iflush"));
@@ -239,7 +235,6 @@ int PMPI_Buffer_iflush(MPI_Request *request)
 }
 
 /* ---- a communicator's buffer -------------------------------------------------------------- */
-#pragma weak MPI_Comm_attach_buffer = PMPI_Comm_attach_buffer
 int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
 {
     const char *fn = "MPI_Comm_attach_buffer";
@@ -247,7 +242,6 @@ int PMPI_Comm_attach_buffer(MPI_Comm comm, void *buffer, int size)
     return attach(find_or_add(comm, 0), buffer, size, comm, fn);
 }
 
-#pragma weak MPI_Comm_detach_buffer = PMPI_Comm_detach_buffer
 int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
 {
     const char *fn = "MPI_Comm_detach_buffer";
@@ -259,7 +253,6 @@ int PMPI_Comm_detach_buffer(MPI_Comm comm, void *buffer_addr, int *size)
     return int_size(n, size);
 }
 
-#pragma weak MPI_Comm_flush_buffer = PMPI_Comm_flush_buffer
 int PMPI_Comm_flush_buffer(MPI_Comm comm)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_flush_buffer"));
@@ -267,7 +260,6 @@ int PMPI_Comm_flush_buffer(MPI_Comm comm)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_iflush_buffer = PMPI_Comm_iflush_buffer
 int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_iflush_buffer"));
@@ -275,7 +267,6 @@ int PMPI_Comm_iflush_buffer(MPI_Comm comm, MPI_Request *request)
 }
 
 /* ---- a session's buffer ------------------------------------------------------------------- */
-#pragma weak MPI_Session_attach_buffer = PMPI_Session_attach_buffer
 int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
 {
     const char *fn = "MPI_Session_attach_buffer";
@@ -285,7 +276,6 @@ int PMPI_Session_attach_buffer(MPI_Session session, void *buffer, int size)
     return attach(find_or_add(session, 1), buffer, size, MPI_COMM_SELF, fn);
 }
 
-#pragma weak MPI_Session_detach_buffer = PMPI_Session_detach_buffer
 int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size)
 {
     const char *fn = "MPI_Session_detach_buffer";
@@ -299,7 +289,6 @@ int PMPI_Session_detach_buffer(MPI_Session session, void *buffer_addr, int *size
     return int_size(n, size);
 }
 
-#pragma weak MPI_Session_flush_buffer = PMPI_Session_flush_buffer
 int PMPI_Session_flush_buffer(MPI_Session session)
 {
     SM_TRY(sm_check_init("MPI_Session_flush_buffer"));
@@ -310,7 +299,6 @@ int PMPI_Session_flush_buffer(MPI_Session session)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Session_iflush_buffer = PMPI_Session_iflush_buffer
 int PMPI_Session_iflush_buffer(MPI_Session session, MPI_Request *request)
 {
     SM_TRY(sm_check_init("MPI_Session_iflush_buffer"));

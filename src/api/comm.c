@@ -2,7 +2,6 @@
  * attr.c). */
 #include "api/api.h"
 
-#pragma weak MPI_Comm_rank = PMPI_Comm_rank
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_rank"));
@@ -12,7 +11,6 @@ int PMPI_Comm_rank(MPI_Comm comm, int *rank)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_size = PMPI_Comm_size
 int PMPI_Comm_size(MPI_Comm comm, int *size)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_size"));
@@ -22,7 +20,6 @@ int PMPI_Comm_size(MPI_Comm comm, int *size)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_get_attr = PMPI_Comm_get_attr
 int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag)
 {
     static int tag_ub = SM_TAG_UB, host = MPI_PROC_NULL, io, wtime_global = 0, appnum = 0,

@@ -154,19 +154,16 @@ static int dup_common(MPI_Comm comm, MPI_Info info, int copy_info, MPI_Comm *new
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_dup = PMPI_Comm_dup
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
 {
     return dup_common(comm, MPI_INFO_NULL, 1, newcomm, NULL, "MPI_Comm_dup");
 }
 
-#pragma weak MPI_Comm_dup_with_info = PMPI_Comm_dup_with_info
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
     return dup_common(comm, info, 0, newcomm, NULL, "MPI_Comm_dup_with_info");
 }
 
-#pragma weak MPI_Comm_idup = PMPI_Comm_idup
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_idup"));
@@ -174,7 +171,6 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
     return dup_common(comm, MPI_INFO_NULL, 1, newcomm, request, "MPI_Comm_idup");
 }
 
-#pragma weak MPI_Comm_idup_with_info = PMPI_Comm_idup_with_info
 int PMPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm,
                              MPI_Request *request)
 {
@@ -240,7 +236,6 @@ static int split_by(MPI_Comm comm, int color, int key, MPI_Comm *newcomm, const 
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_split = PMPI_Comm_split
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_split";
@@ -253,7 +248,6 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     return split_by(comm, color, key, newcomm, fn);
 }
 
-#pragma weak MPI_Comm_split_type = PMPI_Comm_split_type
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_split_type";
@@ -285,7 +279,6 @@ static int member_of(MPI_Group g, int world)
     return -1;
 }
 
-#pragma weak MPI_Comm_create = PMPI_Comm_create
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_create";
@@ -327,7 +320,6 @@ static int group_allmax(uint32_t v[2], void *arg)
     return e;
 }
 
-#pragma weak MPI_Comm_create_group = PMPI_Comm_create_group
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_create_group";
@@ -414,7 +406,6 @@ static void defer_destroy(MPI_Comm c)
     doomed[ndoomed++] = c;
 }
 
-#pragma weak MPI_Comm_free = PMPI_Comm_free
 int PMPI_Comm_free(MPI_Comm *comm)
 {
     const char *fn = "MPI_Comm_free";
@@ -431,7 +422,6 @@ int PMPI_Comm_free(MPI_Comm *comm)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_disconnect = PMPI_Comm_disconnect
 int PMPI_Comm_disconnect(MPI_Comm *comm)
 {
     if (comm && *comm && (*comm)->valid)
@@ -439,7 +429,6 @@ int PMPI_Comm_disconnect(MPI_Comm *comm)
     return PMPI_Comm_free(comm);
 }
 
-#pragma weak MPI_Comm_compare = PMPI_Comm_compare
 int PMPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
 {
     SM_TRY(sm_check_comm(a, "MPI_Comm_compare"));
@@ -470,7 +459,6 @@ int PMPI_Comm_compare(MPI_Comm a, MPI_Comm b, int *result)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_test_inter = PMPI_Comm_test_inter
 int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_test_inter"));
@@ -479,7 +467,6 @@ int PMPI_Comm_test_inter(MPI_Comm comm, int *flag)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_remote_size = PMPI_Comm_remote_size
 int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_remote_size"));
@@ -490,7 +477,6 @@ int PMPI_Comm_remote_size(MPI_Comm comm, int *size)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_set_name = PMPI_Comm_set_name
 int PMPI_Comm_set_name(MPI_Comm comm, const char *name)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_set_name"));
@@ -499,7 +485,6 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *name)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_get_name = PMPI_Comm_get_name
 int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_get_name"));
@@ -509,7 +494,6 @@ int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_set_info = PMPI_Comm_set_info
 int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_set_info"));
@@ -517,7 +501,6 @@ int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_get_info = PMPI_Comm_get_info
 int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info *info)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_get_info"));

@@ -57,7 +57,6 @@ static int icreate_allmax(uint32_t v[2], void *arg)
     return e ? e : e2;
 }
 
-#pragma weak MPI_Intercomm_create = PMPI_Intercomm_create
 int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm,
                           int remote_leader, int tag, MPI_Comm *newintercomm)
 {
@@ -224,7 +223,6 @@ int sm_inter_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm, const cha
 }
 
 /* ---- MPI_Intercomm_merge ----------------------------------------------------------------- */
-#pragma weak MPI_Intercomm_merge = PMPI_Intercomm_merge
 int PMPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newintracomm)
 {
     const char *fn = "MPI_Intercomm_merge";

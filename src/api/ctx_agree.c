@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "api/ctx_agree.h"
+#include "engine/thread_lock.h"
 
 static uint32_t next_ctx = 4;
 static int nb_outstanding;
@@ -30,9 +31,14 @@ struct range {
 static struct range *taken;
 static int ntaken, taken_cap, taken_overflow;
 
+/* blocking agreements in progress: more than one only under MPI_THREAD_MULTIPLE, where a
+ * thread's blocking agreement lets other threads run theirs while it waits; then this
+ * process's next_ctx can rise during any agreement, so every one takes the two rounds */
+static int blocking_active;
+
 static void forget_if_idle(void)
 {
-    if (nb_outstanding == 0) {
+    if (nb_outstanding == 0 && blocking_active == 0) {
         ntaken = 0;
         taken_overflow = 0;
     }
@@ -83,21 +89,26 @@ static uint32_t retry_offer(int nids)
 uint32_t sm_ctx_agree_with(sm_allmax_fn *f, void *arg, int nids)
 {
     forget_if_idle();
+    int threaded = atomic_load_explicit(&sm_threads_on, memory_order_relaxed);
+    blocking_active++;
     for (int tries = 0;; tries++) {
         if (tries == 1000)
             sm_die("no agreement on a communicator context id after 1000 tries");
-        uint32_t v[2] = { tries ? retry_offer(nids) : next_ctx, nb_outstanding > 0 };
+        uint32_t v[2] = { tries ? retry_offer(nids) : next_ctx, nb_outstanding > 0 || threaded };
         f(v, arg);
         if (!v[1]) {
             reserve(v[0], nids);
+            blocking_active--;
             return v[0];
         }
         uint32_t w[2] = { (uint32_t)is_taken(v[0], nids), 0 };
         if (!w[0])
             reserve(v[0], nids);
         f(w, arg);
-        if (!w[0])
+        if (!w[0]) {
+            blocking_active--;
             return v[0];
+        }
     }
 }
 

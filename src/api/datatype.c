@@ -11,7 +11,6 @@ static int check_dt(MPI_Datatype dt, const char *fn)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_size = PMPI_Type_size
 int PMPI_Type_size(MPI_Datatype dt, int *size)
 {
     SM_TRY(check_dt(dt, "MPI_Type_size"));
@@ -19,7 +18,6 @@ int PMPI_Type_size(MPI_Datatype dt, int *size)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_extent = PMPI_Type_get_extent
 int PMPI_Type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
 {
     SM_TRY(check_dt(dt, "MPI_Type_get_extent"));
@@ -28,7 +26,6 @@ int PMPI_Type_get_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Get_count = PMPI_Get_count
 int PMPI_Get_count(const MPI_Status *status, MPI_Datatype dt, int *count)
 {
     SM_TRY(check_dt(dt, "MPI_Get_count"));
@@ -44,7 +41,6 @@ int PMPI_Get_count(const MPI_Status *status, MPI_Datatype dt, int *count)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Get_elements_x = PMPI_Get_elements_x
 int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype dt, MPI_Count *count)
 {
     SM_TRY(check_dt(dt, "MPI_Get_elements"));
@@ -56,7 +52,6 @@ int PMPI_Get_elements_x(const MPI_Status *status, MPI_Datatype dt, MPI_Count *co
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Get_elements = PMPI_Get_elements
 int PMPI_Get_elements(const MPI_Status *status, MPI_Datatype dt, int *count)
 {
     MPI_Count c;

@@ -95,7 +95,6 @@ static MPI_Datatype real_kind(int p, int r)
     return MPI_DATATYPE_NULL;
 }
 
-#pragma weak MPI_Type_create_f90_integer = PMPI_Type_create_f90_integer
 int PMPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
 {
     const char *fn = "MPI_Type_create_f90_integer";
@@ -135,13 +134,11 @@ static int f90_real(int p, int r, int is_complex, MPI_Datatype *newtype, const c
                    newtype);
 }
 
-#pragma weak MPI_Type_create_f90_real = PMPI_Type_create_f90_real
 int PMPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
 {
     return f90_real(p, r, 0, newtype, "MPI_Type_create_f90_real");
 }
 
-#pragma weak MPI_Type_create_f90_complex = PMPI_Type_create_f90_complex
 int PMPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
 {
     return f90_real(p, r, 1, newtype, "MPI_Type_create_f90_complex");

@@ -235,7 +235,6 @@ static int check_count(int n, const char *fn)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_contiguous = PMPI_Type_contiguous
 int PMPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype *newtype)
 {
     const char *fn = "MPI_Type_contiguous";
@@ -266,7 +265,6 @@ static int hvector(int count, int bl, MPI_Aint stride_bytes, MPI_Datatype old, i
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_vector = PMPI_Type_vector
 int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype old,
                      MPI_Datatype *newtype)
 {
@@ -276,7 +274,6 @@ int PMPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype old,
                    stride, newtype, "MPI_Type_vector");
 }
 
-#pragma weak MPI_Type_create_hvector = PMPI_Type_create_hvector
 int PMPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype old,
                              MPI_Datatype *newtype)
 {
@@ -317,7 +314,6 @@ static int indexed(int count, const int *bls, int bl, const int *idisp, const MP
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_indexed = PMPI_Type_indexed
 int PMPI_Type_indexed(int count, const int bls[], const int disps[], MPI_Datatype old,
                       MPI_Datatype *newtype)
 {
@@ -325,7 +321,6 @@ int PMPI_Type_indexed(int count, const int bls[], const int disps[], MPI_Datatyp
                    "MPI_Type_indexed");
 }
 
-#pragma weak MPI_Type_create_hindexed = PMPI_Type_create_hindexed
 int PMPI_Type_create_hindexed(int count, const int bls[], const MPI_Aint disps[],
                               MPI_Datatype old, MPI_Datatype *newtype)
 {
@@ -333,7 +328,6 @@ int PMPI_Type_create_hindexed(int count, const int bls[], const MPI_Aint disps[]
                    "MPI_Type_create_hindexed");
 }
 
-#pragma weak MPI_Type_create_indexed_block = PMPI_Type_create_indexed_block
 int PMPI_Type_create_indexed_block(int count, int bl, const int disps[], MPI_Datatype old,
                                    MPI_Datatype *newtype)
 {
@@ -341,7 +335,6 @@ int PMPI_Type_create_indexed_block(int count, int bl, const int disps[], MPI_Dat
                    "MPI_Type_create_indexed_block");
 }
 
-#pragma weak MPI_Type_create_hindexed_block = PMPI_Type_create_hindexed_block
 int PMPI_Type_create_hindexed_block(int count, int bl, const MPI_Aint disps[], MPI_Datatype old,
                                     MPI_Datatype *newtype)
 {
@@ -378,7 +371,6 @@ static MPI_Aint type_align(MPI_Datatype t)
     return al;
 }
 
-#pragma weak MPI_Type_create_struct = PMPI_Type_create_struct
 int PMPI_Type_create_struct(int count, const int bls[], const MPI_Aint disps[],
                             const MPI_Datatype types[], MPI_Datatype *newtype)
 {
@@ -417,7 +409,6 @@ int PMPI_Type_create_struct(int count, const int bls[], const MPI_Aint disps[],
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_create_resized = PMPI_Type_create_resized
 int PMPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
                              MPI_Datatype *newtype)
 {
@@ -434,7 +425,6 @@ int PMPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent,
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_dup = PMPI_Type_dup
 int PMPI_Type_dup(MPI_Datatype old, MPI_Datatype *newtype)
 {
     const char *fn = "MPI_Type_dup";
@@ -506,7 +496,6 @@ static MPI_Datatype array_finish(struct builder *B, int nd, const int *gsizes, M
     return t;
 }
 
-#pragma weak MPI_Type_create_subarray = PMPI_Type_create_subarray
 int PMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
                               const int starts[], int order, MPI_Datatype old,
                               MPI_Datatype *newtype)
@@ -543,7 +532,6 @@ int PMPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[]
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_create_darray = PMPI_Type_create_darray
 int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[],
                             const int distribs[], const int dargs[], const int psizes[],
                             int order, MPI_Datatype old, MPI_Datatype *newtype)
@@ -608,24 +596,20 @@ int PMPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[],
 }
 
 /* deprecated MPI-1 names still used by old programs */
-#pragma weak MPI_Type_hvector = PMPI_Type_hvector
 int PMPI_Type_hvector(int count, int bl, MPI_Aint stride, MPI_Datatype old, MPI_Datatype *nt)
 {
     return PMPI_Type_create_hvector(count, bl, stride, old, nt);
 }
-#pragma weak MPI_Type_hindexed = PMPI_Type_hindexed
 int PMPI_Type_hindexed(int count, int bls[], MPI_Aint disps[], MPI_Datatype old, MPI_Datatype *nt)
 {
     return PMPI_Type_create_hindexed(count, bls, disps, old, nt);
 }
-#pragma weak MPI_Type_struct = PMPI_Type_struct
 int PMPI_Type_struct(int count, int bls[], MPI_Aint disps[], MPI_Datatype types[],
                      MPI_Datatype *nt)
 {
     return PMPI_Type_create_struct(count, bls, disps, types, nt);
 }
 
-#pragma weak MPI_Type_commit = PMPI_Type_commit
 int PMPI_Type_commit(MPI_Datatype *dt)
 {
     SM_TRY(sm_check_init("MPI_Type_commit"));
@@ -636,7 +620,6 @@ int PMPI_Type_commit(MPI_Datatype *dt)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_free = PMPI_Type_free
 int PMPI_Type_free(MPI_Datatype *dt)
 {
     const char *fn = "MPI_Type_free";
@@ -654,7 +637,6 @@ int PMPI_Type_free(MPI_Datatype *dt)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_true_extent = PMPI_Type_get_true_extent
 int PMPI_Type_get_true_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
 {
     SM_TRY(check_old(dt, "MPI_Type_get_true_extent"));
@@ -665,7 +647,6 @@ int PMPI_Type_get_true_extent(MPI_Datatype dt, MPI_Aint *lb, MPI_Aint *extent)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_true_extent_x = PMPI_Type_get_true_extent_x
 int PMPI_Type_get_true_extent_x(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
 {
     MPI_Aint a, b;
@@ -675,7 +656,6 @@ int PMPI_Type_get_true_extent_x(MPI_Datatype dt, MPI_Count *lb, MPI_Count *exten
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_extent_x = PMPI_Type_get_extent_x
 int PMPI_Type_get_extent_x(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
 {
     MPI_Aint a, b;
@@ -685,7 +665,6 @@ int PMPI_Type_get_extent_x(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_size_x = PMPI_Type_size_x
 int PMPI_Type_size_x(MPI_Datatype dt, MPI_Count *size)
 {
     SM_TRY(check_old(dt, "MPI_Type_size_x"));
@@ -694,13 +673,11 @@ int PMPI_Type_size_x(MPI_Datatype dt, MPI_Count *size)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_lb = PMPI_Type_lb
 int PMPI_Type_lb(MPI_Datatype dt, MPI_Aint *lb)
 {
     MPI_Aint e;
     return PMPI_Type_get_extent(dt, lb, &e);
 }
-#pragma weak MPI_Type_ub = PMPI_Type_ub
 int PMPI_Type_ub(MPI_Datatype dt, MPI_Aint *ub)
 {
     MPI_Aint lb, e;
@@ -708,14 +685,12 @@ int PMPI_Type_ub(MPI_Datatype dt, MPI_Aint *ub)
     *ub = lb + e;
     return MPI_SUCCESS;
 }
-#pragma weak MPI_Type_extent = PMPI_Type_extent
 int PMPI_Type_extent(MPI_Datatype dt, MPI_Aint *extent)
 {
     MPI_Aint lb;
     return PMPI_Type_get_extent(dt, &lb, extent);
 }
 
-#pragma weak MPI_Type_get_envelope = PMPI_Type_get_envelope
 int PMPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nt, int *combiner)
 {
     SM_TRY(check_old(dt, "MPI_Type_get_envelope"));
@@ -730,7 +705,6 @@ int PMPI_Type_get_envelope(MPI_Datatype dt, int *ni, int *na, int *nt, int *comb
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_contents = PMPI_Type_get_contents
 int PMPI_Type_get_contents(MPI_Datatype dt, int maxi, int maxa, int maxt, int ints[],
                            MPI_Aint aints[], MPI_Datatype types[])
 {
@@ -764,7 +738,6 @@ void sm_dt_hand_out(MPI_Datatype *out, MPI_Datatype const *types, int n)
     }
 }
 
-#pragma weak MPI_Type_set_name = PMPI_Type_set_name
 int PMPI_Type_set_name(MPI_Datatype dt, const char *name)
 {
     SM_TRY(check_old(dt, "MPI_Type_set_name"));
@@ -775,7 +748,6 @@ int PMPI_Type_set_name(MPI_Datatype dt, const char *name)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_name = PMPI_Type_get_name
 int PMPI_Type_get_name(MPI_Datatype dt, char *name, int *resultlen)
 {
     SM_TRY(check_old(dt, "MPI_Type_get_name"));
@@ -796,7 +768,6 @@ int PMPI_Type_get_name(MPI_Datatype dt, char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_match_size = PMPI_Type_match_size
 int PMPI_Type_match_size(int typeclass, int size, MPI_Datatype *dt)
 {
     SM_TRY(sm_check_init("MPI_Type_match_size"));

@@ -83,7 +83,6 @@ static const char *text_of(int code)
 
 const char *sm_user_error_string(int code, int *klass); /* misc.c */
 
-#pragma weak MPI_Error_string = PMPI_Error_string
 int PMPI_Error_string(int errorcode, char *string, int *resultlen)
 {
     const char *t = text_of(errorcode);
@@ -98,7 +97,6 @@ int PMPI_Error_string(int errorcode, char *string, int *resultlen)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Error_class = PMPI_Error_class
 int PMPI_Error_class(int errorcode, int *errorclass)
 {
     int k = errorcode;
@@ -217,7 +215,6 @@ void sm_errh_release(MPI_Errhandler e)
         free(e);
 }
 
-#pragma weak MPI_Comm_set_errhandler = PMPI_Comm_set_errhandler
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_set_errhandler"));
@@ -229,7 +226,6 @@ int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_get_errhandler = PMPI_Comm_get_errhandler
 int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_get_errhandler"));
@@ -240,7 +236,6 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_create_errhandler = PMPI_Comm_create_errhandler
 int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
     SM_TRY(sm_check_init("MPI_Comm_create_errhandler"));
@@ -254,7 +249,6 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Errhandler_free = PMPI_Errhandler_free
 int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
 {
     if (!errhandler || !*errhandler)
@@ -264,7 +258,6 @@ int PMPI_Errhandler_free(MPI_Errhandler *errhandler)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_call_errhandler = PMPI_Comm_call_errhandler
 int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_call_errhandler"));

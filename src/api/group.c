@@ -44,7 +44,6 @@ static int rank_in(MPI_Group g, int world)
     return MPI_UNDEFINED;
 }
 
-#pragma weak MPI_Comm_group = PMPI_Comm_group
 int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_group"));
@@ -54,7 +53,6 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_remote_group = PMPI_Comm_remote_group
 int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_remote_group"));
@@ -66,7 +64,6 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Group_size = PMPI_Group_size
 int PMPI_Group_size(MPI_Group group, int *size)
 {
     SM_TRY(check_group(group, "MPI_Group_size"));
@@ -76,7 +73,6 @@ int PMPI_Group_size(MPI_Group group, int *size)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Group_rank = PMPI_Group_rank
 int PMPI_Group_rank(MPI_Group group, int *rank)
 {
     SM_TRY(check_group(group, "MPI_Group_rank"));
@@ -86,7 +82,6 @@ int PMPI_Group_rank(MPI_Group group, int *rank)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Group_free = PMPI_Group_free
 int PMPI_Group_free(MPI_Group *group)
 {
     if (!group)
@@ -118,7 +113,6 @@ static int check_ranks(MPI_Group g, int n, const int *ranks, int distinct, const
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Group_incl = PMPI_Group_incl
 int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
     const char *fn = "MPI_Group_incl";
@@ -132,7 +126,6 @@ int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgro
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Group_excl = PMPI_Group_excl
 int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup)
 {
     const char *fn = "MPI_Group_excl";
@@ -173,7 +166,6 @@ static int expand(MPI_Group g, int n, int ranges[][3], int **out, const char *fn
     return (int)k;
 }
 
-#pragma weak MPI_Group_range_incl = PMPI_Group_range_incl
 int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
     const char *fn = "MPI_Group_range_incl";
@@ -186,7 +178,6 @@ int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *ne
     return rc;
 }
 
-#pragma weak MPI_Group_range_excl = PMPI_Group_range_excl
 int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup)
 {
     const char *fn = "MPI_Group_range_excl";
@@ -220,23 +211,19 @@ static int setop(MPI_Group a, MPI_Group b, int op, MPI_Group *out, const char *f
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Group_union = PMPI_Group_union
 int PMPI_Group_union(MPI_Group a, MPI_Group b, MPI_Group *out)
 {
     return setop(a, b, 0, out, "MPI_Group_union");
 }
-#pragma weak MPI_Group_intersection = PMPI_Group_intersection
 int PMPI_Group_intersection(MPI_Group a, MPI_Group b, MPI_Group *out)
 {
     return setop(a, b, 1, out, "MPI_Group_intersection");
 }
-#pragma weak MPI_Group_difference = PMPI_Group_difference
 int PMPI_Group_difference(MPI_Group a, MPI_Group b, MPI_Group *out)
 {
     return setop(a, b, 2, out, "MPI_Group_difference");
 }
 
-#pragma weak MPI_Group_translate_ranks = PMPI_Group_translate_ranks
 int PMPI_Group_translate_ranks(MPI_Group a, int n, const int ranks1[], MPI_Group b, int ranks2[])
 {
     const char *fn = "MPI_Group_translate_ranks";
@@ -270,7 +257,6 @@ int sm_group_compare(MPI_Group a, MPI_Group b)
     return same_order ? MPI_IDENT : MPI_SIMILAR;
 }
 
-#pragma weak MPI_Group_compare = PMPI_Group_compare
 int PMPI_Group_compare(MPI_Group a, MPI_Group b, int *result)
 {
     SM_TRY(check_group(a, "MPI_Group_compare"));

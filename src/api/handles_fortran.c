@@ -107,17 +107,16 @@ static void *f2c(int kind, MPI_Fint f)
 }
 
 #define CONVERT(Kind, CType, K)                                                                  \
-    _Pragma(SM_STR(weak MPI_##Kind##_c2f = PMPI_##Kind##_c2f))                                   \
-        MPI_Fint PMPI_##Kind##_c2f(CType h)                                                      \
+                                                                                                 \
+    MPI_Fint PMPI_##Kind##_c2f(CType h)                                                          \
     {                                                                                            \
         return c2f(K, (void *)h);                                                                \
     }                                                                                            \
-    _Pragma(SM_STR(weak MPI_##Kind##_f2c = PMPI_##Kind##_f2c))                                   \
-        CType PMPI_##Kind##_f2c(MPI_Fint f)                                                      \
+                                                                                                 \
+    CType PMPI_##Kind##_f2c(MPI_Fint f)                                                          \
     {                                                                                            \
         return (CType)f2c(K, f);                                                                 \
     }
-#define SM_STR(x) #x
 
 CONVERT(Comm, MPI_Comm, H_COMM)
 CONVERT(Group, MPI_Group, H_GROUP)
@@ -137,7 +136,6 @@ _Static_assert(3 * sizeof(int) + sizeof(int) + sizeof(size_t) <=
                    MPI_F_STATUS_SIZE * sizeof(MPI_Fint),
                "MPI_F_STATUS_SIZE too small for MPI_Status");
 
-#pragma weak MPI_Status_c2f = PMPI_Status_c2f
 int PMPI_Status_c2f(const MPI_Status *c, MPI_Fint *f)
 {
     if (!c || !f)
@@ -151,7 +149,6 @@ int PMPI_Status_c2f(const MPI_Status *c, MPI_Fint *f)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Status_f2c = PMPI_Status_f2c
 int PMPI_Status_f2c(const MPI_Fint *f, MPI_Status *c)
 {
     if (!c || !f)
@@ -168,7 +165,6 @@ int PMPI_Status_f2c(const MPI_Fint *f, MPI_Status *c)
 _Static_assert(sizeof(MPI_F08_status) == MPI_F_STATUS_SIZE * sizeof(MPI_Fint),
                "MPI_F08_status must hold exactly a Fortran status");
 
-#pragma weak MPI_Status_c2f08 = PMPI_Status_c2f08
 int PMPI_Status_c2f08(const MPI_Status *c, MPI_F08_status *f08)
 {
     if (!f08)
@@ -179,7 +175,6 @@ int PMPI_Status_c2f08(const MPI_Status *c, MPI_F08_status *f08)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Status_f082c = PMPI_Status_f082c
 int PMPI_Status_f082c(const MPI_F08_status *f08, MPI_Status *c)
 {
     if (!f08)
@@ -189,7 +184,6 @@ int PMPI_Status_f082c(const MPI_F08_status *f08, MPI_Status *c)
     return PMPI_Status_f2c(f, c);
 }
 
-#pragma weak MPI_Status_f082f = PMPI_Status_f082f
 int PMPI_Status_f082f(const MPI_F08_status *f08, MPI_Fint *f)
 {
     if (!f08 || !f)
@@ -198,7 +192,6 @@ int PMPI_Status_f082f(const MPI_F08_status *f08, MPI_Fint *f)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Status_f2f08 = PMPI_Status_f2f08
 int PMPI_Status_f2f08(const MPI_Fint *f, MPI_F08_status *f08)
 {
     if (!f08 || !f)

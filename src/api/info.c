@@ -75,7 +75,6 @@ static void put(MPI_Info info, const char *key, const char *value)
     info->n++;
 }
 
-#pragma weak MPI_Info_create = PMPI_Info_create
 int PMPI_Info_create(MPI_Info *info)
 {
     if (!info)
@@ -92,7 +91,6 @@ static int check_key(const char *key, const char *fn)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_set = PMPI_Info_set
 int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
 {
     const char *fn = "MPI_Info_set";
@@ -104,7 +102,6 @@ int PMPI_Info_set(MPI_Info info, const char *key, const char *value)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_get = PMPI_Info_get
 int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag)
 {
     const char *fn = "MPI_Info_get";
@@ -124,7 +121,6 @@ int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_get_valuelen = PMPI_Info_get_valuelen
 int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag)
 {
     const char *fn = "MPI_Info_get_valuelen";
@@ -137,7 +133,6 @@ int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *f
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_get_nkeys = PMPI_Info_get_nkeys
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
 {
     SM_TRY(check_info(info, "MPI_Info_get_nkeys"));
@@ -145,7 +140,6 @@ int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_get_nthkey = PMPI_Info_get_nthkey
 int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
 {
     const char *fn = "MPI_Info_get_nthkey";
@@ -156,7 +150,6 @@ int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_delete = PMPI_Info_delete
 int PMPI_Info_delete(MPI_Info info, const char *key)
 {
     const char *fn = "MPI_Info_delete";
@@ -254,7 +247,6 @@ void sm_info_free(MPI_Info info)
     free(info);
 }
 
-#pragma weak MPI_Info_dup = PMPI_Info_dup
 int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
 {
     SM_TRY(check_info(info, "MPI_Info_dup"));
@@ -262,7 +254,6 @@ int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_free = PMPI_Info_free
 int PMPI_Info_free(MPI_Info *info)
 {
     if (!info)
@@ -282,7 +273,6 @@ int sm_info_valid(MPI_Info info)
     return info && info->valid;
 }
 
-#pragma weak MPI_Info_get_string = PMPI_Info_get_string
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
 {
     const char *fn = "MPI_Info_get_string";
@@ -305,7 +295,6 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Info_create_env = PMPI_Info_create_env
 int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 {
     const char *fn = "MPI_Info_create_env";

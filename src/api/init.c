@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "engine/thread_lock.h"
 #include "boot/pmi.h"
 
 int sm_initialized, sm_finalized, sm_thread_level = MPI_THREAD_SINGLE;
@@ -78,7 +79,6 @@ int sm_lib_release(void)
     return rc;
 }
 
-#pragma weak MPI_Init_thread = PMPI_Init_thread
 int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     (void)argc;
@@ -93,24 +93,23 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         exit(1);
     }
     world_init = 1;
-    /* The engine is not thread-safe; SERIALIZED is honest because the library runs no threads
-     * of its own that enter the engine. */
-    sm_thread_level = required < MPI_THREAD_SINGLE       ? MPI_THREAD_SINGLE
-                      : required > MPI_THREAD_SERIALIZED ? MPI_THREAD_SERIALIZED
-                                                         : required;
+    /* every level is granted; MPI_THREAD_MULTIPLE turns the global lock on (thread_lock.h) */
+    sm_thread_level = required < MPI_THREAD_SINGLE     ? MPI_THREAD_SINGLE
+                      : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE
+                                                       : required;
+    if (sm_thread_level == MPI_THREAD_MULTIPLE)
+        sm_threads_enable();
     if (provided)
         *provided = sm_thread_level;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Init = PMPI_Init
 int PMPI_Init(int *argc, char ***argv)
 {
     int provided;
     return PMPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, &provided);
 }
 
-#pragma weak MPI_Initialized = PMPI_Initialized
 int PMPI_Initialized(int *flag)
 {
     if (!flag)
@@ -119,7 +118,6 @@ int PMPI_Initialized(int *flag)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Finalized = PMPI_Finalized
 int PMPI_Finalized(int *flag)
 {
     if (!flag)
@@ -128,7 +126,6 @@ int PMPI_Finalized(int *flag)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Query_thread = PMPI_Query_thread
 int PMPI_Query_thread(int *provided)
 {
     SM_TRY(sm_check_init("MPI_Query_thread"));
@@ -136,7 +133,6 @@ int PMPI_Query_thread(int *provided)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Is_thread_main = PMPI_Is_thread_main
 int PMPI_Is_thread_main(int *flag)
 {
     SM_TRY(sm_check_init("MPI_Is_thread_main"));
@@ -144,7 +140,6 @@ int PMPI_Is_thread_main(int *flag)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Finalize = PMPI_Finalize
 int PMPI_Finalize(void)
 {
     SM_TRY(sm_check_init("MPI_Finalize"));
@@ -163,7 +158,6 @@ int PMPI_Finalize(void)
     return rc ? rc : arc;
 }
 
-#pragma weak MPI_Abort = PMPI_Abort
 int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
     (void)comm;
@@ -177,7 +171,6 @@ int PMPI_Abort(MPI_Comm comm, int errorcode)
     _exit(errorcode & 255 ? errorcode & 255 : 1);
 }
 
-#pragma weak MPI_Get_processor_name = PMPI_Get_processor_name
 int PMPI_Get_processor_name(char *name, int *resultlen)
 {
     if (!name || !resultlen)
@@ -189,7 +182,6 @@ int PMPI_Get_processor_name(char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Get_version = PMPI_Get_version
 int PMPI_Get_version(int *version, int *subversion)
 {
     if (!version || !subversion)
@@ -199,7 +191,6 @@ int PMPI_Get_version(int *version, int *subversion)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Get_library_version = PMPI_Get_library_version
 int PMPI_Get_library_version(char *version, int *resultlen)
 {
     if (!version || !resultlen)
@@ -217,7 +208,6 @@ int PMPI_Get_library_version(char *version, int *resultlen)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Wtime = PMPI_Wtime
 double PMPI_Wtime(void)
 {
     if (sm_clock_hook) /* virtual time under mpiexec --sim */
@@ -227,7 +217,6 @@ double PMPI_Wtime(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-#pragma weak MPI_Wtick = PMPI_Wtick
 double PMPI_Wtick(void)
 {
     return 1e-9;

@@ -62,7 +62,6 @@ static int start(const void *sbuf, int scount, MPI_Datatype st, int dest, int st
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Isendrecv = PMPI_Isendrecv
 int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
                    int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
                    int recvtag, MPI_Comm comm, MPI_Request *request)
@@ -71,7 +70,6 @@ int PMPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, in
                  source, recvtag, comm, NULL, request, "MPI_Isendrecv");
 }
 
-#pragma weak MPI_Isendrecv_replace = PMPI_Isendrecv_replace
 int PMPI_Isendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int sendtag,
                            int source, int recvtag, MPI_Comm comm, MPI_Request *request)
 {

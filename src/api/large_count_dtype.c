@@ -93,7 +93,6 @@ static int check_args(MPI_Count count, MPI_Datatype old, MPI_Datatype *newtype, 
 }
 
 /* ---- constructors ------------------------------------------------------------------------ */
-#pragma weak MPI_Type_contiguous_c = PMPI_Type_contiguous_c
 int PMPI_Type_contiguous_c(MPI_Count count, MPI_Datatype old, MPI_Datatype *newtype)
 {
     const char *fn = "MPI_Type_contiguous_c";
@@ -129,7 +128,6 @@ static int vector_args(MPI_Count count, MPI_Count bl, MPI_Datatype old, MPI_Data
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_vector_c = PMPI_Type_vector_c
 int PMPI_Type_vector_c(MPI_Count count, MPI_Count bl, MPI_Count stride, MPI_Datatype old,
                        MPI_Datatype *newtype)
 {
@@ -142,7 +140,6 @@ int PMPI_Type_vector_c(MPI_Count count, MPI_Count bl, MPI_Count stride, MPI_Data
     return record(*newtype, MPI_COMBINER_VECTOR, 0, NULL, 3, l, 1, &old);
 }
 
-#pragma weak MPI_Type_create_hvector_c = PMPI_Type_create_hvector_c
 int PMPI_Type_create_hvector_c(MPI_Count count, MPI_Count bl, MPI_Count stride, MPI_Datatype old,
                                MPI_Datatype *newtype)
 {
@@ -242,7 +239,6 @@ static int record_indexed(MPI_Datatype t, int combiner, MPI_Count count, const M
     return rc;
 }
 
-#pragma weak MPI_Type_indexed_c = PMPI_Type_indexed_c
 int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count bls[], const MPI_Count disps[],
                         MPI_Datatype old, MPI_Datatype *newtype)
 {
@@ -263,7 +259,6 @@ int PMPI_Type_indexed_c(MPI_Count count, const MPI_Count bls[], const MPI_Count 
     return record_indexed(*newtype, MPI_COMBINER_INDEXED, count, bls, 0, disps, old);
 }
 
-#pragma weak MPI_Type_create_hindexed_c = PMPI_Type_create_hindexed_c
 int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count bls[], const MPI_Count disps[],
                                 MPI_Datatype old, MPI_Datatype *newtype)
 {
@@ -285,7 +280,6 @@ int PMPI_Type_create_hindexed_c(MPI_Count count, const MPI_Count bls[], const MP
     return record_indexed(*newtype, MPI_COMBINER_HINDEXED, count, bls, 0, disps, old);
 }
 
-#pragma weak MPI_Type_create_indexed_block_c = PMPI_Type_create_indexed_block_c
 int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count bl, const MPI_Count disps[],
                                      MPI_Datatype old, MPI_Datatype *newtype)
 {
@@ -307,7 +301,6 @@ int PMPI_Type_create_indexed_block_c(MPI_Count count, MPI_Count bl, const MPI_Co
     return record_indexed(*newtype, MPI_COMBINER_INDEXED_BLOCK, count, NULL, bl, disps, old);
 }
 
-#pragma weak MPI_Type_create_hindexed_block_c = PMPI_Type_create_hindexed_block_c
 int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count bl, const MPI_Count disps[],
                                       MPI_Datatype old, MPI_Datatype *newtype)
 {
@@ -329,7 +322,6 @@ int PMPI_Type_create_hindexed_block_c(MPI_Count count, MPI_Count bl, const MPI_C
     return record_indexed(*newtype, MPI_COMBINER_HINDEXED_BLOCK, count, NULL, bl, disps, old);
 }
 
-#pragma weak MPI_Type_create_struct_c = PMPI_Type_create_struct_c
 int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count bls[], const MPI_Count disps[],
                               const MPI_Datatype types[], MPI_Datatype *newtype)
 {
@@ -376,7 +368,6 @@ int PMPI_Type_create_struct_c(MPI_Count count, const MPI_Count bls[], const MPI_
     return rc;
 }
 
-#pragma weak MPI_Type_create_subarray_c = PMPI_Type_create_subarray_c
 int PMPI_Type_create_subarray_c(int ndims, const MPI_Count sizes[], const MPI_Count subsizes[],
                                 const MPI_Count starts[], int order, MPI_Datatype old,
                                 MPI_Datatype *newtype)
@@ -406,7 +397,6 @@ int PMPI_Type_create_subarray_c(int ndims, const MPI_Count sizes[], const MPI_Co
     return rc;
 }
 
-#pragma weak MPI_Type_create_darray_c = PMPI_Type_create_darray_c
 int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count gsizes[],
                               const int distribs[], const int dargs[], const int psizes[],
                               int order, MPI_Datatype old, MPI_Datatype *newtype)
@@ -440,7 +430,6 @@ int PMPI_Type_create_darray_c(int size, int rank, int ndims, const MPI_Count gsi
     return rc;
 }
 
-#pragma weak MPI_Type_create_resized_c = PMPI_Type_create_resized_c
 int PMPI_Type_create_resized_c(MPI_Datatype old, MPI_Count lb, MPI_Count extent,
                                MPI_Datatype *newtype)
 {
@@ -459,7 +448,6 @@ static int query_args(MPI_Datatype dt, const void *a, const void *b, const char 
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_extent_c = PMPI_Type_get_extent_c
 int PMPI_Type_get_extent_c(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
 {
     SM_TRY(query_args(dt, lb, extent, "MPI_Type_get_extent_c"));
@@ -468,7 +456,6 @@ int PMPI_Type_get_extent_c(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_true_extent_c = PMPI_Type_get_true_extent_c
 int PMPI_Type_get_true_extent_c(MPI_Datatype dt, MPI_Count *lb, MPI_Count *extent)
 {
     MPI_Aint a, b;
@@ -479,7 +466,6 @@ int PMPI_Type_get_true_extent_c(MPI_Datatype dt, MPI_Count *lb, MPI_Count *exten
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_size_c = PMPI_Type_size_c
 int PMPI_Type_size_c(MPI_Datatype dt, MPI_Count *size)
 {
     SM_TRY(query_args(dt, size, size, "MPI_Type_size_c"));
@@ -487,7 +473,6 @@ int PMPI_Type_size_c(MPI_Datatype dt, MPI_Count *size)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Type_get_envelope_c = PMPI_Type_get_envelope_c
 int PMPI_Type_get_envelope_c(MPI_Datatype dt, MPI_Count *ni, MPI_Count *na, MPI_Count *nl,
                              MPI_Count *nt, int *combiner)
 {
@@ -518,7 +503,6 @@ static int clamp(MPI_Count c)
     return c < 0 ? -1 : c > INT_MAX ? INT_MAX : (int)c;
 }
 
-#pragma weak MPI_Type_get_contents_c = PMPI_Type_get_contents_c
 int PMPI_Type_get_contents_c(MPI_Datatype dt, MPI_Count maxi, MPI_Count maxa, MPI_Count maxl,
                              MPI_Count maxt, int ints[], MPI_Aint aints[], MPI_Count larges[],
                              MPI_Datatype types[])
@@ -542,7 +526,6 @@ int PMPI_Type_get_contents_c(MPI_Datatype dt, MPI_Count maxi, MPI_Count maxa, MP
 }
 
 /* ---- the Pack family ----------------------------------------------------------------------- */
-#pragma weak MPI_Pack_size_c = PMPI_Pack_size_c
 int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype dt, MPI_Comm comm, MPI_Count *size)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Pack_size_c"));
@@ -553,7 +536,6 @@ int PMPI_Pack_size_c(MPI_Count incount, MPI_Datatype dt, MPI_Comm comm, MPI_Coun
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Pack_c = PMPI_Pack_c
 int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype dt, void *outbuf,
                 MPI_Count outsize, MPI_Count *position, MPI_Comm comm)
 {
@@ -578,7 +560,6 @@ int PMPI_Pack_c(const void *inbuf, MPI_Count incount, MPI_Datatype dt, void *out
     return rc;
 }
 
-#pragma weak MPI_Unpack_c = PMPI_Unpack_c
 int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void *outbuf,
                   MPI_Count outcount, MPI_Datatype dt, MPI_Comm comm)
 {
@@ -603,7 +584,6 @@ int PMPI_Unpack_c(const void *inbuf, MPI_Count insize, MPI_Count *position, void
     return rc;
 }
 
-#pragma weak MPI_Pack_external_size_c = PMPI_Pack_external_size_c
 int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datatype dt,
                               MPI_Count *size)
 {
@@ -616,7 +596,6 @@ int PMPI_Pack_external_size_c(const char datarep[], MPI_Count incount, MPI_Datat
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Pack_external_c = PMPI_Pack_external_c
 int PMPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count incount,
                          MPI_Datatype dt, void *outbuf, MPI_Count outsize, MPI_Count *position)
 {
@@ -633,7 +612,6 @@ int PMPI_Pack_external_c(const char datarep[], const void *inbuf, MPI_Count inco
     return rc;
 }
 
-#pragma weak MPI_Unpack_external_c = PMPI_Unpack_external_c
 int PMPI_Unpack_external_c(const char datarep[], const void *inbuf, MPI_Count insize,
                            MPI_Count *position, void *outbuf, MPI_Count outcount, MPI_Datatype dt)
 {

@@ -10,9 +10,8 @@ MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes); /* pack.c */
 
 /* the sends and receives that take (buf, count, dt, peer, tag, comm, last) */
 #define LC_P2P(NAME, BUFT, LASTT)                                                                \
-    _Pragma(LC_STR(weak MPI_##NAME##_c = PMPI_##NAME##_c)) int PMPI_##NAME##_c(                  \
-        BUFT *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm,           \
-        LASTT last)                                                                              \
+    int PMPI_##NAME##_c(BUFT *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag,          \
+                        MPI_Comm comm, LASTT last)                                               \
     {                                                                                            \
         MPI_Datatype t;                                                                          \
         int n;                                                                                   \
@@ -21,10 +20,9 @@ MPI_Count sm_dt_elements(MPI_Datatype dt, size_t bytes); /* pack.c */
         sm_lc_done(t, dt);                                                                       \
         return rc;                                                                               \
     }
-#define LC_STR(x) #x
 #define LC_SEND(NAME)                                                                            \
-    _Pragma(LC_STR(weak MPI_##NAME##_c = PMPI_##NAME##_c)) int PMPI_##NAME##_c(                  \
-        const void *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag, MPI_Comm comm)     \
+    int PMPI_##NAME##_c(const void *buf, MPI_Count count, MPI_Datatype dt, int peer, int tag,    \
+                        MPI_Comm comm)                                                           \
     {                                                                                            \
         MPI_Datatype t;                                                                          \
         int n;                                                                                   \
@@ -50,7 +48,6 @@ LC_P2P(Ssend_init, const void, MPI_Request *)
 LC_P2P(Rsend_init, const void, MPI_Request *)
 LC_P2P(Recv_init, void, MPI_Request *)
 
-#pragma weak MPI_Sendrecv_c = PMPI_Sendrecv_c
 int PMPI_Sendrecv_c(const void *sbuf, MPI_Count scount, MPI_Datatype st, int dest, int stag,
                     void *rbuf, MPI_Count rcount, MPI_Datatype rt, int source, int rtag,
                     MPI_Comm comm, MPI_Status *status)
@@ -68,7 +65,6 @@ int PMPI_Sendrecv_c(const void *sbuf, MPI_Count scount, MPI_Datatype st, int des
     return rc;
 }
 
-#pragma weak MPI_Sendrecv_replace_c = PMPI_Sendrecv_replace_c
 int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype dt, int dest, int stag,
                             int source, int rtag, MPI_Comm comm, MPI_Status *status)
 {
@@ -80,7 +76,6 @@ int PMPI_Sendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype dt, int des
     return rc;
 }
 
-#pragma weak MPI_Mrecv_c = PMPI_Mrecv_c
 int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype dt, MPI_Message *message,
                  MPI_Status *status)
 {
@@ -92,7 +87,6 @@ int PMPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype dt, MPI_Message *messa
     return rc;
 }
 
-#pragma weak MPI_Imrecv_c = PMPI_Imrecv_c
 int PMPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype dt, MPI_Message *message,
                   MPI_Request *request)
 {
@@ -115,7 +109,6 @@ static int status_args(const MPI_Status *status, MPI_Datatype dt, MPI_Count *cou
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Get_count_c = PMPI_Get_count_c
 int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype dt, MPI_Count *count)
 {
     SM_TRY(status_args(status, dt, count, "MPI_Get_count_c"));
@@ -127,7 +120,6 @@ int PMPI_Get_count_c(const MPI_Status *status, MPI_Datatype dt, MPI_Count *count
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Get_elements_c = PMPI_Get_elements_c
 int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype dt, MPI_Count *count)
 {
     SM_TRY(status_args(status, dt, count, "MPI_Get_elements_c"));
@@ -142,7 +134,6 @@ int PMPI_Get_elements_c(const MPI_Status *status, MPI_Datatype dt, MPI_Count *co
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Status_set_elements_c = PMPI_Status_set_elements_c
 int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype dt, MPI_Count count)
 {
     return PMPI_Status_set_elements_x(status, dt, count);
@@ -152,7 +143,6 @@ int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype dt, MPI_Count co
 static void *attached;
 static MPI_Count attached_size;
 
-#pragma weak MPI_Buffer_attach_c = PMPI_Buffer_attach_c
 int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
 {
     if (size < 0)
@@ -164,7 +154,6 @@ int PMPI_Buffer_attach_c(void *buffer, MPI_Count size)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Buffer_detach_c = PMPI_Buffer_detach_c
 int PMPI_Buffer_detach_c(void *buffer_addr, MPI_Count *size)
 {
     int n;
@@ -231,32 +220,27 @@ static int detach_c(const void *owner, int session, void *buffer_addr, MPI_Count
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Comm_attach_buffer_c = PMPI_Comm_attach_buffer_c
 int PMPI_Comm_attach_buffer_c(MPI_Comm comm, void *buffer, MPI_Count size)
 {
     return attach_c(comm, 0, buffer, size, "MPI_Comm_attach_buffer_c");
 }
 
-#pragma weak MPI_Comm_detach_buffer_c = PMPI_Comm_detach_buffer_c
 int PMPI_Comm_detach_buffer_c(MPI_Comm comm, void *buffer_addr, MPI_Count *size)
 {
     return detach_c(comm, 0, buffer_addr, size, "MPI_Comm_detach_buffer_c");
 }
 
-#pragma weak MPI_Session_attach_buffer_c = PMPI_Session_attach_buffer_c
 int PMPI_Session_attach_buffer_c(MPI_Session session, void *buffer, MPI_Count size)
 {
     return attach_c(session, 1, buffer, size, "MPI_Session_attach_buffer_c");
 }
 
-#pragma weak MPI_Session_detach_buffer_c = PMPI_Session_detach_buffer_c
 int PMPI_Session_detach_buffer_c(MPI_Session session, void *buffer_addr, MPI_Count *size)
 {
     return detach_c(session, 1, buffer_addr, size, "MPI_Session_detach_buffer_c");
 }
 
 /* ---- Isendrecv ----------------------------------------------------------------------------- */
-#pragma weak MPI_Isendrecv_c = PMPI_Isendrecv_c
 int PMPI_Isendrecv_c(const void *sbuf, MPI_Count scount, MPI_Datatype st, int dest, int stag,
                      void *rbuf, MPI_Count rcount, MPI_Datatype rt, int source, int rtag,
                      MPI_Comm comm, MPI_Request *request)
@@ -274,7 +258,6 @@ int PMPI_Isendrecv_c(const void *sbuf, MPI_Count scount, MPI_Datatype st, int de
     return rc;
 }
 
-#pragma weak MPI_Isendrecv_replace_c = PMPI_Isendrecv_replace_c
 int PMPI_Isendrecv_replace_c(void *buf, MPI_Count count, MPI_Datatype dt, int dest, int stag,
                              int source, int rtag, MPI_Comm comm, MPI_Request *request)
 {

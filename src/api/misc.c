@@ -10,7 +10,6 @@
 
 #include "api/api.h"
 
-#pragma weak MPI_Alloc_mem = PMPI_Alloc_mem
 int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 {
     (void)info;
@@ -24,7 +23,6 @@ int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Free_mem = PMPI_Free_mem
 int PMPI_Free_mem(void *base)
 {
     SM_TRY(sm_check_init("MPI_Free_mem"));
@@ -74,7 +72,6 @@ int sm_last_used_code(void)
     return MPI_ERR_LASTCODE + nuerr;
 }
 
-#pragma weak MPI_Add_error_class = PMPI_Add_error_class
 int PMPI_Add_error_class(int *errorclass)
 {
     SM_TRY(sm_check_init("MPI_Add_error_class"));
@@ -82,7 +79,6 @@ int PMPI_Add_error_class(int *errorclass)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Add_error_code = PMPI_Add_error_code
 int PMPI_Add_error_code(int errorclass, int *errorcode)
 {
     SM_TRY(sm_check_init("MPI_Add_error_code"));
@@ -94,7 +90,6 @@ int PMPI_Add_error_code(int errorclass, int *errorcode)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Add_error_string = PMPI_Add_error_string
 int PMPI_Add_error_string(int errorcode, const char *string)
 {
     SM_TRY(sm_check_init("MPI_Add_error_string"));
@@ -113,7 +108,6 @@ int PMPI_Add_error_string(int errorcode, const char *string)
 }
 
 /* MPI-4.1: a removed class or code is gone for good (its number is not given out again) */
-#pragma weak MPI_Remove_error_class = PMPI_Remove_error_class
 int PMPI_Remove_error_class(int errorclass)
 {
     const char *fn = "MPI_Remove_error_class";
@@ -132,7 +126,6 @@ int PMPI_Remove_error_class(int errorclass)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Remove_error_code = PMPI_Remove_error_code
 int PMPI_Remove_error_code(int errorcode)
 {
     const char *fn = "MPI_Remove_error_code";
@@ -147,7 +140,6 @@ int PMPI_Remove_error_code(int errorcode)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Remove_error_string = PMPI_Remove_error_string
 int PMPI_Remove_error_string(int errorcode)
 {
     const char *fn = "MPI_Remove_error_string";
@@ -162,7 +154,6 @@ int PMPI_Remove_error_string(int errorcode)
 }
 
 /* ---- MPI-4.1: the hardware this process runs on, as an info object -------------------- */
-#pragma weak MPI_Get_hw_resource_info = PMPI_Get_hw_resource_info
 int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
 {
     const char *fn = "MPI_Get_hw_resource_info";
@@ -184,7 +175,6 @@ int PMPI_Get_hw_resource_info(MPI_Info *hw_info)
 }
 
 /* ---- MPI-4.1: the predefined (value, index) pair type for MINLOC / MAXLOC --------------- */
-#pragma weak MPI_Type_get_value_index = PMPI_Type_get_value_index
 int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
                               MPI_Datatype *pair_type)
 {
@@ -215,23 +205,19 @@ int PMPI_Type_get_value_index(MPI_Datatype value_type, MPI_Datatype index_type,
 }
 
 /* ---- MPI-1 error handler names ---------------------------------------------------------- */
-#pragma weak MPI_Errhandler_create = PMPI_Errhandler_create
 int PMPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler)
 {
     return PMPI_Comm_create_errhandler(function, errhandler);
 }
-#pragma weak MPI_Errhandler_set = PMPI_Errhandler_set
 int PMPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     return PMPI_Comm_set_errhandler(comm, errhandler);
 }
-#pragma weak MPI_Errhandler_get = PMPI_Errhandler_get
 int PMPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler)
 {
     return PMPI_Comm_get_errhandler(comm, errhandler);
 }
 
-#pragma weak MPI_Pcontrol = PMPI_Pcontrol
 int PMPI_Pcontrol(const int level, ...)
 {
     (void)level; /* no profiling library attached: nothing to control */
@@ -239,7 +225,6 @@ int PMPI_Pcontrol(const int level, ...)
 }
 
 /* ---- statuses ----------------------------------------------------------------------------- */
-#pragma weak MPI_Status_set_elements_x = PMPI_Status_set_elements_x
 int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype dt, MPI_Count count)
 {
     SM_TRY(sm_check_init("MPI_Status_set_elements"));
@@ -252,13 +237,11 @@ int PMPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype dt, MPI_Count co
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Status_set_elements = PMPI_Status_set_elements
 int PMPI_Status_set_elements(MPI_Status *status, MPI_Datatype dt, int count)
 {
     return PMPI_Status_set_elements_x(status, dt, count);
 }
 
-#pragma weak MPI_Status_set_cancelled = PMPI_Status_set_cancelled
 int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
 {
     if (!status)
@@ -268,7 +251,6 @@ int PMPI_Status_set_cancelled(MPI_Status *status, int flag)
 }
 
 /* ---- addresses ---------------------------------------------------------------------------- */
-#pragma weak MPI_Get_address = PMPI_Get_address
 int PMPI_Get_address(const void *location, MPI_Aint *address)
 {
     if (!address)
@@ -277,19 +259,16 @@ int PMPI_Get_address(const void *location, MPI_Aint *address)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Address = PMPI_Address
 int PMPI_Address(void *location, MPI_Aint *address)
 {
     return MPI_Get_address(location, address);
 }
 
-#pragma weak MPI_Aint_add = PMPI_Aint_add
 MPI_Aint PMPI_Aint_add(MPI_Aint base, MPI_Aint disp)
 {
     return (MPI_Aint)((uintptr_t)base + (uintptr_t)disp);
 }
 
-#pragma weak MPI_Aint_diff = PMPI_Aint_diff
 MPI_Aint PMPI_Aint_diff(MPI_Aint a, MPI_Aint b)
 {
     return (MPI_Aint)((uintptr_t)a - (uintptr_t)b);

@@ -10,7 +10,8 @@
 
 #define INT_TYPES(X)                                                                             \
     X(MPI_CHAR, char)                                                                            \
-    X(MPI_SIGNED_CHAR, signed char) X(MPI_UNSIGNED_CHAR, unsigned char) X(MPI_SHORT, short)      \
+    X(MPI_SIGNED_CHAR, signed char)                                                              \
+    X(MPI_UNSIGNED_CHAR, unsigned char) X(MPI_SHORT, short)                                      \
         X(MPI_UNSIGNED_SHORT, unsigned short) X(MPI_INT, int) X(MPI_UNSIGNED, unsigned)          \
             X(MPI_LONG, long) X(MPI_UNSIGNED_LONG, unsigned long)                                \
                 X(MPI_LONG_LONG_INT, long long) X(MPI_UNSIGNED_LONG_LONG, unsigned long long)    \
@@ -25,16 +26,17 @@
                                                     X(MPI_INTEGER8, int64_t) INT16_TYPES(X)
 #define FLOAT_TYPES(X)                                                                           \
     X(MPI_FLOAT, float)                                                                          \
-    X(MPI_DOUBLE, double) X(MPI_LONG_DOUBLE, long double) X(MPI_REAL, float)                     \
-        X(MPI_DOUBLE_PRECISION, double) X(MPI_REAL4, float) X(MPI_REAL8, double) REAL16_TYPES(X)
+    X(MPI_DOUBLE, double)                                                                        \
+    X(MPI_LONG_DOUBLE, long double) X(MPI_REAL, float) X(MPI_DOUBLE_PRECISION, double)           \
+        X(MPI_REAL4, float) X(MPI_REAL8, double) REAL16_TYPES(X)
 #define COMPLEX_TYPES(X)                                                                         \
     X(MPI_C_FLOAT_COMPLEX, float _Complex)                                                       \
-    X(MPI_C_DOUBLE_COMPLEX, double _Complex) X(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex)  \
-        X(MPI_COMPLEX, float _Complex) X(MPI_DOUBLE_COMPLEX, double _Complex)                    \
-            X(MPI_COMPLEX8, float _Complex) X(MPI_COMPLEX16, double _Complex)                    \
-                X(MPI_CXX_FLOAT_COMPLEX, float _Complex)                                         \
-                    X(MPI_CXX_DOUBLE_COMPLEX, double _Complex)                                   \
-                        X(MPI_CXX_LONG_DOUBLE_COMPLEX, long double _Complex) COMPLEX32_TYPES(X)
+    X(MPI_C_DOUBLE_COMPLEX, double _Complex)                                                     \
+    X(MPI_C_LONG_DOUBLE_COMPLEX, long double _Complex) X(MPI_COMPLEX, float _Complex)            \
+        X(MPI_DOUBLE_COMPLEX, double _Complex) X(MPI_COMPLEX8, float _Complex)                   \
+            X(MPI_COMPLEX16, double _Complex) X(MPI_CXX_FLOAT_COMPLEX, float _Complex)           \
+                X(MPI_CXX_DOUBLE_COMPLEX, double _Complex)                                       \
+                    X(MPI_CXX_LONG_DOUBLE_COMPLEX, long double _Complex) COMPLEX32_TYPES(X)
 /* Fortran LOGICAL: 4 bytes, .TRUE. is 1 (gfortran), any non-zero value counts as true */
 #define BOOL_TYPES(X) X(MPI_C_BOOL, bool) X(MPI_CXX_BOOL, bool) X(MPI_LOGICAL, int32_t)
 
@@ -122,7 +124,8 @@ DEFINE_OP(bxor, INT_TYPES(X_BXOR) BYTE_TYPES(X_BXOR))
 
 #define PAIR_TYPES(X)                                                                            \
     X(MPI_FLOAT_INT, float)                                                                      \
-    X(MPI_DOUBLE_INT, double) X(MPI_LONG_INT, long) X(MPI_2INT, int) X(MPI_SHORT_INT, short)     \
+    X(MPI_DOUBLE_INT, double)                                                                    \
+    X(MPI_LONG_INT, long) X(MPI_2INT, int) X(MPI_SHORT_INT, short)                               \
         X(MPI_LONG_DOUBLE_INT, long double)
 /* the Fortran pairs: the index has the value's type */
 #define FPAIR_TYPES(X)                                                                           \
@@ -245,7 +248,6 @@ void sm_op_release(MPI_Op op)
         free(op);
 }
 
-#pragma weak MPI_Op_create = PMPI_Op_create
 int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
 {
     SM_TRY(sm_check_init("MPI_Op_create"));
@@ -261,7 +263,6 @@ int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Op_free = PMPI_Op_free
 int PMPI_Op_free(MPI_Op *op)
 {
     SM_TRY(sm_check_init("MPI_Op_free"));
@@ -276,7 +277,6 @@ int PMPI_Op_free(MPI_Op *op)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Op_commutative = PMPI_Op_commutative
 int PMPI_Op_commutative(MPI_Op op, int *commute)
 {
     SM_TRY(sm_check_init("MPI_Op_commutative"));
@@ -286,7 +286,6 @@ int PMPI_Op_commutative(MPI_Op op, int *commute)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Reduce_local = PMPI_Reduce_local
 int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype dt, MPI_Op op)
 {
     const char *fn = "MPI_Reduce_local";

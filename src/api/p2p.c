@@ -260,14 +260,7 @@ static int blocking(int rc, MPI_Request *req, MPI_Status *status, MPI_Comm comm,
 SEND_FAMILY(MPI_Send, MPI_Isend, SM_MODE_STANDARD)
 SEND_FAMILY(MPI_Ssend, MPI_Issend, SM_MODE_SYNC)
 SEND_FAMILY(MPI_Rsend, MPI_Irsend, SM_MODE_READY)
-#pragma weak MPI_Send = PMPI_Send
-#pragma weak MPI_Isend = PMPI_Isend
-#pragma weak MPI_Ssend = PMPI_Ssend
-#pragma weak MPI_Issend = PMPI_Issend
-#pragma weak MPI_Rsend = PMPI_Rsend
-#pragma weak MPI_Irsend = PMPI_Irsend
 
-#pragma weak MPI_Bsend = PMPI_Bsend
 int PMPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm)
 {
     SM_TRY(check_send(buf, count, dt, dest, tag, comm, "MPI_Bsend"));
@@ -276,14 +269,12 @@ int PMPI_Bsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, M
     return sm_bsend_start(buf, count, dt, dest, tag, comm, "MPI_Bsend");
 }
 
-#pragma weak MPI_Ibsend = PMPI_Ibsend
 int PMPI_Ibsend(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                 MPI_Request *request)
 {
     return sm_isend(buf, count, dt, dest, tag, comm, SM_MODE_BUFFERED, request, "MPI_Ibsend");
 }
 
-#pragma weak MPI_Recv = PMPI_Recv
 int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
               MPI_Status *status)
 {
@@ -292,14 +283,12 @@ int PMPI_Recv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Co
                     "MPI_Recv");
 }
 
-#pragma weak MPI_Irecv = PMPI_Irecv
 int PMPI_Irecv(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
                MPI_Request *request)
 {
     return sm_irecv(buf, count, dt, source, tag, comm, request, "MPI_Irecv");
 }
 
-#pragma weak MPI_Sendrecv = PMPI_Sendrecv
 int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest,
                   int sendtag, void *recvbuf, int recvcount, MPI_Datatype recvtype, int source,
                   int recvtag, MPI_Comm comm, MPI_Status *status)
@@ -319,7 +308,6 @@ int PMPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int
     return err ? sm_error(comm, err, "MPI_Sendrecv", NULL) : MPI_SUCCESS;
 }
 
-#pragma weak MPI_Sendrecv_replace = PMPI_Sendrecv_replace
 int PMPI_Sendrecv_replace(void *buf, int count, MPI_Datatype dt, int dest, int sendtag,
                           int source, int recvtag, MPI_Comm comm, MPI_Status *status)
 {

@@ -259,7 +259,6 @@ size_t sm_dt_elements_bytes(MPI_Datatype dt, MPI_Count count)
 }
 
 /* ---- MPI_Pack family --------------------------------------------------------------------- */
-#pragma weak MPI_Pack_size = PMPI_Pack_size
 int PMPI_Pack_size(int incount, MPI_Datatype dt, MPI_Comm comm, int *size)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Pack_size"));
@@ -270,7 +269,6 @@ int PMPI_Pack_size(int incount, MPI_Datatype dt, MPI_Comm comm, int *size)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Pack = PMPI_Pack
 int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype dt, void *outbuf, int outsize,
               int *position, MPI_Comm comm)
 {
@@ -288,7 +286,6 @@ int PMPI_Pack(const void *inbuf, int incount, MPI_Datatype dt, void *outbuf, int
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Unpack = PMPI_Unpack
 int PMPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                 MPI_Datatype dt, MPI_Comm comm)
 {
@@ -480,7 +477,6 @@ static int check_rep(const char *datarep, const char *fn)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Pack_external_size = PMPI_Pack_external_size
 int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype dt, MPI_Aint *size)
 {
     const char *fn = "MPI_Pack_external_size";
@@ -493,7 +489,6 @@ int PMPI_Pack_external_size(const char *datarep, int incount, MPI_Datatype dt, M
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Pack_external = PMPI_Pack_external
 int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype dt,
                        void *outbuf, MPI_Aint outsize, MPI_Aint *position)
 {
@@ -514,7 +509,6 @@ int PMPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Unpack_external = PMPI_Unpack_external
 int PMPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
                          MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype dt)
 {

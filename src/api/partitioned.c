@@ -178,7 +178,6 @@ static int make(void *buf, int partitions, MPI_Count count, MPI_Datatype dt, int
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Psend_init = PMPI_Psend_init
 int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype,
                     int dest, int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -186,7 +185,6 @@ int PMPI_Psend_init(const void *buf, int partitions, MPI_Count count, MPI_Dataty
                 "MPI_Psend_init");
 }
 
-#pragma weak MPI_Precv_init = PMPI_Precv_init
 int PMPI_Precv_init(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source,
                     int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -222,7 +220,6 @@ static int ready_one(struct part *p, int k, const char *fn)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Pready = PMPI_Pready
 int PMPI_Pready(int partition, MPI_Request request)
 {
     struct part *p;
@@ -230,7 +227,6 @@ int PMPI_Pready(int partition, MPI_Request request)
     return ready_one(p, partition, "MPI_Pready");
 }
 
-#pragma weak MPI_Pready_range = PMPI_Pready_range
 int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request)
 {
     const char *fn = "MPI_Pready_range";
@@ -244,7 +240,6 @@ int PMPI_Pready_range(int partition_low, int partition_high, MPI_Request request
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Pready_list = PMPI_Pready_list
 int PMPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request)
 {
     const char *fn = "MPI_Pready_list";
@@ -257,7 +252,6 @@ int PMPI_Pready_list(int length, const int array_of_partitions[], MPI_Request re
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Parrived = PMPI_Parrived
 int PMPI_Parrived(MPI_Request request, int partition, int *flag)
 {
     const char *fn = "MPI_Parrived";

@@ -29,35 +29,30 @@ static int make(const void *buf, int count, MPI_Datatype dt, int peer, int tag, 
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Send_init = PMPI_Send_init
 int PMPI_Send_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                    MPI_Request *request)
 {
     return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_STANDARD, request,
                 "MPI_Send_init");
 }
-#pragma weak MPI_Ssend_init = PMPI_Ssend_init
 int PMPI_Ssend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                     MPI_Request *request)
 {
     return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_SYNC, request,
                 "MPI_Ssend_init");
 }
-#pragma weak MPI_Rsend_init = PMPI_Rsend_init
 int PMPI_Rsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                     MPI_Request *request)
 {
     return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_READY, request,
                 "MPI_Rsend_init");
 }
-#pragma weak MPI_Bsend_init = PMPI_Bsend_init
 int PMPI_Bsend_init(const void *buf, int count, MPI_Datatype dt, int dest, int tag, MPI_Comm comm,
                     MPI_Request *request)
 {
     return make(buf, count, dt, dest, tag, comm, SM_REQ_SEND, SM_MODE_BUFFERED, request,
                 "MPI_Bsend_init");
 }
-#pragma weak MPI_Recv_init = PMPI_Recv_init
 int PMPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag, MPI_Comm comm,
                    MPI_Request *request)
 {
@@ -65,7 +60,6 @@ int PMPI_Recv_init(void *buf, int count, MPI_Datatype dt, int source, int tag, M
                 "MPI_Recv_init");
 }
 
-#pragma weak MPI_Start = PMPI_Start
 int PMPI_Start(MPI_Request *request)
 {
     SM_TRY(sm_check_init("MPI_Start"));
@@ -103,7 +97,6 @@ int PMPI_Start(MPI_Request *request)
     return sm_send_start(&r->base);
 }
 
-#pragma weak MPI_Startall = PMPI_Startall
 int PMPI_Startall(int count, MPI_Request requests[])
 {
     for (int i = 0; i < count; i++)

@@ -70,7 +70,6 @@ static int probe(int source, int tag, MPI_Comm comm, int block, int take, struct
     return found;
 }
 
-#pragma weak MPI_Iprobe = PMPI_Iprobe
 int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     SM_TRY(check_probe(source, tag, comm, "MPI_Iprobe"));
@@ -88,7 +87,6 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *statu
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Probe = PMPI_Probe
 int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     SM_TRY(check_probe(source, tag, comm, "MPI_Probe"));
@@ -110,7 +108,6 @@ static MPI_Message wrap(MPI_Comm comm, struct sm_msg *m)
     return h;
 }
 
-#pragma weak MPI_Improbe = PMPI_Improbe
 int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
                  MPI_Status *status)
 {
@@ -133,7 +130,6 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mes
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Mprobe = PMPI_Mprobe
 int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
 {
     SM_TRY(check_probe(source, tag, comm, "MPI_Mprobe"));
@@ -152,7 +148,6 @@ int PMPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_St
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Imrecv = PMPI_Imrecv
 int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Request *request)
 {
     SM_TRY(sm_check_init("MPI_Imrecv"));
@@ -175,7 +170,6 @@ int PMPI_Imrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Mrecv = PMPI_Mrecv
 int PMPI_Mrecv(void *buf, int count, MPI_Datatype dt, MPI_Message *message, MPI_Status *status)
 {
     MPI_Request r;

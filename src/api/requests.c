@@ -64,7 +64,6 @@ static int greq_free(MPI_Request r)
     return err;
 }
 
-#pragma weak MPI_Grequest_start = PMPI_Grequest_start
 int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
                         MPI_Grequest_free_function *free_fn,
                         MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
@@ -84,7 +83,6 @@ int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Grequest_complete = PMPI_Grequest_complete
 int PMPI_Grequest_complete(MPI_Request request)
 {
     SM_TRY(sm_check_init("MPI_Grequest_complete"));
@@ -192,7 +190,6 @@ static void wait_until(int (*done)(void *), void *arg, int n, MPI_Request *reqs)
     }
 }
 
-#pragma weak MPI_Wait = PMPI_Wait
 int PMPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     SM_TRY(sm_check_init("MPI_Wait"));
@@ -203,7 +200,6 @@ int PMPI_Wait(MPI_Request *request, MPI_Status *status)
     return err ? sm_error(c, err, "MPI_Wait", NULL) : MPI_SUCCESS;
 }
 
-#pragma weak MPI_Test = PMPI_Test
 int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     SM_TRY(sm_check_init("MPI_Test"));
@@ -281,7 +277,6 @@ static int finish_all(int count, MPI_Request *reqs, MPI_Status *statuses, MPI_Co
     return any_err ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
 }
 
-#pragma weak MPI_Waitall = PMPI_Waitall
 int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     SM_TRY(check_array(count, requests, "MPI_Waitall"));
@@ -292,7 +287,6 @@ int PMPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     return err ? sm_error(c, err, "MPI_Waitall", NULL) : MPI_SUCCESS;
 }
 
-#pragma weak MPI_Testall = PMPI_Testall
 int PMPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
 {
     SM_TRY(check_array(count, requests, "MPI_Testall"));
@@ -323,7 +317,6 @@ static int take_any(int count, MPI_Request *requests, int *index, MPI_Status *st
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Waitany = PMPI_Waitany
 int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
     SM_TRY(check_array(count, requests, "MPI_Waitany"));
@@ -332,7 +325,6 @@ int PMPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *stat
     return take_any(count, requests, index, status, "MPI_Waitany");
 }
 
-#pragma weak MPI_Testany = PMPI_Testany
 int PMPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
 {
     SM_TRY(check_array(count, requests, "MPI_Testany"));
@@ -372,7 +364,6 @@ static int take_some(int incount, MPI_Request *requests, int *outcount, int *ind
     return any_err ? sm_error(c, MPI_ERR_IN_STATUS, fn, NULL) : MPI_SUCCESS;
 }
 
-#pragma weak MPI_Waitsome = PMPI_Waitsome
 int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
                   MPI_Status statuses[])
 {
@@ -382,7 +373,6 @@ int PMPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indice
     return take_some(incount, requests, outcount, indices, statuses, "MPI_Waitsome");
 }
 
-#pragma weak MPI_Testsome = PMPI_Testsome
 int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
                   MPI_Status statuses[])
 {
@@ -391,7 +381,6 @@ int PMPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indice
     return take_some(incount, requests, outcount, indices, statuses, "MPI_Testsome");
 }
 
-#pragma weak MPI_Cancel = PMPI_Cancel
 int PMPI_Cancel(MPI_Request *request)
 {
     SM_TRY(sm_check_init("MPI_Cancel"));
@@ -415,7 +404,6 @@ int PMPI_Cancel(MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Test_cancelled = PMPI_Test_cancelled
 int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
     if (!status || !flag)
@@ -424,7 +412,6 @@ int PMPI_Test_cancelled(const MPI_Status *status, int *flag)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Request_free = PMPI_Request_free
 int PMPI_Request_free(MPI_Request *request)
 {
     SM_TRY(sm_check_init("MPI_Request_free"));
@@ -454,7 +441,6 @@ int PMPI_Request_free(MPI_Request *request)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Request_get_status = PMPI_Request_get_status
 int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 {
     SM_TRY(sm_check_init("MPI_Request_get_status"));
@@ -485,7 +471,6 @@ int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
 }
 
 /* ---- MPI-4.1: non-destructive completion checks over arrays ---------------------------- */
-#pragma weak MPI_Request_get_status_any = PMPI_Request_get_status_any
 int PMPI_Request_get_status_any(int count, MPI_Request reqs[], int *index, int *flag,
                                 MPI_Status *status)
 {
@@ -515,7 +500,6 @@ int PMPI_Request_get_status_any(int count, MPI_Request reqs[], int *index, int *
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Request_get_status_all = PMPI_Request_get_status_all
 int PMPI_Request_get_status_all(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
     const char *fn = "MPI_Request_get_status_all";
@@ -536,7 +520,6 @@ int PMPI_Request_get_status_all(int count, MPI_Request reqs[], int *flag, MPI_St
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Request_get_status_some = PMPI_Request_get_status_some
 int PMPI_Request_get_status_some(int incount, MPI_Request reqs[], int *outcount, int indices[],
                                  MPI_Status statuses[])
 {

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "api/api.h"
+#include "engine/thread_lock.h"
 
 struct sctpmpi_session {
     int valid;
@@ -59,7 +60,6 @@ static int pset_index(const char *name)
     return -1;
 }
 
-#pragma weak MPI_Session_init = PMPI_Session_init
 int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
 {
     const char *fn = "MPI_Session_init";
@@ -82,19 +82,21 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
         PMPI_Info_create(&s->info);
     const char *lv[] = { "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
                          "MPI_THREAD_MULTIPLE" };
-    /* the library gives at most MPI_THREAD_SERIALIZED (init.c) */
+    /* a session asks for its level with the "thread_level" key (default SERIALIZED, which
+     * costs nothing); MPI_THREAD_MULTIPLE turns the global lock on (thread_lock.h) */
     const char *req = sm_info_lookup(s->info, "thread_level");
     int lvl = MPI_THREAD_SERIALIZED;
     if (req)
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 4; i++)
             if (strcasecmp(req, lv[i]) == 0)
                 lvl = i;
+    if (lvl == MPI_THREAD_MULTIPLE)
+        sm_threads_enable();
     PMPI_Info_set(s->info, "thread_level", lv[lvl]);
     *session = s;
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Session_finalize = PMPI_Session_finalize
 int PMPI_Session_finalize(MPI_Session *session)
 {
     const char *fn = "MPI_Session_finalize";
@@ -112,7 +114,6 @@ int PMPI_Session_finalize(MPI_Session *session)
     return rc ? session_error(MPI_SESSION_NULL, rc, fn, NULL) : MPI_SUCCESS;
 }
 
-#pragma weak MPI_Session_get_num_psets = PMPI_Session_get_num_psets
 int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_names)
 {
     const char *fn = "MPI_Session_get_num_psets";
@@ -124,7 +125,6 @@ int PMPI_Session_get_num_psets(MPI_Session session, MPI_Info info, int *npset_na
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Session_get_nth_pset = PMPI_Session_get_nth_pset
 int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *pset_len,
                               char *pset_name)
 {
@@ -147,7 +147,6 @@ int PMPI_Session_get_nth_pset(MPI_Session session, MPI_Info info, int n, int *ps
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Session_get_pset_info = PMPI_Session_get_pset_info
 int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_Info *info)
 {
     const char *fn = "MPI_Session_get_pset_info";
@@ -164,7 +163,6 @@ int PMPI_Session_get_pset_info(MPI_Session session, const char *pset_name, MPI_I
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Session_get_info = PMPI_Session_get_info
 int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
 {
     const char *fn = "MPI_Session_get_info";
@@ -175,7 +173,6 @@ int PMPI_Session_get_info(MPI_Session session, MPI_Info *info_used)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Group_from_session_pset = PMPI_Group_from_session_pset
 int PMPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_Group *newgroup)
 {
     const char *fn = "MPI_Group_from_session_pset";
@@ -210,7 +207,6 @@ static int string_tag(const char *s)
     return (int)(h & 0x0fffffff);
 }
 
-#pragma weak MPI_Comm_create_from_group = PMPI_Comm_create_from_group
 int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info info,
                                 MPI_Errhandler errhandler, MPI_Comm *newcomm)
 {
@@ -242,7 +238,6 @@ int PMPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Intercomm_create_from_groups = PMPI_Intercomm_create_from_groups
 int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
                                       MPI_Group remote_group, int remote_leader,
                                       const char *stringtag, MPI_Info info,
@@ -280,7 +275,6 @@ int PMPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader,
 }
 
 /* ---- session error handlers --------------------------------------------------------------- */
-#pragma weak MPI_Session_create_errhandler = PMPI_Session_create_errhandler
 int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *function,
                                    MPI_Errhandler *errhandler)
 {
@@ -295,7 +289,6 @@ int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *function,
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Session_set_errhandler = PMPI_Session_set_errhandler
 int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
 {
     const char *fn = "MPI_Session_set_errhandler";
@@ -308,7 +301,6 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Session_get_errhandler = PMPI_Session_get_errhandler
 int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
 {
     const char *fn = "MPI_Session_get_errhandler";
@@ -320,7 +312,6 @@ int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Session_call_errhandler = PMPI_Session_call_errhandler
 int PMPI_Session_call_errhandler(MPI_Session session, int errorcode)
 {
     const char *fn = "MPI_Session_call_errhandler";

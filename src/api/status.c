@@ -10,7 +10,6 @@ static int check_status(const MPI_Status *status, const void *out, const char *f
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Status_get_source = PMPI_Status_get_source
 int PMPI_Status_get_source(MPI_Status *status, int *source)
 {
     SM_TRY(check_status(status, source, "MPI_Status_get_source"));
@@ -18,7 +17,6 @@ int PMPI_Status_get_source(MPI_Status *status, int *source)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Status_set_source = PMPI_Status_set_source
 int PMPI_Status_set_source(MPI_Status *status, int source)
 {
     SM_TRY(check_status(status, status, "MPI_Status_set_source"));
@@ -26,7 +24,6 @@ int PMPI_Status_set_source(MPI_Status *status, int source)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Status_get_tag = PMPI_Status_get_tag
 int PMPI_Status_get_tag(MPI_Status *status, int *tag)
 {
     SM_TRY(check_status(status, tag, "MPI_Status_get_tag"));
@@ -34,7 +31,6 @@ int PMPI_Status_get_tag(MPI_Status *status, int *tag)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Status_set_tag = PMPI_Status_set_tag
 int PMPI_Status_set_tag(MPI_Status *status, int tag)
 {
     SM_TRY(check_status(status, status, "MPI_Status_set_tag"));
@@ -42,7 +38,6 @@ int PMPI_Status_set_tag(MPI_Status *status, int tag)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Status_get_error = PMPI_Status_get_error
 int PMPI_Status_get_error(MPI_Status *status, int *error)
 {
     SM_TRY(check_status(status, error, "MPI_Status_get_error"));
@@ -50,7 +45,6 @@ int PMPI_Status_get_error(MPI_Status *status, int *error)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Status_set_error = PMPI_Status_set_error
 int PMPI_Status_set_error(MPI_Status *status, int error)
 {
     SM_TRY(check_status(status, status, "MPI_Status_set_error"));

@@ -82,7 +82,6 @@ static int sub_first(MPI_Comm comm, int n, MPI_Comm *out)
     return rc;
 }
 
-#pragma weak MPI_Topo_test = PMPI_Topo_test
 int PMPI_Topo_test(MPI_Comm comm, int *status)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Topo_test"));
@@ -91,7 +90,6 @@ int PMPI_Topo_test(MPI_Comm comm, int *status)
 }
 
 /* ---- Cartesian --------------------------------------------------------------------------- */
-#pragma weak MPI_Cart_create = PMPI_Cart_create
 int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
                      MPI_Comm *comm_cart)
 {
@@ -123,7 +121,6 @@ int PMPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int perio
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Cartdim_get = PMPI_Cartdim_get
 int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
 {
     int err;
@@ -134,7 +131,6 @@ int PMPI_Cartdim_get(MPI_Comm comm, int *ndims)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Cart_get = PMPI_Cart_get
 int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[])
 {
     int err;
@@ -153,7 +149,6 @@ int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coo
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Cart_coords = PMPI_Cart_coords
 int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
 {
     int err;
@@ -170,7 +165,6 @@ int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[])
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Cart_rank = PMPI_Cart_rank
 int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
 {
     int err;
@@ -190,7 +184,6 @@ int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Cart_shift = PMPI_Cart_shift
 int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *source, int *dest)
 {
     int err;
@@ -218,7 +211,6 @@ int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *source, int *de
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Cart_sub = PMPI_Cart_sub
 int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
 {
     int err;
@@ -246,7 +238,6 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Cart_map = PMPI_Cart_map
 int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank)
 {
     (void)periods;
@@ -340,7 +331,6 @@ static void dims_dfs(struct dims_search *s, int i, int r)
     }
 }
 
-#pragma weak MPI_Dims_create = PMPI_Dims_create
 int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 {
     const char *fn = "MPI_Dims_create";
@@ -392,7 +382,6 @@ int PMPI_Dims_create(int nnodes, int ndims, int dims[])
 }
 
 /* ---- graphs ------------------------------------------------------------------------------ */
-#pragma weak MPI_Graph_create = PMPI_Graph_create
 int PMPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[],
                       int reorder, MPI_Comm *comm_graph)
 {
@@ -413,7 +402,6 @@ int PMPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int ed
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Graphdims_get = PMPI_Graphdims_get
 int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
 {
     int err;
@@ -425,7 +413,6 @@ int PMPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Graph_get = PMPI_Graph_get
 int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[])
 {
     int err;
@@ -440,7 +427,6 @@ int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int e
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Graph_neighbors_count = PMPI_Graph_neighbors_count
 int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
 {
     int err;
@@ -453,7 +439,6 @@ int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Graph_neighbors = PMPI_Graph_neighbors
 int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[])
 {
     int n;
@@ -465,7 +450,6 @@ int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbor
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Graph_map = PMPI_Graph_map
 int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank)
 {
     (void)index, (void)edges;
@@ -492,7 +476,6 @@ static void set_dist(MPI_Comm c, int indeg, const int *srcs, const int *sw, int 
     sm_comm_x(c)->topo = t;
 }
 
-#pragma weak MPI_Dist_graph_create_adjacent = PMPI_Dist_graph_create_adjacent
 int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
                                     const int sourceweights[], int outdegree,
                                     const int destinations[], const int destweights[],
@@ -506,7 +489,6 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sourc
 
 /* each process names edges (sources[i] -> destinations[...]); everyone learns its own in-
  * and out-edges through an all-to-all of edge counts and edge lists */
-#pragma weak MPI_Dist_graph_create = PMPI_Dist_graph_create
 int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
                            const int destinations[], const int weights[], MPI_Info info,
                            int reorder, MPI_Comm *newcomm)
@@ -572,7 +554,6 @@ int PMPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int 
     return rc;
 }
 
-#pragma weak MPI_Dist_graph_neighbors_count = PMPI_Dist_graph_neighbors_count
 int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted)
 {
     int err;
@@ -595,7 +576,6 @@ int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Dist_graph_neighbors = PMPI_Dist_graph_neighbors
 int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxin, int sources[], int sourceweights[],
                               int maxout, int destinations[], int destweights[])
 {

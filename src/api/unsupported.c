@@ -19,7 +19,6 @@ static int unsupported(MPI_Comm c, const char *fn, const char *what)
     return sm_error(c, MPI_ERR_UNSUPPORTED_OPERATION, fn, "%s", what);
 }
 
-#pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent
 int PMPI_Comm_get_parent(MPI_Comm *parent)
 {
     SM_TRY(sm_check_init("MPI_Comm_get_parent"));
@@ -30,14 +29,12 @@ int PMPI_Comm_get_parent(MPI_Comm *parent)
 }
 
 /* ---- dynamic processes ---- */
-#pragma weak MPI_Comm_spawn = PMPI_Comm_spawn
 int PMPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
                     MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
     return unsupported(comm, "MPI_Comm_spawn", "dynamic process management is not supported");
 }
 
-#pragma weak MPI_Comm_spawn_multiple = PMPI_Comm_spawn_multiple
 int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
                              const int array_of_maxprocs[], const MPI_Info array_of_info[],
                              int root, MPI_Comm comm, MPI_Comm *intercomm,
@@ -47,56 +44,48 @@ int PMPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_
                        "dynamic process management is not supported");
 }
 
-#pragma weak MPI_Comm_connect = PMPI_Comm_connect
 int PMPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                       MPI_Comm *newcomm)
 {
     return unsupported(comm, "MPI_Comm_connect", "dynamic process management is not supported");
 }
 
-#pragma weak MPI_Comm_accept = PMPI_Comm_accept
 int PMPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
                      MPI_Comm *newcomm)
 {
     return unsupported(comm, "MPI_Comm_accept", "dynamic process management is not supported");
 }
 
-#pragma weak MPI_Comm_join = PMPI_Comm_join
 int PMPI_Comm_join(int fd, MPI_Comm *intercomm)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Comm_join",
                        "dynamic process management is not supported");
 }
 
-#pragma weak MPI_Open_port = PMPI_Open_port
 int PMPI_Open_port(MPI_Info info, char *port_name)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Open_port",
                        "dynamic process management is not supported");
 }
 
-#pragma weak MPI_Close_port = PMPI_Close_port
 int PMPI_Close_port(const char *port_name)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Close_port",
                        "dynamic process management is not supported");
 }
 
-#pragma weak MPI_Publish_name = PMPI_Publish_name
 int PMPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Publish_name",
                        "dynamic process management is not supported");
 }
 
-#pragma weak MPI_Unpublish_name = PMPI_Unpublish_name
 int PMPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Unpublish_name",
                        "dynamic process management is not supported");
 }
 
-#pragma weak MPI_Lookup_name = PMPI_Lookup_name
 int PMPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name)
 {
     return unsupported(MPI_COMM_WORLD, "MPI_Lookup_name",

@@ -17,13 +17,11 @@ static int create(void (*fn)(void), MPI_Errhandler *errhandler, const char *name
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
 int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
     return create((void (*)(void))fn, errhandler, "MPI_Win_create_errhandler");
 }
 
-#pragma weak MPI_File_create_errhandler = PMPI_File_create_errhandler
 int PMPI_File_create_errhandler(MPI_File_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
     return create((void (*)(void))fn, errhandler, "MPI_File_create_errhandler");

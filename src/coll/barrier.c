@@ -44,13 +44,11 @@ static int barrier(MPI_Comm comm, const struct sm_how *how, const char *fn)
     return sm_sched_run(s, how, fn);
 }
 
-#pragma weak MPI_Barrier = PMPI_Barrier
 int PMPI_Barrier(MPI_Comm comm)
 {
     return barrier(comm, NULL, "MPI_Barrier");
 }
 
-#pragma weak MPI_Ibarrier = PMPI_Ibarrier
 int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_nb(comm, request, "MPI_Ibarrier"));
@@ -58,7 +56,6 @@ int PMPI_Ibarrier(MPI_Comm comm, MPI_Request *request)
 }
 
 /* ---- persistent forms (MPI-4): the schedule is built here and run at every MPI_Start ---- */
-#pragma weak MPI_Barrier_init = PMPI_Barrier_init
 int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
     SM_TRY(sm_coll_check_init(comm, info, request, "MPI_Barrier_init"));

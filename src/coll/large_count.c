@@ -10,12 +10,9 @@
 #include "api/large_count.h"
 #include "util/util.h"
 
-#define LC_STR(x) #x
 /* the extra argument of the non-blocking forms */
 #define LC_RQ_DECL , MPI_Request *req
 #define LC_RQ_PASS , req
-#define LC_WEAK(NAME) _Pragma(LC_STR(weak MPI_##NAME##_c = PMPI_##NAME##_c))
-/* the extra arguments of the persistent forms */
 #define LC_PI_DECL , MPI_Info info, MPI_Request *req
 #define LC_PI_PASS , info, req
 
@@ -84,7 +81,6 @@ static int leaf(MPI_Comm comm, int root, const void *buf)
 
 /* ---- (sbuf, scount, stype, rbuf, rcount, rtype, comm) ------------------------------------ */
 #define LC_GATHERLIKE(NAME, DECL, PASS, HOW)                                                     \
-    LC_WEAK(NAME)                                                                                \
     int PMPI_##NAME##_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,             \
                         MPI_Count rc, MPI_Datatype rt, MPI_Comm comm DECL)                       \
     {                                                                                            \
@@ -115,7 +111,6 @@ LC_GATHERLIKE(Neighbor_alltoall_init, LC_PI_DECL, LC_PI_PASS, PI(info, req))
 
 /* ---- rooted: Gather (the receive side counts at the root), Scatter (the send side) ------- */
 #define LC_ROOTED(NAME, SSIG, RSIG, DECL, PASS, HOW)                                             \
-    LC_WEAK(NAME)                                                                                \
     int PMPI_##NAME##_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,             \
                         MPI_Count rc, MPI_Datatype rt, int root, MPI_Comm comm DECL)             \
     {                                                                                            \
@@ -141,7 +136,6 @@ LC_ROOTED(Scatter_init, am_root(comm, root), leaf(comm, root, rbuf), LC_PI_DECL,
           PI(info, req))
 
 #define LC_BCAST(NAME, DECL, PASS, HOW)                                                          \
-    LC_WEAK(NAME)                                                                                \
     int PMPI_##NAME##_c(void *buf, MPI_Count count, MPI_Datatype dt, int root,                   \
                         MPI_Comm comm DECL)                                                      \
     {                                                                                            \
@@ -168,7 +162,6 @@ static int over_total(MPI_Comm comm, MPI_Count count)
 
 /* ---- reductions ---------------------------------------------------------------------------- */
 #define LC_REDUCE(NAME, FORCE, DECL, PASS, HOW)                                                  \
-    LC_WEAK(NAME)                                                                                \
     int PMPI_##NAME##_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,          \
                         MPI_Op op, MPI_Comm comm DECL)                                           \
     {                                                                                            \
@@ -195,7 +188,6 @@ LC_REDUCE(Reduce_scatter_block_init, over_total(comm, count), LC_PI_DECL, LC_PI_
           PI(info, req))
 
 #define LC_REDUCE_ROOTED(NAME, FORCE, DECL, PASS, HOW)                                           \
-    LC_WEAK(NAME)                                                                                \
     int PMPI_##NAME##_c(const void *sbuf, void *rbuf, MPI_Count count, MPI_Datatype dt,          \
                         MPI_Op op, int root, MPI_Comm comm DECL)                                 \
     {                                                                                            \
@@ -222,7 +214,6 @@ static void never_called(void *in, void *inout, int *len, MPI_Datatype *dt)
     sm_die("large-count user operation called through the int callback");
 }
 
-#pragma weak MPI_Op_create_c = PMPI_Op_create_c
 int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
 {
     if (!user_fn || !op)
@@ -232,7 +223,6 @@ int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Reduce_local_c = PMPI_Reduce_local_c
 int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count, MPI_Datatype dt,
                         MPI_Op op)
 {
@@ -540,7 +530,6 @@ static int gatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
     return e;
 }
 
-#pragma weak MPI_Gatherv_c = PMPI_Gatherv_c
 int PMPI_Gatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
                    const MPI_Count rcs[], const MPI_Aint displs[], MPI_Datatype rt, int root,
                    MPI_Comm comm)
@@ -548,7 +537,6 @@ int PMPI_Gatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
     return gatherv(sbuf, sc, st, rbuf, rcs, displs, rt, root, comm, NULL, "MPI_Gatherv_c");
 }
 
-#pragma weak MPI_Igatherv_c = PMPI_Igatherv_c
 int PMPI_Igatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
                     const MPI_Count rcs[], const MPI_Aint displs[], MPI_Datatype rt, int root,
                     MPI_Comm comm, MPI_Request *req)
@@ -603,7 +591,6 @@ static int scatterv(const void *sbuf, const MPI_Count *scs, const MPI_Aint *disp
     return e;
 }
 
-#pragma weak MPI_Scatterv_c = PMPI_Scatterv_c
 int PMPI_Scatterv_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint displs[],
                     MPI_Datatype st, void *rbuf, MPI_Count rc, MPI_Datatype rt, int root,
                     MPI_Comm comm)
@@ -611,7 +598,6 @@ int PMPI_Scatterv_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint disp
     return scatterv(sbuf, scs, displs, st, rbuf, rc, rt, root, comm, NULL, "MPI_Scatterv_c");
 }
 
-#pragma weak MPI_Iscatterv_c = PMPI_Iscatterv_c
 int PMPI_Iscatterv_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint displs[],
                      MPI_Datatype st, void *rbuf, MPI_Count rc, MPI_Datatype rt, int root,
                      MPI_Comm comm, MPI_Request *req)
@@ -672,7 +658,6 @@ static int allgatherv(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbu
     return e;
 }
 
-#pragma weak MPI_Allgatherv_c = PMPI_Allgatherv_c
 int PMPI_Allgatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
                       const MPI_Count rcs[], const MPI_Aint displs[], MPI_Datatype rt,
                       MPI_Comm comm)
@@ -680,7 +665,6 @@ int PMPI_Allgatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbu
     return allgatherv(sbuf, sc, st, rbuf, rcs, displs, rt, comm, NULL, "MPI_Allgatherv_c");
 }
 
-#pragma weak MPI_Iallgatherv_c = PMPI_Iallgatherv_c
 int PMPI_Iallgatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
                        const MPI_Count rcs[], const MPI_Aint displs[], MPI_Datatype rt,
                        MPI_Comm comm, MPI_Request *req)
@@ -730,7 +714,6 @@ static int alltoallvw(const void *sbuf, const MPI_Count *scs, const MPI_Aint *sd
     return e;
 }
 
-#pragma weak MPI_Alltoallv_c = PMPI_Alltoallv_c
 int PMPI_Alltoallv_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
                      MPI_Datatype st, void *rbuf, const MPI_Count rcs[], const MPI_Aint rds[],
                      MPI_Datatype rt, MPI_Comm comm)
@@ -739,7 +722,6 @@ int PMPI_Alltoallv_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds
                       "MPI_Alltoallv_c");
 }
 
-#pragma weak MPI_Ialltoallv_c = PMPI_Ialltoallv_c
 int PMPI_Ialltoallv_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
                       MPI_Datatype st, void *rbuf, const MPI_Count rcs[], const MPI_Aint rds[],
                       MPI_Datatype rt, MPI_Comm comm, MPI_Request *req)
@@ -750,7 +732,6 @@ int PMPI_Ialltoallv_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sd
                       "MPI_Ialltoallv_c");
 }
 
-#pragma weak MPI_Alltoallw_c = PMPI_Alltoallw_c
 int PMPI_Alltoallw_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
                      const MPI_Datatype sts[], void *rbuf, const MPI_Count rcs[],
                      const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm)
@@ -761,7 +742,6 @@ int PMPI_Alltoallw_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds
                       NULL, "MPI_Alltoallw_c");
 }
 
-#pragma weak MPI_Ialltoallw_c = PMPI_Ialltoallw_c
 int PMPI_Ialltoallw_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
                       const MPI_Datatype sts[], void *rbuf, const MPI_Count rcs[],
                       const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm,
@@ -834,14 +814,12 @@ static int reduce_scatter(const void *sbuf, void *rbuf, const MPI_Count *rcs, MP
     return e;
 }
 
-#pragma weak MPI_Reduce_scatter_c = PMPI_Reduce_scatter_c
 int PMPI_Reduce_scatter_c(const void *sbuf, void *rbuf, const MPI_Count rcs[], MPI_Datatype dt,
                           MPI_Op op, MPI_Comm comm)
 {
     return reduce_scatter(sbuf, rbuf, rcs, dt, op, comm, NULL, "MPI_Reduce_scatter_c");
 }
 
-#pragma weak MPI_Ireduce_scatter_c = PMPI_Ireduce_scatter_c
 int PMPI_Ireduce_scatter_c(const void *sbuf, void *rbuf, const MPI_Count rcs[], MPI_Datatype dt,
                            MPI_Op op, MPI_Comm comm, MPI_Request *req)
 {
@@ -908,7 +886,6 @@ static int neighbor_vw(int kind, const void *sbuf, MPI_Count sc, const MPI_Count
     return e;
 }
 
-#pragma weak MPI_Neighbor_allgatherv_c = PMPI_Neighbor_allgatherv_c
 int PMPI_Neighbor_allgatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
                                const MPI_Count rcs[], const MPI_Aint displs[], MPI_Datatype rt,
                                MPI_Comm comm)
@@ -917,7 +894,6 @@ int PMPI_Neighbor_allgatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, 
                        "MPI_Neighbor_allgatherv_c");
 }
 
-#pragma weak MPI_Ineighbor_allgatherv_c = PMPI_Ineighbor_allgatherv_c
 int PMPI_Ineighbor_allgatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
                                 const MPI_Count rcs[], const MPI_Aint displs[], MPI_Datatype rt,
                                 MPI_Comm comm, MPI_Request *req)
@@ -928,7 +904,6 @@ int PMPI_Ineighbor_allgatherv_c(const void *sbuf, MPI_Count sc, MPI_Datatype st,
                        NB(req), "MPI_Ineighbor_allgatherv_c");
 }
 
-#pragma weak MPI_Neighbor_alltoallv_c = PMPI_Neighbor_alltoallv_c
 int PMPI_Neighbor_alltoallv_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
                               MPI_Datatype st, void *rbuf, const MPI_Count rcs[],
                               const MPI_Aint rds[], MPI_Datatype rt, MPI_Comm comm)
@@ -937,7 +912,6 @@ int PMPI_Neighbor_alltoallv_c(const void *sbuf, const MPI_Count scs[], const MPI
                        "MPI_Neighbor_alltoallv_c");
 }
 
-#pragma weak MPI_Ineighbor_alltoallv_c = PMPI_Ineighbor_alltoallv_c
 int PMPI_Ineighbor_alltoallv_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
                                MPI_Datatype st, void *rbuf, const MPI_Count rcs[],
                                const MPI_Aint rds[], MPI_Datatype rt, MPI_Comm comm,
@@ -949,7 +923,6 @@ int PMPI_Ineighbor_alltoallv_c(const void *sbuf, const MPI_Count scs[], const MP
                        "MPI_Ineighbor_alltoallv_c");
 }
 
-#pragma weak MPI_Neighbor_alltoallw_c = PMPI_Neighbor_alltoallw_c
 int PMPI_Neighbor_alltoallw_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
                               const MPI_Datatype sts[], void *rbuf, const MPI_Count rcs[],
                               const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm)
@@ -960,7 +933,6 @@ int PMPI_Neighbor_alltoallw_c(const void *sbuf, const MPI_Count scs[], const MPI
                        "MPI_Neighbor_alltoallw_c");
 }
 
-#pragma weak MPI_Ineighbor_alltoallw_c = PMPI_Ineighbor_alltoallw_c
 int PMPI_Ineighbor_alltoallw_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
                                const MPI_Datatype sts[], void *rbuf, const MPI_Count rcs[],
                                const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm,
@@ -981,7 +953,6 @@ int PMPI_Ineighbor_alltoallw_c(const void *sbuf, const MPI_Count scs[], const MP
             return sm_error(comm, MPI_ERR_REQUEST, FN, "NULL request pointer");                  \
     } while (0)
 
-#pragma weak MPI_Gatherv_init_c = PMPI_Gatherv_init_c
 int PMPI_Gatherv_init_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
                         const MPI_Count rcs[], const MPI_Aint displs[], MPI_Datatype rt, int root,
                         MPI_Comm comm, MPI_Info info, MPI_Request *req)
@@ -991,7 +962,6 @@ int PMPI_Gatherv_init_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *r
                    "MPI_Gatherv_init_c");
 }
 
-#pragma weak MPI_Scatterv_init_c = PMPI_Scatterv_init_c
 int PMPI_Scatterv_init_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint displs[],
                          MPI_Datatype st, void *rbuf, MPI_Count rc, MPI_Datatype rt, int root,
                          MPI_Comm comm, MPI_Info info, MPI_Request *req)
@@ -1001,7 +971,6 @@ int PMPI_Scatterv_init_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint
                     "MPI_Scatterv_init_c");
 }
 
-#pragma weak MPI_Allgatherv_init_c = PMPI_Allgatherv_init_c
 int PMPI_Allgatherv_init_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
                            const MPI_Count rcs[], const MPI_Aint displs[], MPI_Datatype rt,
                            MPI_Comm comm, MPI_Info info, MPI_Request *req)
@@ -1011,7 +980,6 @@ int PMPI_Allgatherv_init_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void
                       "MPI_Allgatherv_init_c");
 }
 
-#pragma weak MPI_Alltoallv_init_c = PMPI_Alltoallv_init_c
 int PMPI_Alltoallv_init_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
                           MPI_Datatype st, void *rbuf, const MPI_Count rcs[],
                           const MPI_Aint rds[], MPI_Datatype rt, MPI_Comm comm, MPI_Info info,
@@ -1022,7 +990,6 @@ int PMPI_Alltoallv_init_c(const void *sbuf, const MPI_Count scs[], const MPI_Ain
                       "MPI_Alltoallv_init_c");
 }
 
-#pragma weak MPI_Alltoallw_init_c = PMPI_Alltoallw_init_c
 int PMPI_Alltoallw_init_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
                           const MPI_Datatype sts[], void *rbuf, const MPI_Count rcs[],
                           const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm,
@@ -1035,7 +1002,6 @@ int PMPI_Alltoallw_init_c(const void *sbuf, const MPI_Count scs[], const MPI_Ain
                       PI(info, req), "MPI_Alltoallw_init_c");
 }
 
-#pragma weak MPI_Reduce_scatter_init_c = PMPI_Reduce_scatter_init_c
 int PMPI_Reduce_scatter_init_c(const void *sbuf, void *rbuf, const MPI_Count rcs[],
                                MPI_Datatype dt, MPI_Op op, MPI_Comm comm, MPI_Info info,
                                MPI_Request *req)
@@ -1045,7 +1011,6 @@ int PMPI_Reduce_scatter_init_c(const void *sbuf, void *rbuf, const MPI_Count rcs
                           "MPI_Reduce_scatter_init_c");
 }
 
-#pragma weak MPI_Neighbor_allgatherv_init_c = PMPI_Neighbor_allgatherv_init_c
 int PMPI_Neighbor_allgatherv_init_c(const void *sbuf, MPI_Count sc, MPI_Datatype st, void *rbuf,
                                     const MPI_Count rcs[], const MPI_Aint displs[],
                                     MPI_Datatype rt, MPI_Comm comm, MPI_Info info,
@@ -1056,7 +1021,6 @@ int PMPI_Neighbor_allgatherv_init_c(const void *sbuf, MPI_Count sc, MPI_Datatype
                        PI(info, req), "MPI_Neighbor_allgatherv_init_c");
 }
 
-#pragma weak MPI_Neighbor_alltoallv_init_c = PMPI_Neighbor_alltoallv_init_c
 int PMPI_Neighbor_alltoallv_init_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
                                    MPI_Datatype st, void *rbuf, const MPI_Count rcs[],
                                    const MPI_Aint rds[], MPI_Datatype rt, MPI_Comm comm,
@@ -1067,7 +1031,6 @@ int PMPI_Neighbor_alltoallv_init_c(const void *sbuf, const MPI_Count scs[], cons
                        PI(info, req), "MPI_Neighbor_alltoallv_init_c");
 }
 
-#pragma weak MPI_Neighbor_alltoallw_init_c = PMPI_Neighbor_alltoallw_init_c
 int PMPI_Neighbor_alltoallw_init_c(const void *sbuf, const MPI_Count scs[], const MPI_Aint sds[],
                                    const MPI_Datatype sts[], void *rbuf, const MPI_Count rcs[],
                                    const MPI_Aint rds[], const MPI_Datatype rts[], MPI_Comm comm,

@@ -108,13 +108,11 @@ static int bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
     return sm_sched_run(s, how, fn);
 }
 
-#pragma weak MPI_Bcast = PMPI_Bcast
 int PMPI_Bcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm)
 {
     return bcast(buf, count, dt, root, comm, NULL, "MPI_Bcast");
 }
 
-#pragma weak MPI_Ibcast = PMPI_Ibcast
 int PMPI_Ibcast(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm,
                 MPI_Request *request)
 {
@@ -170,7 +168,6 @@ static int gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, in
     return sm_sched_run(s, how, fn);
 }
 
-#pragma weak MPI_Gather = PMPI_Gather
 int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                 MPI_Datatype rt, int root, MPI_Comm comm)
 {
@@ -178,7 +175,6 @@ int PMPI_Gather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int r
                    "MPI_Gather");
 }
 
-#pragma weak MPI_Igather = PMPI_Igather
 int PMPI_Igather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                  MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *request)
 {
@@ -187,7 +183,6 @@ int PMPI_Igather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int 
                    "MPI_Igather");
 }
 
-#pragma weak MPI_Gatherv = PMPI_Gatherv
 int PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, const int rcounts[],
                  const int displs[], MPI_Datatype rt, int root, MPI_Comm comm)
 {
@@ -195,7 +190,6 @@ int PMPI_Gatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, cons
                    "MPI_Gatherv");
 }
 
-#pragma weak MPI_Igatherv = PMPI_Igatherv
 int PMPI_Igatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, const int rcounts[],
                   const int displs[], MPI_Datatype rt, int root, MPI_Comm comm,
                   MPI_Request *request)
@@ -244,7 +238,6 @@ static int scatterv(const void *sbuf, int scount, const int *scounts, const int 
     return sm_sched_run(s, how, fn);
 }
 
-#pragma weak MPI_Scatter = PMPI_Scatter
 int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                  MPI_Datatype rt, int root, MPI_Comm comm)
 {
@@ -252,7 +245,6 @@ int PMPI_Scatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int 
                     "MPI_Scatter");
 }
 
-#pragma weak MPI_Iscatter = PMPI_Iscatter
 int PMPI_Iscatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                   MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request *request)
 {
@@ -261,7 +253,6 @@ int PMPI_Iscatter(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int
                     "MPI_Iscatter");
 }
 
-#pragma weak MPI_Scatterv = PMPI_Scatterv
 int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype st,
                   void *rbuf, int rcount, MPI_Datatype rt, int root, MPI_Comm comm)
 {
@@ -269,7 +260,6 @@ int PMPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI
                     "MPI_Scatterv");
 }
 
-#pragma weak MPI_Iscatterv = PMPI_Iscatterv
 int PMPI_Iscatterv(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype st,
                    void *rbuf, int rcount, MPI_Datatype rt, int root, MPI_Comm comm,
                    MPI_Request *request)
@@ -352,7 +342,6 @@ static int allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
     return sm_sched_run(s, how, fn);
 }
 
-#pragma weak MPI_Allgather = PMPI_Allgather
 int PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                    MPI_Datatype rt, MPI_Comm comm)
 {
@@ -360,7 +349,6 @@ int PMPI_Allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, in
                       "MPI_Allgather");
 }
 
-#pragma weak MPI_Iallgather = PMPI_Iallgather
 int PMPI_Iallgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                     MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
@@ -369,7 +357,6 @@ int PMPI_Iallgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, i
                       "MPI_Iallgather");
 }
 
-#pragma weak MPI_Allgatherv = PMPI_Allgatherv
 int PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                     const int rcounts[], const int displs[], MPI_Datatype rt, MPI_Comm comm)
 {
@@ -377,7 +364,6 @@ int PMPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                       "MPI_Allgatherv");
 }
 
-#pragma weak MPI_Iallgatherv = PMPI_Iallgatherv
 int PMPI_Iallgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                      const int rcounts[], const int displs[], MPI_Datatype rt, MPI_Comm comm,
                      MPI_Request *request)
@@ -495,7 +481,6 @@ static int alltoallw(int kind, const void *sbuf, int scount, const int *scounts,
     return sm_sched_run(s, how, fn);
 }
 
-#pragma weak MPI_Alltoall = PMPI_Alltoall
 int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                   MPI_Datatype rt, MPI_Comm comm)
 {
@@ -503,7 +488,6 @@ int PMPI_Alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int
                      "MPI_Alltoall");
 }
 
-#pragma weak MPI_Ialltoall = PMPI_Ialltoall
 int PMPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                    MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
@@ -512,7 +496,6 @@ int PMPI_Ialltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, in
                      SM_NB(request), "MPI_Ialltoall");
 }
 
-#pragma weak MPI_Alltoallv = PMPI_Alltoallv
 int PMPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype st,
                    void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rt,
                    MPI_Comm comm)
@@ -521,7 +504,6 @@ int PMPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], M
                      NULL, "MPI_Alltoallv");
 }
 
-#pragma weak MPI_Ialltoallv = PMPI_Ialltoallv
 int PMPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], MPI_Datatype st,
                     void *rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rt,
                     MPI_Comm comm, MPI_Request *request)
@@ -531,7 +513,6 @@ int PMPI_Ialltoallv(const void *sbuf, const int scounts[], const int sdispls[], 
                      SM_NB(request), "MPI_Ialltoallv");
 }
 
-#pragma weak MPI_Alltoallw = PMPI_Alltoallw
 int PMPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
                    const MPI_Datatype sts[], void *rbuf, const int rcounts[], const int rdispls[],
                    const MPI_Datatype rts[], MPI_Comm comm)
@@ -540,7 +521,6 @@ int PMPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[],
                      NULL, "MPI_Alltoallw");
 }
 
-#pragma weak MPI_Ialltoallw = PMPI_Ialltoallw
 int PMPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[],
                     const MPI_Datatype sts[], void *rbuf, const int rcounts[],
                     const int rdispls[], const MPI_Datatype rts[], MPI_Comm comm,
@@ -552,7 +532,6 @@ int PMPI_Ialltoallw(const void *sbuf, const int scounts[], const int sdispls[],
 }
 
 /* ---- persistent forms (MPI-4): the schedule is built here and run at every MPI_Start ---- */
-#pragma weak MPI_Bcast_init = PMPI_Bcast_init
 int PMPI_Bcast_init(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm comm, MPI_Info info,
                     MPI_Request *request)
 {
@@ -560,7 +539,6 @@ int PMPI_Bcast_init(void *buf, int count, MPI_Datatype dt, int root, MPI_Comm co
     return bcast(buf, count, dt, root, comm, SM_INIT(request), "MPI_Bcast_init");
 }
 
-#pragma weak MPI_Gather_init = PMPI_Gather_init
 int PMPI_Gather_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                      MPI_Datatype rt, int root, MPI_Comm comm, MPI_Info info,
                      MPI_Request *request)
@@ -570,7 +548,6 @@ int PMPI_Gather_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, 
                    SM_INIT(request), "MPI_Gather_init");
 }
 
-#pragma weak MPI_Gatherv_init = PMPI_Gatherv_init
 int PMPI_Gatherv_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                       const int rcounts[], const int displs[], MPI_Datatype rt, int root,
                       MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -580,7 +557,6 @@ int PMPI_Gatherv_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                    SM_INIT(request), "MPI_Gatherv_init");
 }
 
-#pragma weak MPI_Scatter_init = PMPI_Scatter_init
 int PMPI_Scatter_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                       MPI_Datatype rt, int root, MPI_Comm comm, MPI_Info info,
                       MPI_Request *request)
@@ -590,7 +566,6 @@ int PMPI_Scatter_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                     SM_INIT(request), "MPI_Scatter_init");
 }
 
-#pragma weak MPI_Scatterv_init = PMPI_Scatterv_init
 int PMPI_Scatterv_init(const void *sbuf, const int scounts[], const int displs[], MPI_Datatype st,
                        void *rbuf, int rcount, MPI_Datatype rt, int root, MPI_Comm comm,
                        MPI_Info info, MPI_Request *request)
@@ -600,7 +575,6 @@ int PMPI_Scatterv_init(const void *sbuf, const int scounts[], const int displs[]
                     SM_INIT(request), "MPI_Scatterv_init");
 }
 
-#pragma weak MPI_Allgather_init = PMPI_Allgather_init
 int PMPI_Allgather_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                         MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -609,7 +583,6 @@ int PMPI_Allgather_init(const void *sbuf, int scount, MPI_Datatype st, void *rbu
                       "MPI_Allgather_init");
 }
 
-#pragma weak MPI_Allgatherv_init = PMPI_Allgatherv_init
 int PMPI_Allgatherv_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                          const int rcounts[], const int displs[], MPI_Datatype rt, MPI_Comm comm,
                          MPI_Info info, MPI_Request *request)
@@ -619,7 +592,6 @@ int PMPI_Allgatherv_init(const void *sbuf, int scount, MPI_Datatype st, void *rb
                       "MPI_Allgatherv_init");
 }
 
-#pragma weak MPI_Alltoall_init = PMPI_Alltoall_init
 int PMPI_Alltoall_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                        MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -628,7 +600,6 @@ int PMPI_Alltoall_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf
                      SM_INIT(request), "MPI_Alltoall_init");
 }
 
-#pragma weak MPI_Alltoallv_init = PMPI_Alltoallv_init
 int PMPI_Alltoallv_init(const void *sbuf, const int scounts[], const int sdispls[],
                         MPI_Datatype st, void *rbuf, const int rcounts[], const int rdispls[],
                         MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -638,7 +609,6 @@ int PMPI_Alltoallv_init(const void *sbuf, const int scounts[], const int sdispls
                      SM_INIT(request), "MPI_Alltoallv_init");
 }
 
-#pragma weak MPI_Alltoallw_init = PMPI_Alltoallw_init
 int PMPI_Alltoallw_init(const void *sbuf, const int scounts[], const int sdispls[],
                         const MPI_Datatype sts[], void *rbuf, const int rcounts[],
                         const int rdispls[], const MPI_Datatype rts[], MPI_Comm comm,

@@ -118,7 +118,6 @@ static int neighbor(int op, const void *sbuf, int scount, const int *scounts, co
     return err;
 }
 
-#pragma weak MPI_Neighbor_allgather = PMPI_Neighbor_allgather
 int PMPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                             MPI_Datatype rt, MPI_Comm comm)
 {
@@ -126,7 +125,6 @@ int PMPI_Neighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void 
                     NULL, &rt, comm, NULL, "MPI_Neighbor_allgather");
 }
 
-#pragma weak MPI_Neighbor_allgatherv = PMPI_Neighbor_allgatherv
 int PMPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                              const int rcounts[], const int displs[], MPI_Datatype rt,
                              MPI_Comm comm)
@@ -135,7 +133,6 @@ int PMPI_Neighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void
                     NULL, &rt, comm, NULL, "MPI_Neighbor_allgatherv");
 }
 
-#pragma weak MPI_Neighbor_alltoall = PMPI_Neighbor_alltoall
 int PMPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                            MPI_Datatype rt, MPI_Comm comm)
 {
@@ -143,7 +140,6 @@ int PMPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *
                     NULL, &rt, comm, NULL, "MPI_Neighbor_alltoall");
 }
 
-#pragma weak MPI_Neighbor_alltoallv = PMPI_Neighbor_alltoallv
 int PMPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                             MPI_Datatype st, void *rbuf, const int rcounts[], const int rdispls[],
                             MPI_Datatype rt, MPI_Comm comm)
@@ -152,7 +148,6 @@ int PMPI_Neighbor_alltoallv(const void *sbuf, const int scounts[], const int sdi
                     NULL, &rt, comm, NULL, "MPI_Neighbor_alltoallv");
 }
 
-#pragma weak MPI_Neighbor_alltoallw = PMPI_Neighbor_alltoallw
 int PMPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
                             const MPI_Datatype sts[], void *rbuf, const int rcounts[],
                             const MPI_Aint rdispls[], const MPI_Datatype rts[], MPI_Comm comm)
@@ -161,7 +156,6 @@ int PMPI_Neighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Ain
                     rdispls, rts, comm, NULL, "MPI_Neighbor_alltoallw");
 }
 
-#pragma weak MPI_Ineighbor_allgather = PMPI_Ineighbor_allgather
 int PMPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                              int rcount, MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
@@ -169,7 +163,6 @@ int PMPI_Ineighbor_allgather(const void *sbuf, int scount, MPI_Datatype st, void
                     NULL, &rt, comm, SM_NB(request), "MPI_Ineighbor_allgather");
 }
 
-#pragma weak MPI_Ineighbor_allgatherv = PMPI_Ineighbor_allgatherv
 int PMPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                               const int rcounts[], const int displs[], MPI_Datatype rt,
                               MPI_Comm comm, MPI_Request *request)
@@ -178,7 +171,6 @@ int PMPI_Ineighbor_allgatherv(const void *sbuf, int scount, MPI_Datatype st, voi
                     NULL, &rt, comm, SM_NB(request), "MPI_Ineighbor_allgatherv");
 }
 
-#pragma weak MPI_Ineighbor_alltoall = PMPI_Ineighbor_alltoall
 int PMPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount,
                             MPI_Datatype rt, MPI_Comm comm, MPI_Request *request)
 {
@@ -186,7 +178,6 @@ int PMPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype st, void 
                     NULL, &rt, comm, SM_NB(request), "MPI_Ineighbor_alltoall");
 }
 
-#pragma weak MPI_Ineighbor_alltoallv = PMPI_Ineighbor_alltoallv
 int PMPI_Ineighbor_alltoallv(const void *sbuf, const int scounts[], const int sdispls[],
                              MPI_Datatype st, void *rbuf, const int rcounts[],
                              const int rdispls[], MPI_Datatype rt, MPI_Comm comm,
@@ -196,7 +187,6 @@ int PMPI_Ineighbor_alltoallv(const void *sbuf, const int scounts[], const int sd
                     NULL, &rt, comm, SM_NB(request), "MPI_Ineighbor_alltoallv");
 }
 
-#pragma weak MPI_Ineighbor_alltoallw = PMPI_Ineighbor_alltoallw
 int PMPI_Ineighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
                              const MPI_Datatype sts[], void *rbuf, const int rcounts[],
                              const MPI_Aint rdispls[], const MPI_Datatype rts[], MPI_Comm comm,
@@ -207,7 +197,6 @@ int PMPI_Ineighbor_alltoallw(const void *sbuf, const int scounts[], const MPI_Ai
 }
 
 /* ---- persistent forms (MPI-4): the schedule is built here and run at every MPI_Start ---- */
-#pragma weak MPI_Neighbor_allgather_init = PMPI_Neighbor_allgather_init
 int PMPI_Neighbor_allgather_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                                  int rcount, MPI_Datatype rt, MPI_Comm comm, MPI_Info info,
                                  MPI_Request *request)
@@ -217,7 +206,6 @@ int PMPI_Neighbor_allgather_init(const void *sbuf, int scount, MPI_Datatype st, 
                     NULL, &rt, comm, SM_INIT(request), "MPI_Neighbor_allgather_init");
 }
 
-#pragma weak MPI_Neighbor_allgatherv_init = PMPI_Neighbor_allgatherv_init
 int PMPI_Neighbor_allgatherv_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                                   const int rcounts[], const int displs[], MPI_Datatype rt,
                                   MPI_Comm comm, MPI_Info info, MPI_Request *request)
@@ -227,7 +215,6 @@ int PMPI_Neighbor_allgatherv_init(const void *sbuf, int scount, MPI_Datatype st,
                     NULL, &rt, comm, SM_INIT(request), "MPI_Neighbor_allgatherv_init");
 }
 
-#pragma weak MPI_Neighbor_alltoall_init = PMPI_Neighbor_alltoall_init
 int PMPI_Neighbor_alltoall_init(const void *sbuf, int scount, MPI_Datatype st, void *rbuf,
                                 int rcount, MPI_Datatype rt, MPI_Comm comm, MPI_Info info,
                                 MPI_Request *request)
@@ -237,7 +224,6 @@ int PMPI_Neighbor_alltoall_init(const void *sbuf, int scount, MPI_Datatype st, v
                     NULL, &rt, comm, SM_INIT(request), "MPI_Neighbor_alltoall_init");
 }
 
-#pragma weak MPI_Neighbor_alltoallv_init = PMPI_Neighbor_alltoallv_init
 int PMPI_Neighbor_alltoallv_init(const void *sbuf, const int scounts[], const int sdispls[],
                                  MPI_Datatype st, void *rbuf, const int rcounts[],
                                  const int rdispls[], MPI_Datatype rt, MPI_Comm comm,
@@ -248,7 +234,6 @@ int PMPI_Neighbor_alltoallv_init(const void *sbuf, const int scounts[], const in
                     NULL, &rt, comm, SM_INIT(request), "MPI_Neighbor_alltoallv_init");
 }
 
-#pragma weak MPI_Neighbor_alltoallw_init = PMPI_Neighbor_alltoallw_init
 int PMPI_Neighbor_alltoallw_init(const void *sbuf, const int scounts[], const MPI_Aint sdispls[],
                                  const MPI_Datatype sts[], void *rbuf, const int rcounts[],
                                  const MPI_Aint rdispls[], const MPI_Datatype rts[],

@@ -68,14 +68,12 @@ static int reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_
     return sm_sched_run(s, how, fn);
 }
 
-#pragma weak MPI_Reduce = PMPI_Reduce
 int PMPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
                 MPI_Comm comm)
 {
     return reduce(sbuf, rbuf, count, dt, op, root, comm, NULL, "MPI_Reduce");
 }
 
-#pragma weak MPI_Ireduce = PMPI_Ireduce
 int PMPI_Ireduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, int root,
                  MPI_Comm comm, MPI_Request *request)
 {
@@ -122,14 +120,12 @@ static int allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, M
     return sm_sched_run(s, how, fn);
 }
 
-#pragma weak MPI_Allreduce = PMPI_Allreduce
 int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                    MPI_Comm comm)
 {
     return allreduce(sbuf, rbuf, count, dt, op, comm, NULL, "MPI_Allreduce");
 }
 
-#pragma weak MPI_Iallreduce = PMPI_Iallreduce
 int PMPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                     MPI_Comm comm, MPI_Request *request)
 {
@@ -187,14 +183,12 @@ static int reduce_scatter(const void *sbuf, void *rbuf, const int *rcounts, int 
     return sm_sched_run(s, how, fn);
 }
 
-#pragma weak MPI_Reduce_scatter = PMPI_Reduce_scatter
 int PMPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
                         MPI_Op op, MPI_Comm comm)
 {
     return reduce_scatter(sbuf, rbuf, rcounts, 0, dt, op, comm, 0, NULL, "MPI_Reduce_scatter");
 }
 
-#pragma weak MPI_Ireduce_scatter = PMPI_Ireduce_scatter
 int PMPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
                          MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
@@ -203,7 +197,6 @@ int PMPI_Ireduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_
                           "MPI_Ireduce_scatter");
 }
 
-#pragma weak MPI_Reduce_scatter_block = PMPI_Reduce_scatter_block
 int PMPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt,
                               MPI_Op op, MPI_Comm comm)
 {
@@ -211,7 +204,6 @@ int PMPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Data
                           "MPI_Reduce_scatter_block");
 }
 
-#pragma weak MPI_Ireduce_scatter_block = PMPI_Ireduce_scatter_block
 int PMPI_Ireduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt,
                                MPI_Op op, MPI_Comm comm, MPI_Request *request)
 {
@@ -265,13 +257,11 @@ static int scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op
     return sm_sched_run(s, how, fn);
 }
 
-#pragma weak MPI_Scan = PMPI_Scan
 int PMPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm)
 {
     return scan(sbuf, rbuf, count, dt, op, 1, comm, NULL, "MPI_Scan");
 }
 
-#pragma weak MPI_Iscan = PMPI_Iscan
 int PMPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op, MPI_Comm comm,
                MPI_Request *request)
 {
@@ -279,14 +269,12 @@ int PMPI_Iscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op 
     return scan(sbuf, rbuf, count, dt, op, 1, comm, SM_NB(request), "MPI_Iscan");
 }
 
-#pragma weak MPI_Exscan = PMPI_Exscan
 int PMPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                 MPI_Comm comm)
 {
     return scan(sbuf, rbuf, count, dt, op, 0, comm, NULL, "MPI_Exscan");
 }
 
-#pragma weak MPI_Iexscan = PMPI_Iexscan
 int PMPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                  MPI_Comm comm, MPI_Request *request)
 {
@@ -295,7 +283,6 @@ int PMPI_Iexscan(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_O
 }
 
 /* ---- persistent forms (MPI-4): the schedule is built here and run at every MPI_Start ---- */
-#pragma weak MPI_Reduce_init = PMPI_Reduce_init
 int PMPI_Reduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                      int root, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -303,7 +290,6 @@ int PMPI_Reduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, M
     return reduce(sbuf, rbuf, count, dt, op, root, comm, SM_INIT(request), "MPI_Reduce_init");
 }
 
-#pragma weak MPI_Allreduce_init = PMPI_Allreduce_init
 int PMPI_Allreduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                         MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -311,7 +297,6 @@ int PMPI_Allreduce_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt
     return allreduce(sbuf, rbuf, count, dt, op, comm, SM_INIT(request), "MPI_Allreduce_init");
 }
 
-#pragma weak MPI_Reduce_scatter_init = PMPI_Reduce_scatter_init
 int PMPI_Reduce_scatter_init(const void *sbuf, void *rbuf, const int rcounts[], MPI_Datatype dt,
                              MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -320,7 +305,6 @@ int PMPI_Reduce_scatter_init(const void *sbuf, void *rbuf, const int rcounts[], 
                           "MPI_Reduce_scatter_init");
 }
 
-#pragma weak MPI_Reduce_scatter_block_init = PMPI_Reduce_scatter_block_init
 int PMPI_Reduce_scatter_block_init(const void *sbuf, void *rbuf, int rcount, MPI_Datatype dt,
                                    MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -329,7 +313,6 @@ int PMPI_Reduce_scatter_block_init(const void *sbuf, void *rbuf, int rcount, MPI
                           "MPI_Reduce_scatter_block_init");
 }
 
-#pragma weak MPI_Scan_init = PMPI_Scan_init
 int PMPI_Scan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                    MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {
@@ -337,7 +320,6 @@ int PMPI_Scan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI
     return scan(sbuf, rbuf, count, dt, op, 1, comm, SM_INIT(request), "MPI_Scan_init");
 }
 
-#pragma weak MPI_Exscan_init = PMPI_Exscan_init
 int PMPI_Exscan_init(const void *sbuf, void *rbuf, int count, MPI_Datatype dt, MPI_Op op,
                      MPI_Comm comm, MPI_Info info, MPI_Request *request)
 {

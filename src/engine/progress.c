@@ -26,6 +26,7 @@
 #include "boot/boot.h"
 #include "engine/engine_internal.h"
 #include "engine/rma_frames.h"
+#include "engine/thread_lock.h"
 
 struct sm_engine sm_eng;
 
@@ -172,8 +173,29 @@ static void spin_adapt(int arrived, uint64_t waited)
     }
 }
 
+/* MPI_THREAD_MULTIPLE: a waiting thread holds the global lock while it blocks in the
+ * transport, so it blocks at most this long at a time (a thread entering MPI meanwhile waits
+ * that long at most), and not at all while another thread waits for the lock */
+static long thread_block_us = -1;
+
+static long threaded_block(long block_us)
+{
+    sm_big_lock_yield();
+    if (thread_block_us < 0) {
+        thread_block_us = (long)sm_env_int("SCTPMPI_THREAD_BLOCK_US", 200);
+        if (thread_block_us < 0)
+            thread_block_us = 0;
+    }
+    if (sm_big_lock_waiters() > 0)
+        return 0;
+    return block_us < 0 || block_us > thread_block_us ? thread_block_us : block_us;
+}
+
 int sm_wait_step(uint64_t *since_ns, long block_us)
 {
+    int threaded = atomic_load_explicit(&sm_threads_on, memory_order_relaxed);
+    if (threaded)
+        block_us = threaded_block(block_us);
     if (*since_ns == 0)
         *since_ns = sm_now_ns();
     if (sm_progress_poll() > 0) {
@@ -187,6 +209,8 @@ int sm_wait_step(uint64_t *since_ns, long block_us)
         return 0;
     if (!sm_list_empty(&sm_eng.self_q))
         return 0;
+    if (threaded && block_us == 0)
+        return 0; /* another thread waits for the lock: the next step hands it over */
     if (sm_eng.spin_ns == 0)
         sched_yield();
     int woke = sm_eng.tp_ops->progress(sm_eng.tp, block_us);
@@ -213,8 +237,13 @@ int sm_progress_until(int (*done)(void *), void *arg)
             sm_die("transport progress failed");
         if (done(arg))
             return 0;
-        if (!sm_eng.tp)
-            sm_die("a singleton would wait forever: nothing can complete this request");
+        if (!sm_eng.tp) {
+            /* a singleton: only another thread of this process can complete the request */
+            if (!atomic_load_explicit(&sm_threads_on, memory_order_relaxed))
+                sm_die("a singleton would wait forever: nothing can complete this request");
+            if (sm_big_lock_waiters() == 0)
+                sched_yield();
+        }
     }
 }
 

@@ -257,21 +257,19 @@ int sm_io_rw(MPI_File fh, int write, int where, int coll, MPI_Offset offset, voi
 
 /* ---- the blocking entry points -------------------------------------------------------- */
 #define RW(Name, W, Where, Coll, CONST)                                                          \
-    _Pragma(SM_IO_STR(weak MPI_File_##Name = PMPI_File_##Name)) int PMPI_File_##Name(            \
-        MPI_File fh, CONST void *buf, int count, MPI_Datatype datatype, MPI_Status *status)      \
+    int PMPI_File_##Name(MPI_File fh, CONST void *buf, int count, MPI_Datatype datatype,         \
+                         MPI_Status *status)                                                     \
     {                                                                                            \
         return sm_io_rw(fh, W, Where, Coll, 0, (void *)buf, count, datatype, status,             \
                         "MPI_File_" #Name);                                                      \
     }
 #define RW_AT(Name, W, Coll, CONST)                                                              \
-    _Pragma(SM_IO_STR(weak MPI_File_##Name = PMPI_File_##Name)) int PMPI_File_##Name(            \
-        MPI_File fh, MPI_Offset offset, CONST void *buf, int count, MPI_Datatype datatype,       \
-        MPI_Status *status)                                                                      \
+    int PMPI_File_##Name(MPI_File fh, MPI_Offset offset, CONST void *buf, int count,             \
+                         MPI_Datatype datatype, MPI_Status *status)                              \
     {                                                                                            \
         return sm_io_rw(fh, W, SM_AT, Coll, offset, (void *)buf, count, datatype, status,        \
                         "MPI_File_" #Name);                                                      \
     }
-#define SM_IO_STR(x) #x
 #define NOCONST
 
 RW(read, 0, SM_INDIV, 0, NOCONST)
@@ -325,7 +323,6 @@ int sm_io_seek_target(MPI_File fh, MPI_Offset cur, MPI_Offset offset, int whence
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_seek = PMPI_File_seek
 int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
 {
     const char *fn = "MPI_File_seek";
@@ -335,7 +332,6 @@ int PMPI_File_seek(MPI_File fh, MPI_Offset offset, int whence)
     return sm_io_seek_target(fh, fh->fp, offset, whence, &fh->fp, fn);
 }
 
-#pragma weak MPI_File_get_position = PMPI_File_get_position
 int PMPI_File_get_position(MPI_File fh, MPI_Offset *offset)
 {
     const char *fn = "MPI_File_get_position";

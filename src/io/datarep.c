@@ -226,7 +226,6 @@ int sm_io_type_extent(MPI_File fh, MPI_Datatype dt, MPI_Count *extent, const cha
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_type_extent = PMPI_File_get_type_extent
 int PMPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent)
 {
     MPI_Count e;
@@ -263,7 +262,6 @@ static int reg(const char *datarep, MPI_Datarep_conversion_function *rd,
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Register_datarep = PMPI_Register_datarep
 int PMPI_Register_datarep(const char *datarep,
                           MPI_Datarep_conversion_function *read_conversion_fn,
                           MPI_Datarep_conversion_function *write_conversion_fn,
@@ -273,7 +271,6 @@ int PMPI_Register_datarep(const char *datarep,
                extra_state, "MPI_Register_datarep");
 }
 
-#pragma weak MPI_Register_datarep_c = PMPI_Register_datarep_c
 int PMPI_Register_datarep_c(const char *datarep,
                             MPI_Datarep_conversion_function_c *read_conversion_fn,
                             MPI_Datarep_conversion_function_c *write_conversion_fn,
@@ -283,7 +280,6 @@ int PMPI_Register_datarep_c(const char *datarep,
                extra_state, "MPI_Register_datarep_c");
 }
 
-#pragma weak MPI_File_get_type_extent_c = PMPI_File_get_type_extent_c
 int PMPI_File_get_type_extent_c(MPI_File fh, MPI_Datatype datatype, MPI_Count *extent)
 {
     return sm_io_type_extent(fh, datatype, extent, "MPI_File_get_type_extent_c");

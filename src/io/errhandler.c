@@ -73,7 +73,6 @@ int sm_errno_class(int e)
     }
 }
 
-#pragma weak MPI_File_set_errhandler = PMPI_File_set_errhandler
 int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
 {
     const char *fn = "MPI_File_set_errhandler";
@@ -93,7 +92,6 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_errhandler = PMPI_File_get_errhandler
 int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
 {
     const char *fn = "MPI_File_get_errhandler";
@@ -108,7 +106,6 @@ int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_call_errhandler = PMPI_File_call_errhandler
 int PMPI_File_call_errhandler(MPI_File fh, int errorcode)
 {
     const char *fn = "MPI_File_call_errhandler";

@@ -253,7 +253,6 @@ static int open_fd(const char *path, int amode, int create)
     return fd;
 }
 
-#pragma weak MPI_File_open = PMPI_File_open
 int PMPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh)
 {
     const char *fn = "MPI_File_open";
@@ -355,7 +354,6 @@ static void free_file(MPI_File f)
     free(f);
 }
 
-#pragma weak MPI_File_close = PMPI_File_close
 int PMPI_File_close(MPI_File *fhp)
 {
     const char *fn = "MPI_File_close";
@@ -389,7 +387,6 @@ int PMPI_File_close(MPI_File *fhp)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_delete = PMPI_File_delete
 int PMPI_File_delete(const char *filename, MPI_Info info)
 {
     const char *fn = "MPI_File_delete";
@@ -417,7 +414,6 @@ static int writable(MPI_File fh)
     return !(fh->amode & MPI_MODE_RDONLY);
 }
 
-#pragma weak MPI_File_set_size = PMPI_File_set_size
 int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
 {
     const char *fn = "MPI_File_set_size";
@@ -439,7 +435,6 @@ int PMPI_File_set_size(MPI_File fh, MPI_Offset size)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_preallocate = PMPI_File_preallocate
 int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
 {
     const char *fn = "MPI_File_preallocate";
@@ -467,7 +462,6 @@ int PMPI_File_preallocate(MPI_File fh, MPI_Offset size)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_size = PMPI_File_get_size
 int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
 {
     const char *fn = "MPI_File_get_size";
@@ -482,7 +476,6 @@ int PMPI_File_get_size(MPI_File fh, MPI_Offset *size)
 }
 
 /* ---- group, mode, info ------------------------------------------------------------------ */
-#pragma weak MPI_File_get_group = PMPI_File_get_group
 int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
 {
     const char *fn = "MPI_File_get_group";
@@ -492,7 +485,6 @@ int PMPI_File_get_group(MPI_File fh, MPI_Group *group)
     return PMPI_Comm_group(fh->comm, group);
 }
 
-#pragma weak MPI_File_get_amode = PMPI_File_get_amode
 int PMPI_File_get_amode(MPI_File fh, int *amode)
 {
     const char *fn = "MPI_File_get_amode";
@@ -503,7 +495,6 @@ int PMPI_File_get_amode(MPI_File fh, int *amode)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_set_info = PMPI_File_set_info
 int PMPI_File_set_info(MPI_File fh, MPI_Info info)
 {
     const char *fn = "MPI_File_set_info";
@@ -514,7 +505,6 @@ int PMPI_File_set_info(MPI_File fh, MPI_Info info)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_info = PMPI_File_get_info
 int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
 {
     const char *fn = "MPI_File_get_info";
@@ -526,7 +516,6 @@ int PMPI_File_get_info(MPI_File fh, MPI_Info *info_used)
 }
 
 /* ---- consistency ------------------------------------------------------------------------ */
-#pragma weak MPI_File_sync = PMPI_File_sync
 int PMPI_File_sync(MPI_File fh)
 {
     const char *fn = "MPI_File_sync";
@@ -540,7 +529,6 @@ int PMPI_File_sync(MPI_File fh)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_set_atomicity = PMPI_File_set_atomicity
 int PMPI_File_set_atomicity(MPI_File fh, int flag)
 {
     const char *fn = "MPI_File_set_atomicity";
@@ -552,7 +540,6 @@ int PMPI_File_set_atomicity(MPI_File fh, int flag)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_atomicity = PMPI_File_get_atomicity
 int PMPI_File_get_atomicity(MPI_File fh, int *flag)
 {
     const char *fn = "MPI_File_get_atomicity";

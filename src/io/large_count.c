@@ -2,58 +2,45 @@
  * same paths as the int versions (access.c, nonblock.c) with an MPI_Count count. */
 #include "io/io.h"
 
-#define SM_IO_STR(x) #x
 #define NOCONST
 
 #define RWC(Name, W, Where, Coll, CONST)                                                         \
-    _Pragma(SM_IO_STR(weak MPI_File_##Name##_c =                                                 \
-                          PMPI_File_##Name##_c)) int PMPI_File_##Name##_c(MPI_File fh,           \
-                                                                          CONST void *buf,       \
-                                                                          MPI_Count count,       \
-                                                                          MPI_Datatype datatype, \
-                                                                          MPI_Status *status)    \
+    int PMPI_File_##Name##_c(MPI_File fh, CONST void *buf, MPI_Count count,                      \
+                             MPI_Datatype datatype, MPI_Status *status)                          \
     {                                                                                            \
         return sm_io_rw(fh, W, Where, Coll, 0, (void *)buf, count, datatype, status,             \
                         "MPI_File_" #Name "_c");                                                 \
     }
 #define RWC_AT(Name, W, Coll, CONST)                                                             \
-    _Pragma(SM_IO_STR(weak MPI_File_##Name##_c = PMPI_File_##Name##_c)) int                      \
-        PMPI_File_##Name##_c(MPI_File fh, MPI_Offset offset, CONST void *buf, MPI_Count count,   \
+    int PMPI_File_##Name##_c(MPI_File fh, MPI_Offset offset, CONST void *buf, MPI_Count count,   \
                              MPI_Datatype datatype, MPI_Status *status)                          \
     {                                                                                            \
         return sm_io_rw(fh, W, SM_AT, Coll, offset, (void *)buf, count, datatype, status,        \
                         "MPI_File_" #Name "_c");                                                 \
     }
 #define IRWC(Name, W, Where, Coll, CONST)                                                        \
-    _Pragma(SM_IO_STR(weak MPI_File_##Name##_c =                                                 \
-                          PMPI_File_##Name##_c)) int PMPI_File_##Name##_c(MPI_File fh,           \
-                                                                          CONST void *buf,       \
-                                                                          MPI_Count count,       \
-                                                                          MPI_Datatype datatype, \
-                                                                          MPI_Request *request)  \
+    int PMPI_File_##Name##_c(MPI_File fh, CONST void *buf, MPI_Count count,                      \
+                             MPI_Datatype datatype, MPI_Request *request)                        \
     {                                                                                            \
         return sm_io_irw(fh, W, Where, Coll, 0, (void *)buf, count, datatype, request,           \
                          "MPI_File_" #Name "_c");                                                \
     }
 #define IRWC_AT(Name, W, Coll, CONST)                                                            \
-    _Pragma(SM_IO_STR(weak MPI_File_##Name##_c = PMPI_File_##Name##_c)) int                      \
-        PMPI_File_##Name##_c(MPI_File fh, MPI_Offset offset, CONST void *buf, MPI_Count count,   \
+    int PMPI_File_##Name##_c(MPI_File fh, MPI_Offset offset, CONST void *buf, MPI_Count count,   \
                              MPI_Datatype datatype, MPI_Request *request)                        \
     {                                                                                            \
         return sm_io_irw(fh, W, SM_AT, Coll, offset, (void *)buf, count, datatype, request,      \
                          "MPI_File_" #Name "_c");                                                \
     }
 #define BEGINC(Name, W, Where, CONST)                                                            \
-    _Pragma(SM_IO_STR(weak MPI_File_##Name##_begin_c = PMPI_File_##Name##_begin_c)) int          \
-        PMPI_File_##Name##_begin_c(MPI_File fh, CONST void *buf, MPI_Count count,                \
+    int PMPI_File_##Name##_begin_c(MPI_File fh, CONST void *buf, MPI_Count count,                \
                                    MPI_Datatype datatype)                                        \
     {                                                                                            \
         return sm_io_split_begin(fh, W, Where, 0, buf, count, datatype,                          \
                                  "MPI_File_" #Name "_begin_c");                                  \
     }
 #define BEGINC_AT(Name, W, CONST)                                                                \
-    _Pragma(SM_IO_STR(weak MPI_File_##Name##_begin_c = PMPI_File_##Name##_begin_c)) int          \
-        PMPI_File_##Name##_begin_c(MPI_File fh, MPI_Offset offset, CONST void *buf,              \
+    int PMPI_File_##Name##_begin_c(MPI_File fh, MPI_Offset offset, CONST void *buf,              \
                                    MPI_Count count, MPI_Datatype datatype)                       \
     {                                                                                            \
         return sm_io_split_begin(fh, W, SM_AT, offset, buf, count, datatype,                     \

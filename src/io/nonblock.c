@@ -76,23 +76,21 @@ static int int_count(MPI_File fh, int count, const char *fn)
 
 /* ---- MPI_File_i* ------------------------------------------------------------------------ */
 #define IRW(Name, W, Where, Coll, CONST)                                                         \
-    _Pragma(SM_IO_STR(weak MPI_File_##Name = PMPI_File_##Name)) int PMPI_File_##Name(            \
-        MPI_File fh, CONST void *buf, int count, MPI_Datatype datatype, MPI_Request *request)    \
+    int PMPI_File_##Name(MPI_File fh, CONST void *buf, int count, MPI_Datatype datatype,         \
+                         MPI_Request *request)                                                   \
     {                                                                                            \
         SM_TRY(int_count(fh, count, "MPI_File_" #Name));                                         \
         return sm_io_irw(fh, W, Where, Coll, 0, (void *)buf, count, datatype, request,           \
                          "MPI_File_" #Name);                                                     \
     }
 #define IRW_AT(Name, W, Coll, CONST)                                                             \
-    _Pragma(SM_IO_STR(weak MPI_File_##Name = PMPI_File_##Name)) int PMPI_File_##Name(            \
-        MPI_File fh, MPI_Offset offset, CONST void *buf, int count, MPI_Datatype datatype,       \
-        MPI_Request *request)                                                                    \
+    int PMPI_File_##Name(MPI_File fh, MPI_Offset offset, CONST void *buf, int count,             \
+                         MPI_Datatype datatype, MPI_Request *request)                            \
     {                                                                                            \
         SM_TRY(int_count(fh, count, "MPI_File_" #Name));                                         \
         return sm_io_irw(fh, W, SM_AT, Coll, offset, (void *)buf, count, datatype, request,      \
                          "MPI_File_" #Name);                                                     \
     }
-#define SM_IO_STR(x) #x
 #define NOCONST
 
 IRW(iread, 0, SM_INDIV, 0, NOCONST)
@@ -108,17 +106,13 @@ IRW_AT(iwrite_at_all, 1, 1, const)
 
 /* ---- split collectives ------------------------------------------------------------------ */
 #define SPLIT(Name, W, Where, CONST)                                                             \
-    _Pragma(SM_IO_STR(weak MPI_File_##Name##_begin = PMPI_File_##Name##_begin)) int              \
-        PMPI_File_##Name##_begin(MPI_File fh, CONST void *buf, int count, MPI_Datatype datatype) \
+    int PMPI_File_##Name##_begin(MPI_File fh, CONST void *buf, int count, MPI_Datatype datatype) \
     {                                                                                            \
         SM_TRY(int_count(fh, count, "MPI_File_" #Name "_begin"));                                \
         return sm_io_split_begin(fh, W, Where, 0, buf, count, datatype,                          \
                                  "MPI_File_" #Name "_begin");                                    \
     }                                                                                            \
-    _Pragma(SM_IO_STR(                                                                           \
-        weak MPI_File_##Name##_end =                                                             \
-            PMPI_File_##Name##_end)) int PMPI_File_##Name##_end(MPI_File fh, CONST void *buf,    \
-                                                                MPI_Status *status)              \
+    int PMPI_File_##Name##_end(MPI_File fh, CONST void *buf, MPI_Status *status)                 \
     {                                                                                            \
         return sm_io_split_end(fh, W, Where, buf, status, "MPI_File_" #Name "_end");             \
     }
@@ -128,7 +122,6 @@ SPLIT(write_all, 1, SM_INDIV, const)
 SPLIT(read_ordered, 0, SM_SHARED, NOCONST)
 SPLIT(write_ordered, 1, SM_SHARED, const)
 
-#pragma weak MPI_File_read_at_all_begin = PMPI_File_read_at_all_begin
 int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
                                 MPI_Datatype datatype)
 {
@@ -137,13 +130,11 @@ int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int c
                              "MPI_File_read_at_all_begin");
 }
 
-#pragma weak MPI_File_read_at_all_end = PMPI_File_read_at_all_end
 int PMPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status)
 {
     return sm_io_split_end(fh, 0, SM_AT, buf, status, "MPI_File_read_at_all_end");
 }
 
-#pragma weak MPI_File_write_at_all_begin = PMPI_File_write_at_all_begin
 int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
                                  MPI_Datatype datatype)
 {
@@ -152,7 +143,6 @@ int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf
                              "MPI_File_write_at_all_begin");
 }
 
-#pragma weak MPI_File_write_at_all_end = PMPI_File_write_at_all_end
 int PMPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status)
 {
     return sm_io_split_end(fh, 1, SM_AT, buf, status, "MPI_File_write_at_all_end");

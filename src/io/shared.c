@@ -143,7 +143,6 @@ int sm_shfp_get(MPI_File fh, MPI_Offset *val)
     return sm_shfp_fetch_add(fh, 0, val);
 }
 
-#pragma weak MPI_File_seek_shared = PMPI_File_seek_shared
 int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
 {
     const char *fn = "MPI_File_seek_shared";
@@ -169,7 +168,6 @@ int PMPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_position_shared = PMPI_File_get_position_shared
 int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset)
 {
     const char *fn = "MPI_File_get_position_shared";

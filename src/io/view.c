@@ -160,7 +160,6 @@ static int type_ok(MPI_Datatype t, int allow_overlap)
     return 1;
 }
 
-#pragma weak MPI_File_set_view = PMPI_File_set_view
 int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
                        const char *datarep, MPI_Info info)
 {
@@ -222,7 +221,6 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_view = PMPI_File_get_view
 int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
                        char *datarep)
 {
@@ -238,7 +236,6 @@ int PMPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_D
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_File_get_byte_offset = PMPI_File_get_byte_offset
 int PMPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp)
 {
     const char *fn = "MPI_File_get_byte_offset";

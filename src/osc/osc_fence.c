@@ -9,7 +9,6 @@
     (MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE |                 \
      MPI_MODE_NOSUCCEED)
 
-#pragma weak MPI_Win_fence = PMPI_Win_fence
 int PMPI_Win_fence(int assert, MPI_Win win)
 {
     const char *fn = "MPI_Win_fence";

@@ -37,7 +37,6 @@ static void lc_done(struct lc3 *a, int k)
             sm_lc_done(a->t[i], a->dt[i]);
 }
 
-#pragma weak MPI_Put_c = PMPI_Put_c
 int PMPI_Put_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target, MPI_Aint disp,
                MPI_Count tcount, MPI_Datatype tdt, MPI_Win win)
 {
@@ -50,7 +49,6 @@ int PMPI_Put_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target
     return rc;
 }
 
-#pragma weak MPI_Get_c = PMPI_Get_c
 int PMPI_Get_c(void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target, MPI_Aint disp,
                MPI_Count tcount, MPI_Datatype tdt, MPI_Win win)
 {
@@ -63,7 +61,6 @@ int PMPI_Get_c(void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target, MPI_
     return rc;
 }
 
-#pragma weak MPI_Accumulate_c = PMPI_Accumulate_c
 int PMPI_Accumulate_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target,
                       MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op op, MPI_Win win)
 {
@@ -76,7 +73,6 @@ int PMPI_Accumulate_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt, int
     return rc;
 }
 
-#pragma weak MPI_Get_accumulate_c = PMPI_Get_accumulate_c
 int PMPI_Get_accumulate_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt, void *raddr,
                           MPI_Count rcount, MPI_Datatype rdt, int target, MPI_Aint disp,
                           MPI_Count tcount, MPI_Datatype tdt, MPI_Op op, MPI_Win win)
@@ -91,7 +87,6 @@ int PMPI_Get_accumulate_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt,
     return rc;
 }
 
-#pragma weak MPI_Rput_c = PMPI_Rput_c
 int PMPI_Rput_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target, MPI_Aint disp,
                 MPI_Count tcount, MPI_Datatype tdt, MPI_Win win, MPI_Request *req)
 {
@@ -104,7 +99,6 @@ int PMPI_Rput_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt, int targe
     return rc;
 }
 
-#pragma weak MPI_Rget_c = PMPI_Rget_c
 int PMPI_Rget_c(void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target, MPI_Aint disp,
                 MPI_Count tcount, MPI_Datatype tdt, MPI_Win win, MPI_Request *req)
 {
@@ -117,7 +111,6 @@ int PMPI_Rget_c(void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target, MPI
     return rc;
 }
 
-#pragma weak MPI_Raccumulate_c = PMPI_Raccumulate_c
 int PMPI_Raccumulate_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt, int target,
                        MPI_Aint disp, MPI_Count tcount, MPI_Datatype tdt, MPI_Op op, MPI_Win win,
                        MPI_Request *req)
@@ -131,7 +124,6 @@ int PMPI_Raccumulate_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt, in
     return rc;
 }
 
-#pragma weak MPI_Rget_accumulate_c = PMPI_Rget_accumulate_c
 int PMPI_Rget_accumulate_c(const void *oaddr, MPI_Count ocount, MPI_Datatype odt, void *raddr,
                            MPI_Count rcount, MPI_Datatype rdt, int target, MPI_Aint disp,
                            MPI_Count tcount, MPI_Datatype tdt, MPI_Op op, MPI_Win win,
@@ -155,7 +147,6 @@ static int unit_of(MPI_Aint u, MPI_Comm comm, const char *fn, int *out)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_create_c = PMPI_Win_create_c
 int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                       MPI_Win *win)
 {
@@ -165,7 +156,6 @@ int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info in
     return PMPI_Win_create(base, size, u, info, comm, win);
 }
 
-#pragma weak MPI_Win_allocate_c = PMPI_Win_allocate_c
 int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                         void *baseptr, MPI_Win *win)
 {
@@ -175,7 +165,6 @@ int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Co
     return PMPI_Win_allocate(size, u, info, comm, baseptr, win);
 }
 
-#pragma weak MPI_Win_allocate_shared_c = PMPI_Win_allocate_shared_c
 int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                                void *baseptr, MPI_Win *win)
 {
@@ -185,7 +174,6 @@ int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
     return PMPI_Win_allocate_shared(size, u, info, comm, baseptr, win);
 }
 
-#pragma weak MPI_Win_shared_query_c = PMPI_Win_shared_query_c
 int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
                             void *baseptr)
 {

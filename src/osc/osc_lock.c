@@ -51,7 +51,6 @@ static int request_unlock(MPI_Win w, int r)
     return sm_osc_send(w->peers[r].world, &h, NULL, 0, NULL, 0);
 }
 
-#pragma weak MPI_Win_lock = PMPI_Win_lock
 int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
     const char *fn = "MPI_Win_lock";
@@ -84,7 +83,6 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     return rc ? sm_osc_error(win, rc, fn, "rank %d unreachable", rank) : MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_unlock = PMPI_Win_unlock
 int PMPI_Win_unlock(int rank, MPI_Win win)
 {
     const char *fn = "MPI_Win_unlock";
@@ -121,7 +119,6 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
     return rc ? sm_osc_error(win, rc, fn, "rank %d failed", rank) : MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_lock_all = PMPI_Win_lock_all
 int PMPI_Win_lock_all(int assert, MPI_Win win)
 {
     const char *fn = "MPI_Win_lock_all";
@@ -147,7 +144,6 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
     return rc ? sm_osc_error(win, rc, fn, "a rank is unreachable") : MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_unlock_all = PMPI_Win_unlock_all
 int PMPI_Win_unlock_all(MPI_Win win)
 {
     const char *fn = "MPI_Win_unlock_all";
@@ -198,31 +194,26 @@ static int flush_common(MPI_Win win, int rank, const char *fn)
     return rc ? sm_osc_error(win, rc, fn, "a target failed") : MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_flush = PMPI_Win_flush
 int PMPI_Win_flush(int rank, MPI_Win win)
 {
     return flush_common(win, rank, "MPI_Win_flush");
 }
 
-#pragma weak MPI_Win_flush_all = PMPI_Win_flush_all
 int PMPI_Win_flush_all(MPI_Win win)
 {
     return flush_common(win, -1, "MPI_Win_flush_all");
 }
 
-#pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
 int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
     return flush_common(win, rank, "MPI_Win_flush_local");
 }
 
-#pragma weak MPI_Win_flush_local_all = PMPI_Win_flush_local_all
 int PMPI_Win_flush_local_all(MPI_Win win)
 {
     return flush_common(win, -1, "MPI_Win_flush_local_all");
 }
 
-#pragma weak MPI_Win_sync = PMPI_Win_sync
 int PMPI_Win_sync(MPI_Win win)
 {
     SM_TRY(sm_osc_check_win(win, "MPI_Win_sync"));

@@ -536,7 +536,6 @@ int sm_osc_rma(MPI_Win win, int kind, const void *oaddr, int ocount, MPI_Datatyp
 }
 
 /* ---- the MPI calls ----------------------------------------------------------------------- */
-#pragma weak MPI_Put = PMPI_Put
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
              int target_rank, MPI_Aint target_disp, int target_count,
              MPI_Datatype target_datatype, MPI_Win win)
@@ -546,7 +545,6 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
                       "MPI_Put");
 }
 
-#pragma weak MPI_Get = PMPI_Get
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
@@ -555,7 +553,6 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
                       "MPI_Get");
 }
 
-#pragma weak MPI_Accumulate = PMPI_Accumulate
 int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                     int target_rank, MPI_Aint target_disp, int target_count,
                     MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
@@ -565,7 +562,6 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
                       "MPI_Accumulate");
 }
 
-#pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
 int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                         void *result_addr, int result_count, MPI_Datatype result_datatype,
                         int target_rank, MPI_Aint target_disp, int target_count,
@@ -576,7 +572,6 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
                       target_datatype, op, NULL, "MPI_Get_accumulate");
 }
 
-#pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
                       int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
@@ -584,7 +579,6 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
                       target_rank, target_disp, 1, datatype, op, NULL, "MPI_Fetch_and_op");
 }
 
-#pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap
 int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
                           MPI_Datatype datatype, int target_rank, MPI_Aint target_disp,
                           MPI_Win win)
@@ -594,7 +588,6 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
                       "MPI_Compare_and_swap");
 }
 
-#pragma weak MPI_Rput = PMPI_Rput
 int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
               int target_rank, MPI_Aint target_disp, int target_count,
               MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
@@ -606,7 +599,6 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
                       request, "MPI_Rput");
 }
 
-#pragma weak MPI_Rget = PMPI_Rget
 int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
               MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
               MPI_Request *request)
@@ -618,7 +610,6 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                       request, "MPI_Rget");
 }
 
-#pragma weak MPI_Raccumulate = PMPI_Raccumulate
 int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                      int target_rank, MPI_Aint target_disp, int target_count,
                      MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
@@ -630,7 +621,6 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
                       "MPI_Raccumulate");
 }
 
-#pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
 int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                          void *result_addr, int result_count, MPI_Datatype result_datatype,
                          int target_rank, MPI_Aint target_disp, int target_count,

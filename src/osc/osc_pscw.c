@@ -24,7 +24,6 @@ static int group_ranks(MPI_Win w, MPI_Group g, int **out, const char *fn)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_post = PMPI_Win_post
 int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
     const char *fn = "MPI_Win_post";
@@ -55,7 +54,6 @@ int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
     return err ? sm_osc_error(win, err, fn, "an origin is unreachable") : MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_start = PMPI_Win_start
 int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
     const char *fn = "MPI_Win_start";
@@ -88,7 +86,6 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
     return err ? sm_osc_error(win, err, fn, "a target failed") : MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_complete = PMPI_Win_complete
 int PMPI_Win_complete(MPI_Win win)
 {
     const char *fn = "MPI_Win_complete";
@@ -145,13 +142,11 @@ static int wait_or_test(MPI_Win win, int *flag, const char *fn)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_wait = PMPI_Win_wait
 int PMPI_Win_wait(MPI_Win win)
 {
     return wait_or_test(win, NULL, "MPI_Win_wait");
 }
 
-#pragma weak MPI_Win_test = PMPI_Win_test
 int PMPI_Win_test(MPI_Win win, int *flag)
 {
     if (!flag)

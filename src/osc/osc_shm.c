@@ -75,7 +75,6 @@ void sm_osc_shm_free(void *shm_base, size_t len)
         munmap(shm_base, len);
 }
 
-#pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
 int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                              void *baseptr, MPI_Win *win)
 {
@@ -112,7 +111,6 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
 int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
 {
     const char *fn = "MPI_Win_shared_query";

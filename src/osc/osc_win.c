@@ -135,7 +135,6 @@ int sm_osc_win_setup(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, MP
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_create = PMPI_Win_create
 int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
                     MPI_Win *win)
 {
@@ -143,7 +142,6 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
                             "MPI_Win_create");
 }
 
-#pragma weak MPI_Win_allocate = PMPI_Win_allocate
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                       MPI_Win *win)
 {
@@ -165,14 +163,12 @@ int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     return sm_osc_win_setup(comm, MPI_BOTTOM, 0, 1, info, MPI_WIN_FLAVOR_DYNAMIC, win,
                             "MPI_Win_create_dynamic");
 }
 
-#pragma weak MPI_Win_attach = PMPI_Win_attach
 int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
     const char *fn = "MPI_Win_attach";
@@ -193,7 +189,6 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_detach = PMPI_Win_detach
 int PMPI_Win_detach(MPI_Win win, const void *base)
 {
     const char *fn = "MPI_Win_detach";
@@ -216,7 +211,6 @@ int PMPI_Win_detach(MPI_Win win, const void *base)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_free = PMPI_Win_free
 int PMPI_Win_free(MPI_Win *winp)
 {
     const char *fn = "MPI_Win_free";
@@ -263,7 +257,6 @@ int PMPI_Win_free(MPI_Win *winp)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_get_group = PMPI_Win_get_group
 int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
     SM_TRY(sm_osc_check_win(win, "MPI_Win_get_group"));
@@ -274,7 +267,6 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 }
 
 /* ---- attributes -------------------------------------------------------------------------- */
-#pragma weak MPI_Win_set_attr = PMPI_Win_set_attr
 int PMPI_Win_set_attr(MPI_Win win, int keyval, void *val)
 {
     SM_TRY(sm_osc_check_win(win, "MPI_Win_set_attr"));
@@ -284,7 +276,6 @@ int PMPI_Win_set_attr(MPI_Win win, int keyval, void *val)
     return rc ? sm_osc_error(win, rc, "MPI_Win_set_attr", NULL) : MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_get_attr = PMPI_Win_get_attr
 int PMPI_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag)
 {
     SM_TRY(sm_osc_check_win(win, "MPI_Win_get_attr"));
@@ -304,7 +295,6 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *val, int *flag)
               : MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_delete_attr = PMPI_Win_delete_attr
 int PMPI_Win_delete_attr(MPI_Win win, int keyval)
 {
     SM_TRY(sm_osc_check_win(win, "MPI_Win_delete_attr"));
@@ -313,7 +303,6 @@ int PMPI_Win_delete_attr(MPI_Win win, int keyval)
 }
 
 /* ---- error handlers ---------------------------------------------------------------------- */
-#pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
     SM_TRY(sm_osc_check_win(win, "MPI_Win_set_errhandler"));
@@ -325,7 +314,6 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
     SM_TRY(sm_osc_check_win(win, "MPI_Win_get_errhandler"));
@@ -336,7 +324,6 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
     SM_TRY(sm_osc_check_win(win, "MPI_Win_call_errhandler"));
@@ -345,7 +332,6 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 }
 
 /* ---- names and info ---------------------------------------------------------------------- */
-#pragma weak MPI_Win_set_name = PMPI_Win_set_name
 int PMPI_Win_set_name(MPI_Win win, const char *name)
 {
     SM_TRY(sm_osc_check_win(win, "MPI_Win_set_name"));
@@ -355,7 +341,6 @@ int PMPI_Win_set_name(MPI_Win win, const char *name)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_get_name = PMPI_Win_get_name
 int PMPI_Win_get_name(MPI_Win win, char *name, int *resultlen)
 {
     SM_TRY(sm_osc_check_win(win, "MPI_Win_get_name"));
@@ -366,7 +351,6 @@ int PMPI_Win_get_name(MPI_Win win, char *name, int *resultlen)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_set_info = PMPI_Win_set_info
 int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
     SM_TRY(sm_osc_check_win(win, "MPI_Win_set_info"));
@@ -389,7 +373,6 @@ int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
     return MPI_SUCCESS;
 }
 
-#pragma weak MPI_Win_get_info = PMPI_Win_get_info
 int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
     SM_TRY(sm_osc_check_win(win, "MPI_Win_get_info"));
