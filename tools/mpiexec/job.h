@@ -8,17 +8,15 @@
 #include "kvs.h"
 #include "options.h"
 #include "output_forward.h"
+#include "pmi_wire.h"
 
-#define PMI_LINE_MAX 4096
 #define KILL_GRACE_SECONDS 2.0 /* SIGTERM, then SIGKILL this much later */
 
 struct rank_proc {
     int rank;
-    pid_t pid;   /* also its process group id (each rank leads its own group) */
-    int running; /* not yet reaped */
-    int pmi_fd;  /* our end of the PMI socketpair, -1 once closed */
-    char pmi_buf[PMI_LINE_MAX];
-    size_t pmi_len;
+    pid_t pid;                /* also its process group id (each rank leads its own group) */
+    int running;              /* not yet reaped */
+    struct pmi_wire_conn pmi; /* our end of the PMI socketpair (fd -1 once closed) */
     int pmi_inited, finalized, in_barrier;
     struct output_stream out, err;
 };
@@ -32,7 +30,8 @@ struct job {
     char kvsname[64];
     char secret[33];
     int barrier_count;
-    int any_inited; /* some rank spoke PMI: this is an MPI job */
+    const struct pmi_wire_server *pmi_server; /* pmi_server.c */
+    int any_inited;                           /* some rank spoke PMI: this is an MPI job */
     int nrunning;
     int failed; /* first failure recorded */
     int exit_code;

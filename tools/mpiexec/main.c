@@ -112,7 +112,7 @@ static void run_event_loop(struct job *job, int sfd, double deadline)
         pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
         for (int i = 0; i < job->nranks; i++) {
             struct rank_proc *rp = &job->ranks[i];
-            pfd[1 + 3 * i] = (struct pollfd){ .fd = rp->pmi_fd, .events = POLLIN };
+            pfd[1 + 3 * i] = (struct pollfd){ .fd = rp->pmi.fd, .events = POLLIN };
             pfd[2 + 3 * i] = (struct pollfd){ .fd = rp->out.fd, .events = POLLIN };
             pfd[3 + 3 * i] = (struct pollfd){ .fd = rp->err.fd, .events = POLLIN };
         }
@@ -128,7 +128,7 @@ static void run_event_loop(struct job *job, int sfd, double deadline)
                 output_stream_pump(&rp->out);
             if (pfd[3 + 3 * i].revents && rp->err.fd >= 0)
                 output_stream_pump(&rp->err);
-            if (pfd[1 + 3 * i].revents && rp->pmi_fd >= 0)
+            if (pfd[1 + 3 * i].revents && rp->pmi.fd >= 0)
                 pmi_server_pump(job, rp);
         }
         if (n > 0 && pfd[0].revents)
@@ -172,9 +172,9 @@ static void drain_output(struct job *job)
     for (int i = 0; i < job->nranks; i++) {
         output_stream_close(&job->ranks[i].out);
         output_stream_close(&job->ranks[i].err);
-        if (job->ranks[i].pmi_fd >= 0)
-            close(job->ranks[i].pmi_fd);
-        job->ranks[i].pmi_fd = -1;
+        if (job->ranks[i].pmi.fd >= 0)
+            close(job->ranks[i].pmi.fd);
+        job->ranks[i].pmi.fd = -1;
     }
     free(pfd);
 }
@@ -221,9 +221,13 @@ int main(int argc, char **argv)
         return 1;
     }
     snprintf(job.kvsname, sizeof job.kvsname, "kvs_%d_0", (int)getpid());
+    struct pmi_wire_server pmi_server;
+    pmi_server_setup(&job, &pmi_server);
     for (int i = 0; i < job.nranks; i++) {
         job.ranks[i].rank = i;
-        job.ranks[i].pmi_fd = job.ranks[i].out.fd = job.ranks[i].err.fd = -1;
+        job.ranks[i].pmi.rank = i;
+        job.ranks[i].pmi.owner = &job.ranks[i];
+        job.ranks[i].pmi.fd = job.ranks[i].out.fd = job.ranks[i].err.fd = -1;
     }
 
     sigset_t mask;

@@ -185,7 +185,9 @@ static int apply_setup(struct proxy *px, struct setup *su, const char *p, size_t
         } else if (strncmp(s, "local=", 6) == 0) {
             struct prank *pr = &px->ranks[px->nlocal++];
             pr->rank = atoi(s + 6);
-            pr->pmi_fd = pr->out_fd = pr->err_fd = -1;
+            pr->pmi.fd = pr->out_fd = pr->err_fd = -1;
+            pr->pmi.rank = pr->rank;
+            pr->pmi.owner = pr;
         } else if (strncmp(s, "env=", 4) == 0)
             put_env(s + 4, 0);
         else if (strncmp(s, "xenv=", 5) == 0)
@@ -274,7 +276,7 @@ static int spawn_rank(struct proxy *px, struct setup *su, struct prank *pr, cons
     fcntl(errp[0], F_SETFL, O_NONBLOCK);
     pr->pid = pid;
     pr->running = 1;
-    pr->pmi_fd = sv[0];
+    pr->pmi.fd = sv[0];
     pr->out_fd = outp[0];
     pr->err_fd = errp[0];
     return 0;
@@ -517,7 +519,7 @@ int main(int argc, char **argv)
                                   .events = POLLOUT };
         for (int i = 0; i < px.nlocal; i++) {
             struct prank *pr = &px.ranks[i];
-            pfd[3 + 3 * i] = (struct pollfd){ .fd = pr->pmi_fd, .events = POLLIN };
+            pfd[3 + 3 * i] = (struct pollfd){ .fd = pr->pmi.fd, .events = POLLIN };
             pfd[4 + 3 * i] = (struct pollfd){ .fd = pr->out_fd, .events = POLLIN };
             pfd[5 + 3 * i] = (struct pollfd){ .fd = pr->err_fd, .events = POLLIN };
         }
@@ -531,7 +533,7 @@ int main(int argc, char **argv)
                 pump_output(&px, pr, &pr->out_fd, W_OUT);
             if (pfd[5 + 3 * i].revents && pr->err_fd >= 0)
                 pump_output(&px, pr, &pr->err_fd, W_ERR);
-            if (pfd[3 + 3 * i].revents && pr->pmi_fd >= 0)
+            if (pfd[3 + 3 * i].revents && pr->pmi.fd >= 0)
                 proxy_pmi_pump(&px, pr);
         }
         if (n > 0 && pfd[2].revents)

@@ -7,17 +7,15 @@
 #include <sys/types.h>
 
 #include "kvs.h"
+#include "pmi_wire.h"
 #include "wire.h"
-
-#define PROXY_PMI_LINE_MAX 4096
 
 struct prank {
     int rank;
     pid_t pid; /* also its process group */
     int running;
-    int pmi_fd, out_fd, err_fd; /* -1 once closed */
-    char pmi_buf[PROXY_PMI_LINE_MAX];
-    size_t pmi_len;
+    struct pmi_wire_conn pmi; /* PMI socket (fd -1 once closed) */
+    int out_fd, err_fd;       /* -1 once closed */
     int inited, in_barrier;
 };
 

@@ -128,7 +128,7 @@ int spawn_rank(struct job *job, const struct spawn_plan *plan, int rank)
     rp->rank = rank;
     rp->pid = pid;
     rp->running = 1;
-    rp->pmi_fd = sv[0];
+    rp->pmi.fd = sv[0];
     output_stream_init(&rp->out, outp[0], STDOUT_FILENO, rank, job->opt->prefix_output);
     output_stream_init(&rp->err, errp[0], STDERR_FILENO, rank, job->opt->prefix_output);
     job->nrunning++;
