@@ -182,7 +182,7 @@ def c_wrapper(fn, params):
         elif b == "MPI_Status":
             cargs.append("MPI_Fint *%s" % n)
             if p.arr:
-                ln = A.ARRAY_LEN.get((fn, n), A.DEFAULT_ARRAY_LEN)
+                ln = A.ARRAY_LEN.get((large_base(fn), n), A.DEFAULT_ARRAY_LEN)
                 pre.append("int n_%s = %s;" % (n, ln))
                 pre.append("MPI_Status *c_%s = sm_f_statuses_in(%s, n_%s);" % (n, n, n))
                 post.append("sm_f_statuses_out(c_%s, %s, n_%s);" % (n, n, n))
@@ -195,7 +195,7 @@ def c_wrapper(fn, params):
             k = HANDLES[b]
             cargs.append("MPI_Fint *%s" % n)
             if p.arr:
-                ln = A.ARRAY_LEN.get((fn, n), A.DEFAULT_ARRAY_LEN)
+                ln = A.ARRAY_LEN.get((large_base(fn), n), A.DEFAULT_ARRAY_LEN)
                 pre.append("int n_%s = %s;" % (n, ln))
                 pre.append("%s *c_%s = sm_f_xmalloc((size_t)(n_%s > 0 ? n_%s : 1) * sizeof *c_%s);"
                            % (b, n, n, n, n))
@@ -300,6 +300,27 @@ def f_interface(fn, params, f08, ret=None):
     return "\n".join(lines) + "\n"
 
 
+def large_base(fn):
+    """the routine a large-count variant MPI_Name_c shares its annotations with"""
+    return fn[:-2] if fn.endswith("_c") else fn
+
+
+def f08_signature(fn, params):
+    """what tells specifics of one generic apart: each non-choice argument's type, kind
+    (kind names resolved to numbers) and rank"""
+    sig = []
+    for p in params:
+        t, dims, choice = ftype(fn, p, True)
+        for k, v in KIND_VALUES.items():
+            t = t.replace("KIND=%s" % k, "KIND=%d" % v)
+        sig.append(None if choice or t.startswith("TYPE(*)") else (t, bool(dims)))
+    return sig
+
+
+def distinguishable(a, b):
+    return len(a) != len(b) or any(x and y and x != y for x, y in zip(a, b))
+
+
 def skip_reason(fn):
     for pat, why in A.SKIP:
         if re.search(pat, fn):
@@ -327,6 +348,8 @@ def main():
     handles = read_handle_numbers(mpih, hfc)
 
     bound, skipped, cwrap, f77ifc, f08ifc = [], [], [], [], []
+    f08sig = {}
+    large = []  # (fn, params, fret): the _c routines, mpi_f08 only
     for fn in sorted(protos):
         ret, args = protos[fn]
         why = skip_reason(fn)
@@ -343,11 +366,27 @@ def main():
         try:
             if fn not in A.HANDWRITTEN and not fret:
                 cwrap.append(c_wrapper(fn, params))
+            if fn.endswith("_c") and fn[:-2] in protos:
+                large.append((fn, params, fret))
+                bound.append(fn)
+                continue
+            f08sig[fn] = f08_signature(fn, params)
             f77ifc.append(f_interface(fn, params, False, fret))
             f08ifc.append((fn, f_interface(fn, params, True, fret)))
         except Unbindable as e:
             raise SystemExit("%s: %s: add an annotation or a SKIP entry" % (fn, e))
         bound.append(fn)
+    # a large-count routine joins its base routine's generic in mpi_f08 (MPI_Send takes either
+    # count kind); where the two cannot be told apart by their arguments (MPI_Aint and
+    # MPI_Count are both 8-byte integers) it keeps a generic of its own name
+    f08gen = {fn: [s] for fn, s in f08ifc}
+    for fn, params, fret in large:
+        s = f_interface(fn, params, True, fret)
+        base = fn[:-2]
+        if base in f08gen and distinguishable(f08sig[base], f08_signature(fn, params)):
+            f08gen[base].append(s)
+        else:
+            f08gen[fn] = [s]
 
     os.makedirs(outdir, exist_ok=True)
     # ---- C wrappers
@@ -497,10 +536,11 @@ def main():
                        "    MODULE PROCEDURE sm_ne_%s\n  END INTERFACE\n" % (h, h))
         f.write("".join(ops))
         f.write(A.F08_CALLBACK_INTERFACES)
-        for fn, s in f08ifc:
+        for fn in sorted(f08gen):
             f.write("  INTERFACE %s\n" % fn)
-            f.write(s.replace("  FUNCTION", "    FUNCTION").replace("  SUBROUTINE",
-                    "    SUBROUTINE"))
+            for s in f08gen[fn]:
+                f.write(s.replace("  FUNCTION", "    FUNCTION").replace("  SUBROUTINE",
+                        "    SUBROUTINE"))
             f.write("  END INTERFACE %s\n" % fn)
         f.write("  INTERFACE\n  SUBROUTINE MPI_F_sync_reg(buf)\n"
                 "    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf\n"
