@@ -66,7 +66,8 @@ HANDWRITTEN = {
     "MPI_Win_create_keyval", "MPI_Keyval_create", "MPI_Comm_get_attr", "MPI_Type_get_attr",
     "MPI_Win_get_attr", "MPI_Attr_get", "MPI_Comm_set_attr", "MPI_Type_set_attr",
     "MPI_Win_set_attr", "MPI_Attr_put", "MPI_Pcontrol", "MPI_Grequest_start",
-    "MPI_Info_create_env", "MPI_Info_get_string",
+    "MPI_Info_create_env", "MPI_Info_get_string", "MPI_Comm_spawn", "MPI_Comm_spawn_multiple",
+    "MPI_Register_datarep",
 }
 # string arguments that lose their leading blanks too (info keys and values)
 TRIM_LEADING = ("MPI_Info_",)
@@ -92,16 +93,24 @@ ARG_FTYPE = {
     ("MPI_Keyval_create", "extra_state"): "INTEGER",
     ("MPI_Pcontrol", "level"): "INTEGER",
     ("MPI_Grequest_start", "extra_state"): "INTEGER(KIND=MPI_ADDRESS_KIND)",
+    ("MPI_Register_datarep", "extra_state"): "INTEGER(KIND=MPI_ADDRESS_KIND)",
+    # argument vectors: CHARACTER arrays ended by a blank entry (MPI_ARGV_NULL: none); the
+    # argv of command i of spawn_multiple is array_of_argv(i, :)
+    ("MPI_Comm_spawn", "argv"): ("CHARACTER(LEN=*)", "(*)"),
+    ("MPI_Comm_spawn_multiple", "array_of_commands"): ("CHARACTER(LEN=*)", "(*)"),
+    ("MPI_Comm_spawn_multiple", "array_of_argv"): ("CHARACTER(LEN=*)", "(count,*)"),
 }
+
+# integer constants of kind MPI_OFFSET_KIND (the rest are default INTEGERs)
+OFFSET_CONSTANTS = {"MPI_DISPLACEMENT_CURRENT"}
 
 # families not bound yet, with the reason (listed in docs/fortran.md); a routine matching
 # none of these and not bindable stops the generator, so new prototypes are never dropped
 # silently
 SKIP = [
-    (r"_c$", "large-count (MPI_Count) variants: Fortran 2008 overloads not generated yet"),
+    (r"^MPI_(Op_create|Register_datarep)_c$",
+     "large-count callbacks (MPI_User_function_c, conversion functions) not bound"),
     (r"_(c2f|f2c|c2f08|f082c|f082f|f2f08)$", "C-only handle and status conversion"),
-    (r"^MPI_Comm_spawn", "dynamic processes: argv arrays of strings (not supported in C either)"),
-    (r"^MPI_Register_datarep$", "data representation callbacks"),
 ]
 
 # the Fortran argument lists (as C text) of routines whose C ones differ
@@ -114,3 +123,43 @@ FINT_AINT = {("MPI_Type_hvector", "stride"): "", ("MPI_Type_hindexed", "displace
              ("MPI_Type_struct", "displacements"): "*count", ("MPI_Address", "address"): "",
              ("MPI_Type_extent", "extent"): "", ("MPI_Type_lb", "displacement"): "",
              ("MPI_Type_ub", "displacement"): ""}
+
+# mpi_f08's abstract interfaces of the procedures a program writes (callback arguments stay
+# EXTERNAL in the routines' interfaces, so a program may declare its procedure either way);
+# TYPE(C_PTR), VALUE buffers receive the same address a Fortran array dummy would
+_CB = [
+    ("MPI_User_function", "invec, inoutvec, len, datatype",
+     "TYPE(C_PTR), VALUE :: invec, inoutvec\n INTEGER :: len\n TYPE(MPI_Datatype) :: datatype"),
+    ("MPI_Datarep_conversion_function",
+     "userbuf, datatype, count, filebuf, position, extra_state, ierror",
+     "TYPE(C_PTR), VALUE :: userbuf, filebuf\n TYPE(MPI_Datatype) :: datatype\n"
+     " INTEGER :: count, ierror\n INTEGER(KIND=MPI_OFFSET_KIND) :: position\n"
+     " INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state"),
+    ("MPI_Datarep_extent_function", "datatype, extent, extra_state, ierror",
+     "TYPE(MPI_Datatype) :: datatype\n INTEGER(KIND=MPI_ADDRESS_KIND) :: extent, extra_state\n"
+     " INTEGER :: ierror"),
+    ("MPI_Grequest_query_function", "extra_state, status, ierror",
+     "INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state\n TYPE(MPI_Status) :: status\n"
+     " INTEGER :: ierror"),
+    ("MPI_Grequest_free_function", "extra_state, ierror",
+     "INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state\n INTEGER :: ierror"),
+    ("MPI_Grequest_cancel_function", "extra_state, complete, ierror",
+     "INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state\n LOGICAL :: complete\n INTEGER :: ierror"),
+]
+for _k in ("Comm", "Win", "File", "Session"):
+    _CB.append(("MPI_%s_errhandler_function" % _k, "obj, error_code",
+                "TYPE(MPI_%s) :: obj\n INTEGER :: error_code" % _k))
+for _k in ("Comm", "Type", "Win"):
+    _h = "Datatype" if _k == "Type" else _k
+    _CB.append(("MPI_%s_copy_attr_function" % _k,
+                "oldobj, keyval, extra_state, attribute_val_in, attribute_val_out, flag, ierror",
+                "TYPE(MPI_%s) :: oldobj\n INTEGER :: keyval, ierror\n"
+                " INTEGER(KIND=MPI_ADDRESS_KIND) :: extra_state, attribute_val_in, "
+                "attribute_val_out\n LOGICAL :: flag" % _h))
+    _CB.append(("MPI_%s_delete_attr_function" % _k, "obj, keyval, attribute_val, extra_state, ierror",
+                "TYPE(MPI_%s) :: obj\n INTEGER :: keyval, ierror\n"
+                " INTEGER(KIND=MPI_ADDRESS_KIND) :: attribute_val, extra_state" % _h))
+F08_CALLBACK_INTERFACES = "  ABSTRACT INTERFACE\n" + "".join(
+    "  SUBROUTINE %s(%s)\n    IMPORT\n%s\n  END SUBROUTINE %s\n"
+    % (n, a, "\n".join("    " + x.strip() for x in d.split("\n")), n) for n, a, d in _CB) + \
+    "  END INTERFACE\n"
