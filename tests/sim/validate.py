@@ -4,7 +4,10 @@ grid (bench/run-experiment REDUCED: ping-pong by size and under loss, the Bulk P
 the LAN and at 20 ms, the buffered farm at 0/20/80 ms) run on netlab with our SCTP transport
 (sctp10: the papers' 220 KB buffers, 10 streams, CRC32c off) and our TCP transport (reno inside
 the emulated hosts, as run-experiment sets it), and under mpiexec --sim with the same topology
-(8 hosts, 1 Gbit/s NICs, the same delay and loss), interleaved: each repetition runs the three
+(8 hosts, 1 Gbit/s NICs, the same delay and loss) twice: the links alone ("sim"), and with
+netlab's own per-packet forwarding latency added to every packet ("sim+hop",
+SCTPMPI_SIM_HOP_NS = half the median ping RTT between two emulated hosts at 0 ms, measured at
+the start of the same session), interleaved: each repetition runs the three
 once, every process under `nice -n -15` (the host is shared).  Prints, per cell, the medians, the
 difference of the simulated value from netlab's sctp10 median, the 1-min load average over the
 cell's runs, and the simulator's wall time and speed-up (virtual / wall).
@@ -44,7 +47,7 @@ def _cells():
 
 
 CELLS = _cells()
-CONTENDERS = ("sctp10", "tcp", "sim")
+CONTENDERS = ("sctp10", "tcp", "sim", "sim+hop")
 
 
 def topo(delay, loss):
@@ -105,6 +108,15 @@ def main():
         for h in HOSTS:  # as bench/run-experiment --tcp-cc reno (the papers' NewReno + SACK)
             subprocess.run([netlab, "exec", "--run", run, h, "--", "sysctl", "-qw",
                             "net.ipv4.tcp_congestion_control=reno"], capture_output=True)
+    hop_ns = 0
+    if run:  # netlab's forwarding cost: ping between two hosts with the links at 0 ms, no loss
+        r = subprocess.run(nice + [netlab, "exec", "--run", run, "h0", "--", "ping", "-c", "100", "-i", "0.005",
+                                   "198.18.0.2"], capture_output=True, text=True)
+        rtts = [float(x) for x in re.findall(r"time=([0-9.]+) ms", r.stdout)]
+        if rtts:
+            hop_ns = int(statistics.median(rtts) * 1e6 / 2)
+            print(f"netlab hop: ping RTT median {statistics.median(rtts) * 1e3:.0f} us (min {min(rtts) * 1e3:.0f}, "
+                  f"{len(rtts)} pings): SCTPMPI_SIM_HOP_NS={hop_ns}", file=sys.stderr)
     rows = []
     t_start = time.time()
     try:
@@ -120,9 +132,9 @@ def main():
             walls, speed, probes, loads = [], [], [], []
             for rep in range(a.reps):
                 for c in conts:
-                    if c == "sim":
+                    if c.startswith("sim"):
                         cmd = [mpiexec, "--sim", tpath, "--sim-seed", str(rep + 1), "-n", str(n)]
-                        e = env
+                        e = dict(env, SCTPMPI_SIM_HOP_NS=str(hop_ns if c == "sim+hop" else 0))
                     else:
                         cmd = [mpiexec, "--netlab", tpath, "-n", str(n), "--transport",
                                "tcp" if c == "tcp" else "sctp"]
@@ -165,7 +177,7 @@ def main():
         if csvf:
             csvf.close()
     hdr = "| cell | unit | " + " | ".join(f"{c} median (min-max, runs)" for c in conts)
-    hdr += " | sim - sctp10 | sctp10 RTT probe / task (ms) | load | sim wall (s) | virtual / wall |"
+    hdr += " | sim, sim+hop - sctp10 | sctp10 RTT probe / task (ms) | load | sim wall (s) | virtual / wall |"
     print(hdr)
     print("|" + "---|" * (hdr.count("|") - 1))
     for name, prog, delay, loss, st, w, sp, pr, lo, hi in rows:
@@ -173,11 +185,12 @@ def main():
         fmt = (lambda x: f"{x:.0f}") if prog == "pingpong" else (lambda x: f"{x:.3f}")
         cols = [f"{fmt(st[c][0])} ({fmt(st[c][2])}-{fmt(st[c][3])}, {st[c][1]})" for c in conts]
         d = "-"
-        if "sim" in st and "sctp10" in st and st["sctp10"][0] == st["sctp10"][0] and st["sctp10"][0]:
-            d = f"{(st['sim'][0] - st['sctp10'][0]) / st['sctp10'][0] * 100:+.1f} %"
+        if "sctp10" in st and st["sctp10"][0] == st["sctp10"][0] and st["sctp10"][0]:
+            d = " / ".join(f"{(st[c][0] - st['sctp10'][0]) / st['sctp10'][0] * 100:+.1f} %"
+                           for c in ("sim", "sim+hop") if c in st)
         print(f"| {name} | {unit} | " + " | ".join(cols) +
               f" | {d} | {pr} | {lo:.1f}-{hi:.1f} | {w:.2f} | {sp:.1f} |")
-    print(f"\n({len(rows)} cells, {a.reps} repetitions, {(time.time() - t_start) / 60:.1f} min, "
+    print(f"\n({len(rows)} cells, {a.reps} repetitions, SCTPMPI_SIM_HOP_NS={hop_ns}, {(time.time() - t_start) / 60:.1f} min, "
           f"load average {load1()} at the end)")
     return 0
 
