@@ -211,6 +211,8 @@ int main(int argc, char **argv)
     s->idle_limit = (uint64_t)((dls && *dls ? atof(dls) : 600.0) * 1e9);
     const char *lns = getenv("SCTPMPI_SIM_LOCAL_NS");
     s->local_ns = lns && *lns ? strtoull(lns, NULL, 0) : 5000;
+    const char *hns = getenv("SCTPMPI_SIM_HOP_NS");
+    s->hop_ns = hns && *hns ? strtoull(hns, NULL, 0) : 0;
     s->ranks = calloc((size_t)n, sizeof *s->ranks);
     s->wake = calloc((size_t)n + 1, sizeof *s->wake);
     if (!s->ranks || !s->wake || nl_model_init(&s->model, &s->topo, pcap_dir, 65535)) {

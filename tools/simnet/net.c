@@ -391,6 +391,9 @@ static void flush(struct sn_sim *s, int r)
             s->drops++;
             continue;
         }
+        if (dhost != k->host)
+            rel +=
+                s->hop_ns; /* a forwarder's own per-packet latency (netlab's TUN hop), if asked */
         struct sn_pkt *p = malloc(sizeof *p + (size_t)len);
         if (!p)
             exit(1);

@@ -108,7 +108,7 @@ struct sn_sim {
     struct sn_rank *ranks;
     struct sn_heap heap;
     uint64_t now, netseq;
-    uint64_t events, packets, drops, local_ns;
+    uint64_t events, packets, drops, local_ns, hop_ns;
     int p2p_lanes, rma_lanes, nstreams;
     size_t max_payload;
     int sack_imm;             /* SCTPMPI_SCTP_SACK_IMMEDIATELY: I-bit on small frames */
