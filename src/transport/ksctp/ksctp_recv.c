@@ -249,16 +249,13 @@ static int report_failures(struct ks_transport *t)
             continue;
         p->fail_pending = 0;
         /* frames still queued for it will never leave: release them */
-        while (p->txq_head) {
-            struct ks_txitem *it = p->txq_head;
-            p->txq_head = it->next;
+        struct sm_txq_item *it;
+        while ((it = sm_txq_pop(&p->txq))) {
             t->txq_total--;
             if (it->cookie)
                 t->up->send_done(t->up->ctx, it->cookie);
-            free(it->owned);
-            free(it);
+            sm_txq_item_free(it);
         }
-        p->txq_tail = NULL;
         p->txq_len = 0;
         t->up->peer_failed(t->up->ctx, r, p->why);
         n++;
