@@ -21,7 +21,7 @@ VM_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VM_SHARE=${VM_SHARE:-$(cd "$VM_HERE/../.." && pwd)}
 VM_NETNS=${VM_NETNS:-}
 VM_TAP=${VM_TAP:-}
-VM_TAPDEV=""
+VM_TAPDEV=${VM_TAPDEV:-} # the host end of VM_TAP (ours: vm_down deletes it)
 [ -n "$VM_NETNS" ] && VM_N=1
 VM_N=${VM_N:-2}
 VM_LINKS=${VM_LINKS:-2}
@@ -283,6 +283,22 @@ vm_netem() {
   done
 }
 
+# vm_libs PROGRAM — the shared libraries PROGRAM needs on this host that the guest image lacks
+# (a build with PMIx links libpmix, which the image does not have): copied once into the
+# control directory, which the guests see at /vmctl/lib (vm_mpirun puts it on LD_LIBRARY_PATH)
+vm_libs() {
+  [ -e "$VM_TMP/ctl/lib/.done" ] && return 0
+  mkdir -p "$VM_TMP/ctl/lib"
+  local names missing n
+  names=$(ldd "$1" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// && $3 !~ /^\/work/ {print $1}' | tr '\n' ' ')
+  missing=$(vm_exec 1 60 "for n in $names; do ldconfig -p | grep -q \"^\s*\$n \" || echo \$n; done")
+  for n in $missing; do
+    cp -L "$(ldd "$1" | awk -v n="$n" '$1 == n {print $3}')" "$VM_TMP/ctl/lib/" || return 1
+  done
+  : >"$VM_TMP/ctl/lib/.done"
+  [ -z "$missing" ] || vm_log "libraries the guest lacks, shared from this host: $(echo $missing)"
+}
+
 # vm_mpirun [-n N] [--links K] [--timeout S] [--host H] [-x VAR=VAL]... [-xg VAR=VAL]...
 #           [-xh VAR=VAL]... -- PROGRAM ARGS
 # ranks round-robin over the guests (VM_NETNS: over the namespaces n1, n2 of guest 1), bound to
@@ -305,7 +321,9 @@ vm_mpirun() {
     esac
   done
   local prog=$*
+  vm_libs "${prog%% *}" || { vm_log "cannot copy the libraries the guests lack"; return 1; }
   local pf="$VM_TMP/pmi.$BASHPID.port"
+  rm -f "$pf" # a previous job of this shell left its port there
   python3 "$VM_HERE/pmi_server.py" "$pf" "$np" "$to" &
   local pmi=$!
   while [ ! -s "$pf" ]; do sleep 0.02; done
@@ -332,7 +350,7 @@ vm_mpirun() {
         pre="exec 7<>/dev/tcp/10.0.2.2/$port && printf 'cmd=initack pmiid=$r\\n' >&7 &&"
         pre+=" for _ in 1 2 3 4; do read -r -u 7 _; done && ip netns exec n$node"
       fi
-      script+=" ( $pre env $pmienv SCTPMPI_JOB_SECRET=$secret SCTPMPI_ADDRS=$addrs SCTPMPI_LOCAL_RANKS=$(((ng + nodes - node) / nodes))"
+      script+=" ( $pre env LD_LIBRARY_PATH=/vmctl/lib $pmienv SCTPMPI_JOB_SECRET=$secret SCTPMPI_ADDRS=$addrs SCTPMPI_LOCAL_RANKS=$(((ng + nodes - node) / nodes))"
       for a in "${env[@]}" "${genv[@]}"; do script+=" $(printf '%q' "$a")"; done
       script+=" timeout -k 2 $to $prog 2>&1 | sed -u 's/^/[$r] /'; exit \${PIPESTATUS[0]} ) & pids+=(\$!);"
     done
@@ -350,7 +368,13 @@ vm_mpirun() {
     ) &
     hpids+=($!)
   done
-  local rc=0 p prc=0
+  local rc=0 p prc=0 alive
+  while kill -0 "$pmi" 2>/dev/null; do # the ranks all gone without finalizing: stop waiting
+    alive=0
+    for p in "${pids[@]}" "${hpids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ $alive = 1 ] || { sleep 1; kill "$pmi" 2>/dev/null; break; }
+    sleep 0.2
+  done
   wait "$pmi" || prc=$?
   if [ $prc != 0 ]; then # an abort or a timeout: end the ranks still running in the guests
     for g in $(seq 1 "$VM_N"); do vm_exec "$g" 60 "pkill -KILL -x $(printf '%q' "$(basename "${prog%% *}")")" >/dev/null; done

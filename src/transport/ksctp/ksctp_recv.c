@@ -227,9 +227,10 @@ int ks_recv_some(struct ks_transport *t, int budget)
             continue;
         }
         struct ks_peer *p = peer_of_assoc(t, ri.rcv_assoc_id);
-        if (ri.rcv_ppid == KS_PPID_HELLO)
+        uint32_t ppid = ntohl(ri.rcv_ppid); /* as it was on the wire (ks_sendmsg) */
+        if (ppid == KS_PPID_HELLO)
             on_hello(t, p, ri.rcv_assoc_id, ri.rcv_sid, t->rx, len);
-        else if (ri.rcv_ppid == KS_PPID_FRAME)
+        else if (ppid == KS_PPID_FRAME)
             on_frame(t, p, ri.rcv_assoc_id, ri.rcv_sid, t->rx, len);
         else {
             t->rogue_msgs++;

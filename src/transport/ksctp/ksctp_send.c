@@ -1,6 +1,7 @@
 /* ksctp_send.c — frames to the kernel: lane -> stream, the hello first on every stream of an
  * association, one sendmsg (SCTP_SNDINFO) per frame, and the per-peer queue of frames the
  * kernel could not take yet (send buffer full), retried from progress(). */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,9 @@ int ks_sendmsg(struct ks_transport *t, struct ks_peer *p, uint16_t sid, uint32_t
     c->cmsg_level = IPPROTO_SCTP;
     c->cmsg_type = SCTP_SNDINFO;
     c->cmsg_len = CMSG_LEN(sizeof(struct sctp_sndinfo));
-    struct sctp_sndinfo si = { .snd_sid = sid, .snd_ppid = ppid };
+    /* the kernel puts the PPID on the wire as it is given: network order, as our engine and
+     * usrsctp send it ("SMF1" reads as such in a capture) */
+    struct sctp_sndinfo si = { .snd_sid = sid, .snd_ppid = htonl(ppid) };
     sctp_assoc_t id = ks_assoc_of(t, p);
     if (id)
         si.snd_assoc_id = id;

@@ -166,6 +166,10 @@ int ks_socket_open(struct ks_transport *t, const char (*addrs)[INET_ADDRSTRLEN],
         if (!t->tu.port)
             t->tu.port = KS_ENGINE_SCTP_PORT;
     }
+    /* a fixed port (SCTP in UDP: the engine's port) may still be held by the associations of
+     * a previous rank's socket that are shutting down */
+    int reuse = 1;
+    setsockopt(t->fd, SOL_SOCKET, SO_REUSEADDR, &reuse, sizeof reuse);
     t->nlocal = 0;
     for (int i = 0; i < naddrs && t->nlocal < KS_MAX_ADDRS; i++) {
         struct sockaddr_in *sa = &t->local[t->nlocal];
