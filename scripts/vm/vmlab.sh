@@ -10,10 +10,19 @@
 #   link L (1..VM_LINKS): a point-to-point UDP "wire" between guest 1 and guest 2 (qemu socket
 #     netdev), guest address 10.L.0.N; loss and delay with tc netem inside the guests
 #     (vm_netem), a cut with qemu's set_link (vm_link: carrier off, frames dropped).
-# Everything (qemu processes, temp directory) goes away in vm_down, which the callers trap on
-# EXIT.  Facilities missing (qemu, the image, root) are reported by vm_check with the reason.
+# VM_NETNS=1: one guest instead of two; inside it two network namespaces n1 and n2 stand for
+#   the two hosts (guest-netns.sh: link L is a veth pair n1 10.L.0.1 <-> n2 10.L.0.2, netem on
+#   both ends; a cut is 100 % loss).  Booting one emulated guest costs half of booting two.
+# VM_TAP=1 (with VM_NETNS=1): a TAP device on the host (10.213.0.254) bridged in the guest to
+#   both namespaces (10.213.0.1, 10.213.0.2): ranks on the host join a job (vm_mpirun --host).
+# Everything (qemu processes, TAP device, temp directory) goes away in vm_down, which the
+# callers trap on EXIT.  Facilities missing (qemu, the image, root) are reported by vm_check with the reason.
 VM_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VM_SHARE=${VM_SHARE:-$(cd "$VM_HERE/../.." && pwd)}
+VM_NETNS=${VM_NETNS:-}
+VM_TAP=${VM_TAP:-}
+VM_TAPDEV=${VM_TAPDEV:-} # the host end of VM_TAP (ours: vm_down deletes it)
+[ -n "$VM_NETNS" ] && VM_N=1
 VM_N=${VM_N:-2}
 VM_LINKS=${VM_LINKS:-2}
 VM_MEM=${VM_MEM:-640}
@@ -65,16 +74,36 @@ vm_initrd() {
   VM_INITRD=$out
 }
 
+# why KVM cannot run the Debian guests on this host (printed), or nothing (returns 1) when it can.
+# A host without VMX/SVM whose KVM is kvm_pvm (PVM, "pagetable-based virtual machine": KVM
+# inside a guest without nested hardware virtualization) runs only guest kernels built for PVM;
+# an ordinary kernel (Debian's) is executed by KVM's instruction emulator one instruction at a
+# time (about 0.6 M instructions/s measured: the decompressor alone takes minutes), which
+# looks like a hang in early boot.
+vm_kvm_unusable() {
+  if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then echo "/dev/kvm missing or not accessible"; return 0; fi
+  if ! grep -qw -e vmx -e svm /proc/cpuinfo; then
+    if [ -d /sys/module/kvm_pvm ]; then
+      echo "KVM here is PVM (kvm_pvm, no VMX/SVM in the CPU): it runs PVM guest kernels only;" \
+        "Debian's kernel would be emulated instruction by instruction"
+    else
+      echo "no VMX/SVM in the CPU flags"
+    fi
+    return 0
+  fi
+  local img=${SCTPMPI_VM_CACHE:-/var/cache/sctpmpi-vm}
+  if [ -e "$img/kvm-hangs-$(uname -r)" ]; then
+    echo "KVM guests hang in early boot on this host kernel ($img/kvm-hangs-$(uname -r))"
+    return 0
+  fi
+  return 1
+}
+
 # which accelerator vm_up would take: kvm, or tcg (with the reason on stdout after "tcg: ")
 vm_accel_guess() {
-  local img
+  local why
   case ${SCTPMPI_VM_ACCEL:-auto} in kvm) echo kvm; return ;; tcg) echo "tcg: SCTPMPI_VM_ACCEL=tcg"; return ;; esac
-  if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then echo "tcg: /dev/kvm missing or not accessible"; return; fi
-  img=${SCTPMPI_VM_CACHE:-/var/cache/sctpmpi-vm}
-  if [ -e "$img/kvm-hangs-$(uname -r)" ]; then
-    echo "tcg: KVM guests hang in early boot on this host kernel ($img/kvm-hangs-$(uname -r))"
-    return
-  fi
+  if why=$(vm_kvm_unusable); then echo "tcg: $why"; return; fi
   echo kvm
 }
 
@@ -91,6 +120,8 @@ vm_down() {
     wait "$p" 2>/dev/null
   done
   VM_PIDS=()
+  [ -n "$VM_TAPDEV" ] && ip link del "$VM_TAPDEV" 2>/dev/null
+  VM_TAPDEV=""
   [ -n "$VM_TMP" ] && rm -rf "$VM_TMP"
   VM_TMP=""
 }
@@ -103,19 +134,12 @@ vm_up() {
   vm_initrd || { vm_log "cannot build the small initrd"; return 2; }
   # SCTPMPI_VM_ACCEL=kvm|tcg|auto (default): auto takes KVM unless /dev/kvm is missing or a
   # previous boot on this host kernel hung under KVM (a marker in the image cache, see below)
-  local accel=${SCTPMPI_VM_ACCEL:-auto} marker
+  local accel marker
   marker="$(dirname "$VM_IMAGE")/kvm-hangs-$(uname -r)"
-  if [ "$accel" = auto ]; then
-    if [ ! -r /dev/kvm ] || [ ! -w /dev/kvm ]; then
-      vm_log "/dev/kvm missing or not accessible: falling back to TCG emulation (much slower)"
-      accel=tcg
-    elif [ -e "$marker" ]; then
-      vm_log "KVM guests hang in early boot on this host (nested virtualization; $marker):" \
-        "using TCG emulation (much slower)"
-      accel=tcg
-    else
-      accel=kvm
-    fi
+  accel=$(vm_accel_guess)
+  if [ "$accel" != kvm ]; then
+    [ "${SCTPMPI_VM_ACCEL:-auto}" = auto ] && vm_log "TCG emulation (much slower): ${accel#tcg: }"
+    accel=tcg
   fi
   if [ "$accel" = kvm ]; then
     VM_ACCEL="-accel kvm -cpu host"
@@ -125,8 +149,10 @@ vm_up() {
     VM_CPUS=${VM_CPUS_TCG:-1}
     VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-600}
     # the emulated TSC's calibration on a loaded host is far off (guest time ran 14x fast,
-    # SCTP's timers with it): keep time with the ACPI PM timer, which follows the host clock
-    VM_CLOCK="clocksource=acpi_pm tsc=unstable"
+    # SCTP's timers with it): keep time with the ACPI PM timer, which follows the host clock;
+    # no_timer_check: on a loaded host the kernel's check of the emulated timer interrupt
+    # fails and it panics ("IO-APIC + timer doesn't work")
+    VM_CLOCK="clocksource=acpi_pm tsc=unstable no_timer_check"
   fi
   VM_ACCEL_NAME=$accel
   VM_TMP=$(mktemp -d /tmp/sctpmpi-vm.XXXXXX)
@@ -138,12 +164,20 @@ vm_up() {
     mkdir -p "$VM_TMP/ctl/$i"
     local net=(-netdev user,id=ctl,restrict=off -device "virtio-net-pci,netdev=ctl,mac=52:54:00:00:00:0$i")
     for l in $(seq 1 "$VM_LINKS"); do
+      [ -n "$VM_NETNS" ] && break # the links are veth pairs inside the guest
       local me=${ports[$((2 * l + (i - 1)))]} other=${ports[$((2 * l + (2 - i)))]}
       if [ "$i" -le 2 ]; then
         net+=(-netdev "socket,id=l$l,udp=127.0.0.1:$other,localaddr=127.0.0.1:$me"
           -device "virtio-net-pci,netdev=l$l,mac=52:54:00:00:0$l:0$i")
       fi
     done
+    if [ -n "$VM_TAP" ] && [ "$i" = 1 ]; then
+      VM_TAPDEV=smvm$$
+      ip tuntap add dev "$VM_TAPDEV" mode tap && ip addr add 10.213.0.254/24 dev "$VM_TAPDEV" &&
+        ip link set "$VM_TAPDEV" up || { vm_log "cannot create the TAP device $VM_TAPDEV"; return 1; }
+      net+=(-netdev "tap,id=h1,ifname=$VM_TAPDEV,script=no,downscript=no"
+        -device "virtio-net-pci,netdev=h1,mac=52:54:00:00:d5:01")
+    fi
     # shellcheck disable=SC2086
     qemu-system-x86_64 $VM_ACCEL -m "$VM_MEM" -smp "$VM_CPUS" -nodefaults -display none \
       -no-reboot -kernel "$VM_IMAGE/vmlinuz" -initrd "$VM_INITRD" \
@@ -177,6 +211,10 @@ vm_up() {
       sleep 0.1
     done
   done
+  if [ -n "$VM_NETNS" ]; then
+    vm_exec 1 120 "bash $(printf '%q' "$VM_HERE/guest-netns.sh") $VM_LINKS" >&2 ||
+      { vm_log "cannot set up the network namespaces in the guest"; return 1; }
+  fi
   VM_BOOT_SECONDS=$(echo "$(date +%s.%N) - $t0" | bc 2>/dev/null || echo "?")
   vm_log "$VM_N guests up in ${VM_BOOT_SECONDS} s with $VM_ACCEL_NAME (image $VM_IMAGE)"
 }
@@ -214,15 +252,29 @@ except Exception: pass
 PY
 }
 
-# vm_link L on|off — plug or cut link L at both guests (qemu's set_link: carrier off)
+# vm_link L on|off — plug or cut link L at both ends (two guests: qemu's set_link, carrier off;
+# VM_NETNS: 100 % loss on both veth ends, the carrier stays up as on a cable cut further away)
 vm_link() {
   local i
+  if [ -n "$VM_NETNS" ]; then
+    if [ "$2" = off ]; then vm_netem "$1" "loss 100%"; else vm_netem "$1" ""; fi
+    return
+  fi
   for i in 1 2; do vm_hmp "$i" "set_link l$1 $2"; done
 }
 
 # vm_netem L 'netem arguments' — e.g. 'loss 1%' or 'delay 5ms loss 1%'; '' removes it
 vm_netem() {
   local i l=$1 spec=$2
+  if [ -n "$VM_NETNS" ]; then
+    local c="" end
+    for end in "n1 l${l}a" "n2 l${l}b"; do
+      if [ -n "$spec" ]; then c+="ip netns exec ${end% *} tc qdisc replace dev ${end#* } root netem $spec || exit 1;"
+      else c+="ip netns exec ${end% *} tc qdisc del dev ${end#* } root 2>/dev/null;"; fi
+    done
+    vm_exec 1 120 "$c true"
+    return
+  fi
   for i in 1 2; do
     local c="dev=\$(ip -o -4 addr show | awk '/ 10\\.$l\\.0\\./{print \$2}');"
     if [ -n "$spec" ]; then c+=" tc qdisc replace dev \$dev root netem $spec"
@@ -231,49 +283,104 @@ vm_netem() {
   done
 }
 
-# vm_mpirun [-n N] [--links K] [--timeout S] [-x VAR=VAL]... -- PROGRAM ARGS
-# ranks round-robin over the guests, bound to their link addresses (1..K), PMI on the host
+# vm_libs PROGRAM — the shared libraries PROGRAM needs on this host that the guest image lacks
+# (a build with PMIx links libpmix, which the image does not have): copied once into the
+# control directory, which the guests see at /vmctl/lib (vm_mpirun puts it on LD_LIBRARY_PATH)
+vm_libs() {
+  [ -e "$VM_TMP/ctl/lib/.done" ] && return 0
+  mkdir -p "$VM_TMP/ctl/lib"
+  local names missing n
+  names=$(ldd "$1" 2>/dev/null | awk '$2 == "=>" && $3 ~ /^\// && $3 !~ /^\/work/ {print $1}' | tr '\n' ' ')
+  missing=$(vm_exec 1 60 "for n in $names; do ldconfig -p | grep -q \"^\s*\$n \" || echo \$n; done")
+  for n in $missing; do
+    cp -L "$(ldd "$1" | awk -v n="$n" '$1 == n {print $3}')" "$VM_TMP/ctl/lib/" || return 1
+  done
+  : >"$VM_TMP/ctl/lib/.done"
+  [ -z "$missing" ] || vm_log "libraries the guest lacks, shared from this host: $(echo $missing)"
+}
+
+# vm_mpirun [-n N] [--links K] [--timeout S] [--host H] [-x VAR=VAL]... [-xg VAR=VAL]...
+#           [-xh VAR=VAL]... -- PROGRAM ARGS
+# ranks round-robin over the guests (VM_NETNS: over the namespaces n1, n2 of guest 1), bound to
+# their link addresses (1..K), PMI on the host; --host H: the last H ranks run on the host,
+# bound to the TAP address 10.213.0.254 (VM_TAP=1), the guests' ranks to 10.213.0.N; -x sets a
+# variable for every rank, -xg for the guests' ranks only, -xh for the host's only
 vm_mpirun() {
-  local np=2 links=1 to=60 env=() a
+  local np=2 links=1 to=60 nhost=0 env=() genv=() henv=() a
   while [ $# -gt 0 ]; do
     case $1 in
       -n) np=$2; shift 2 ;;
       --links) links=$2; shift 2 ;;
       --timeout) to=$2; shift 2 ;;
+      --host) nhost=$2; shift 2 ;;
       -x) env+=("$2"); shift 2 ;;
+      -xg) genv+=("$2"); shift 2 ;;
+      -xh) henv+=("$2"); shift 2 ;;
       --) shift; break ;;
       *) break ;;
     esac
   done
   local prog=$*
+  vm_libs "${prog%% *}" || { vm_log "cannot copy the libraries the guests lack"; return 1; }
   local pf="$VM_TMP/pmi.$BASHPID.port"
+  rm -f "$pf" # a previous job of this shell left its port there
   python3 "$VM_HERE/pmi_server.py" "$pf" "$np" "$to" &
   local pmi=$!
   while [ ! -s "$pf" ]; do sleep 0.02; done
   local port secret
   port=$(cat "$pf")
   secret=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
-  local g pids=() rcs=()
+  local ng=$((np - nhost)) nodes=$VM_N
+  [ -n "$VM_NETNS" ] && nodes=2
+  local g pids=() hpids=()
   for g in $(seq 1 "$VM_N"); do
     local script="rc=0; pids=();"
-    local r addrs=""
-    for l in $(seq 1 "$links"); do addrs+="${addrs:+,}10.$l.0.$g"; done
-    for r in $(seq 0 $((np - 1))); do
-      [ $((r % VM_N + 1)) = "$g" ] || continue
-      script+=" ( env PMI_PORT=10.0.2.2:$port PMI_ID=$r SCTPMPI_JOB_SECRET=$secret SCTPMPI_ADDRS=$addrs SCTPMPI_LOCAL_RANKS=$(((np + VM_N - g) / VM_N))"
-      for a in "${env[@]}"; do script+=" $(printf '%q' "$a")"; done
+    local r node addrs
+    for r in $(seq 0 $((ng - 1))); do
+      node=$((r % nodes + 1))
+      [ -n "$VM_NETNS" ] || [ "$node" = "$g" ] || continue
+      addrs=""
+      if [ "$nhost" -gt 0 ]; then addrs=10.213.0.$node
+      else for l in $(seq 1 "$links"); do addrs+="${addrs:+,}10.$l.0.$node"; done; fi
+      local pmienv="PMI_PORT=10.0.2.2:$port PMI_ID=$r" pre=""
+      if [ -n "$VM_NETNS" ]; then
+        # the namespaces cannot reach the host: the PMI connection is opened (and hydra's
+        # initack exchanged) in the guest's own namespace, the rank inherits it (PMI_FD)
+        pmienv="PMI_FD=7 PMI_RANK=$r PMI_SIZE=$np"
+        pre="exec 7<>/dev/tcp/10.0.2.2/$port && printf 'cmd=initack pmiid=$r\\n' >&7 &&"
+        pre+=" for _ in 1 2 3 4; do read -r -u 7 _; done && ip netns exec n$node"
+      fi
+      script+=" ( $pre env LD_LIBRARY_PATH=/vmctl/lib $pmienv SCTPMPI_JOB_SECRET=$secret SCTPMPI_ADDRS=$addrs SCTPMPI_LOCAL_RANKS=$(((ng + nodes - node) / nodes))"
+      for a in "${env[@]}" "${genv[@]}"; do script+=" $(printf '%q' "$a")"; done
       script+=" timeout -k 2 $to $prog 2>&1 | sed -u 's/^/[$r] /'; exit \${PIPESTATUS[0]} ) & pids+=(\$!);"
     done
     script+=" for p in \"\${pids[@]}\"; do wait \$p || rc=\$?; done; exit \$rc"
     vm_exec "$g" $((to + 10)) "$script" &
     pids+=($!)
   done
-  local rc=0 p prc=0
+  for r in $(seq "$ng" $((np - 1))); do # ranks on the host
+    (
+      # shellcheck disable=SC2086
+      env PMI_PORT=127.0.0.1:$port PMI_ID=$r SCTPMPI_JOB_SECRET=$secret SCTPMPI_ADDRS=10.213.0.254 \
+        SCTPMPI_LOCAL_RANKS=$nhost "${env[@]}" "${henv[@]}" timeout -k 2 "$to" $prog 2>&1 |
+        sed -u "s/^/[$r] /"
+      exit "${PIPESTATUS[0]}"
+    ) &
+    hpids+=($!)
+  done
+  local rc=0 p prc=0 alive
+  while kill -0 "$pmi" 2>/dev/null; do # the ranks all gone without finalizing: stop waiting
+    alive=0
+    for p in "${pids[@]}" "${hpids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ $alive = 1 ] || { sleep 1; kill "$pmi" 2>/dev/null; break; }
+    sleep 0.2
+  done
   wait "$pmi" || prc=$?
   if [ $prc != 0 ]; then # an abort or a timeout: end the ranks still running in the guests
     for g in $(seq 1 "$VM_N"); do vm_exec "$g" 60 "pkill -KILL -x $(printf '%q' "$(basename "${prog%% *}")")" >/dev/null; done
+    for p in "${hpids[@]}"; do pkill -TERM -P "$p" 2>/dev/null; done # our host ranks' timeout
   fi
-  for p in "${pids[@]}"; do wait "$p" || { [ $rc = 0 ] && rc=$?; }; done
+  for p in "${pids[@]}" "${hpids[@]}"; do wait "$p" || { [ $rc = 0 ] && rc=$?; }; done
   [ $rc = 0 ] && rc=$prc
   return $rc
 }

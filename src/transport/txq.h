@@ -47,6 +47,15 @@ static inline void sm_txq_push(struct sm_txq *q, struct sm_txq_item *it)
     q->tail = it;
 }
 
+/* bytes of the frame iov[0..n) */
+static inline size_t sm_iov_len(const struct iovec *iov, int n)
+{
+    size_t s = 0;
+    for (int i = 0; i < n; i++)
+        s += iov[i].iov_len;
+    return s;
+}
+
 /* takes the first item off (NULL when empty) */
 static inline struct sm_txq_item *sm_txq_pop(struct sm_txq *q)
 {

@@ -18,7 +18,11 @@
  *  - Everything happens in progress() on the caller's thread: the kernel runs the protocol
  *    (acknowledgements, retransmissions, heartbeats) by itself, so no thread of ours is needed
  *    to keep associations alive while the application computes.
- *  - Linux has no concurrent multipath transfer: a second address is a standby path only. */
+ *  - Linux has no concurrent multipath transfer: a second address is a standby path only.
+ *  - With SCTPMPI_KSCTP_UDP_PORT the rank speaks SCTP in UDP (RFC 6951) exactly as the native
+ *    engine does: SCTP port KS_ENGINE_SCTP_PORT, the engine's card ("sctpn:ADDR...:UDPPORT"),
+ *    the remote encapsulation port of each peer from its card, so kernel ranks and engine ranks
+ *    can share one job. */
 #ifndef SCTPMPI_KSCTP_INTERNAL_H
 #define SCTPMPI_KSCTP_INTERNAL_H
 
@@ -32,13 +36,15 @@
 
 #include "engine/wire.h"
 #include "transport/hello.h"
+#include "transport/txq.h"
 #include "transport/transport.h"
 
-#define KS_PPID_FRAME 0x534d4631u /* "SMF1": one engine frame per SCTP message */
-#define KS_PPID_HELLO 0x534d4831u /* "SMH1": rank + job secret, first on every stream */
+#define KS_PPID_FRAME 0x534d4631u   /* "SMF1": one engine frame per SCTP message */
+#define KS_PPID_HELLO 0x534d4831u   /* "SMH1": rank + job secret, first on every stream */
+#define KS_CARD_PREFIX_UDP "sctpn:" /* the native engine's card: SCTP in UDP */
+#define KS_ENGINE_SCTP_PORT 5001    /* the native engine's SCTP port inside UDP (every rank) */
 #define KS_MAX_ADDRS 8
 #define KS_MAX_STREAMS 256
-#define KS_INLINE_IOV 8
 #define KS_RX_BUDGET 64 /* messages read per progress call */
 
 struct ks_tunables {
@@ -55,20 +61,8 @@ struct ks_tunables {
     int assoc_max_retrans;             /* -1: kernel default */
     int sack_delay_ms;                 /* -1: kernel default */
     int linger_ms;                     /* SCTPMPI_SCTP_LINGER_MS */
-    int udp_port;                      /* SCTPMPI_KSCTP_UDP_PORT: peers' encapsulation port */
+    int udp_port;                      /* SCTPMPI_KSCTP_UDP_PORT: our UDP port (0: plain SCTP) */
     int debug;                         /* SCTPMPI_SCTP_DEBUG */
-};
-
-struct ks_txitem { /* a frame the kernel could not take yet */
-    struct ks_txitem *next;
-    struct iovec iov[KS_INLINE_IOV];
-    int iovcnt;
-    size_t len;
-    uint16_t sid;
-    uint32_t ppid;
-    void *cookie; /* send_done(cookie) once sent; NULL when we own a copy */
-    char *owned;
-    unsigned char hdr[sizeof(struct sm_frame_hdr)];
 };
 
 enum ks_peer_state { KS_IDLE = 0, KS_CONNECTING, KS_UP, KS_CLOSED, KS_FAILED };
@@ -77,11 +71,12 @@ struct ks_peer {
     int rank;
     struct sockaddr_in addrs[KS_MAX_ADDRS];
     int naddrs;
+    uint16_t encap_port; /* the peer's UDP port (SCTP in UDP), host order; 0: plain SCTP */
     enum ks_peer_state state;
     sctp_assoc_t assoc;        /* 0 while unknown */
     unsigned char *hello_sent; /* per outgoing stream */
     unsigned char *authed;     /* per incoming stream: the hello arrived on it */
-    struct ks_txitem *txq_head, *txq_tail;
+    struct sm_txq txq; /* frames the kernel could not take yet, in order (item stream, ppid) */
     int txq_len;
     uint64_t *tx_msgs, *tx_bytes, *rx_msgs, *rx_bytes; /* per stream */
     uint64_t path_events[4]; /* available, unreachable, potentially failed, confirmed/other */
@@ -138,8 +133,8 @@ int ks_recv_some(struct ks_transport *t, int budget);
 int ks_peer_info(struct sm_transport *handle, int peer, char *buf, size_t len);
 void ks_stats_print(struct ks_transport *t, FILE *f);
 
-void ks_log(const char *fmt, ...) __attribute__((format(printf, 1, 2))); /* errors */
-void ks_debug(const char *fmt, ...)
-    __attribute__((format(printf, 1, 2))); /* SCTPMPI_SCTP_DEBUG */
+void ks_logf(int debug, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define ks_log(...) ks_logf(0, __VA_ARGS__)   /* errors */
+#define ks_debug(...) ks_logf(1, __VA_ARGS__) /* SCTPMPI_SCTP_DEBUG */
 
 #endif

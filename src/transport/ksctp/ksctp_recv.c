@@ -227,9 +227,10 @@ int ks_recv_some(struct ks_transport *t, int budget)
             continue;
         }
         struct ks_peer *p = peer_of_assoc(t, ri.rcv_assoc_id);
-        if (ri.rcv_ppid == KS_PPID_HELLO)
+        uint32_t ppid = ntohl(ri.rcv_ppid); /* as it was on the wire (ks_sendmsg) */
+        if (ppid == KS_PPID_HELLO)
             on_hello(t, p, ri.rcv_assoc_id, ri.rcv_sid, t->rx, len);
-        else if (ri.rcv_ppid == KS_PPID_FRAME)
+        else if (ppid == KS_PPID_FRAME)
             on_frame(t, p, ri.rcv_assoc_id, ri.rcv_sid, t->rx, len);
         else {
             t->rogue_msgs++;
@@ -249,16 +250,13 @@ static int report_failures(struct ks_transport *t)
             continue;
         p->fail_pending = 0;
         /* frames still queued for it will never leave: release them */
-        while (p->txq_head) {
-            struct ks_txitem *it = p->txq_head;
-            p->txq_head = it->next;
+        struct sm_txq_item *it;
+        while ((it = sm_txq_pop(&p->txq))) {
             t->txq_total--;
             if (it->cookie)
                 t->up->send_done(t->up->ctx, it->cookie);
-            free(it->owned);
-            free(it);
+            sm_txq_item_free(it);
         }
-        p->txq_tail = NULL;
         p->txq_len = 0;
         t->up->peer_failed(t->up->ctx, r, p->why);
         n++;

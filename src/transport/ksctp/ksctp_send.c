@@ -1,6 +1,7 @@
 /* ksctp_send.c — frames to the kernel: lane -> stream, the hello first on every stream of an
  * association, one sendmsg (SCTP_SNDINFO) per frame, and the per-peer queue of frames the
  * kernel could not take yet (send buffer full), retried from progress(). */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,9 @@ int ks_sendmsg(struct ks_transport *t, struct ks_peer *p, uint16_t sid, uint32_t
     c->cmsg_level = IPPROTO_SCTP;
     c->cmsg_type = SCTP_SNDINFO;
     c->cmsg_len = CMSG_LEN(sizeof(struct sctp_sndinfo));
-    struct sctp_sndinfo si = { .snd_sid = sid, .snd_ppid = ppid };
+    /* the kernel puts the PPID on the wire as it is given: network order, as our engine and
+     * usrsctp send it ("SMF1" reads as such in a capture) */
+    struct sctp_sndinfo si = { .snd_sid = sid, .snd_ppid = htonl(ppid) };
     sctp_assoc_t id = ks_assoc_of(t, p);
     if (id)
         si.snd_assoc_id = id;
@@ -42,55 +45,17 @@ int ks_sendmsg(struct ks_transport *t, struct ks_peer *p, uint16_t sid, uint32_t
     return -1;
 }
 
-static size_t iov_len(const struct iovec *iov, int n)
-{
-    size_t s = 0;
-    for (int i = 0; i < n; i++)
-        s += iov[i].iov_len;
-    return s;
-}
-
 /* queue a frame; returns what send() returns: 0 (copied) or 1 (send_done later) */
 static int enqueue(struct ks_transport *t, struct ks_peer *p, uint16_t sid, uint32_t ppid,
                    const struct iovec *iov, int iovcnt, void *cookie)
 {
-    struct ks_txitem *it = calloc(1, sizeof *it);
+    /* hellos (no cookie) and small frames are copied (txq.h) */
+    struct sm_txq_item *it = sm_txq_item_new(iov, iovcnt, cookie, KS_COPY_SMALL);
     if (!it)
         return -MPI_ERR_NO_MEM;
-    size_t len = iov_len(iov, iovcnt);
-    it->len = len;
-    it->sid = sid;
+    it->stream = sid;
     it->ppid = ppid;
-    int copy = !cookie || len <= KS_COPY_SMALL || iovcnt > KS_INLINE_IOV ||
-               ppid != KS_PPID_FRAME || iov[0].iov_len != sizeof it->hdr;
-    if (copy) {
-        it->owned = malloc(len ? len : 1);
-        if (!it->owned) {
-            free(it);
-            return -MPI_ERR_NO_MEM;
-        }
-        size_t off = 0;
-        for (int i = 0; i < iovcnt; i++) {
-            memcpy(it->owned + off, iov[i].iov_base, iov[i].iov_len);
-            off += iov[i].iov_len;
-        }
-        it->iov[0].iov_base = it->owned;
-        it->iov[0].iov_len = len;
-        it->iovcnt = 1;
-    } else {
-        memcpy(it->hdr, iov[0].iov_base, sizeof it->hdr); /* the engine's stack */
-        it->iov[0].iov_base = it->hdr;
-        it->iov[0].iov_len = sizeof it->hdr;
-        for (int i = 1; i < iovcnt; i++)
-            it->iov[i] = iov[i];
-        it->iovcnt = iovcnt;
-        it->cookie = cookie;
-    }
-    if (p->txq_tail)
-        p->txq_tail->next = it;
-    else
-        p->txq_head = it;
-    p->txq_tail = it;
+    sm_txq_push(&p->txq, it);
     p->txq_len++;
     t->txq_total++;
     return it->cookie ? 1 : 0;
@@ -99,12 +64,12 @@ static int enqueue(struct ks_transport *t, struct ks_peer *p, uint16_t sid, uint
 static int send_or_queue(struct ks_transport *t, struct ks_peer *p, uint16_t sid, uint32_t ppid,
                          const struct iovec *iov, int iovcnt, void *cookie)
 {
-    if (!p->txq_head && p->state == KS_UP) {
+    if (!p->txq.head && p->state == KS_UP) {
         int rc = ks_sendmsg(t, p, sid, ppid, iov, iovcnt);
         if (rc == 0) {
             if (ppid == KS_PPID_FRAME) {
                 p->tx_msgs[sid]++;
-                p->tx_bytes[sid] += iov_len(iov, iovcnt);
+                p->tx_bytes[sid] += sm_iov_len(iov, iovcnt);
             }
             return 0;
         }
@@ -152,7 +117,7 @@ int ks_send(struct sm_transport *handle, int peer, int lane, const struct iovec 
     rc = send_or_queue(t, p, sid, KS_PPID_FRAME, iov, iovcnt, cookie);
     if (rc >= 0 && t->tu.debug > 1)
         ks_debug("rank %d: frame to %d on stream %u (%zu bytes)%s", t->rank, peer, sid,
-                 iov_len(iov, iovcnt), rc ? " queued" : "");
+                 sm_iov_len(iov, iovcnt), rc ? " queued" : "");
     return rc;
 }
 
@@ -169,9 +134,10 @@ int ks_send_retry(struct ks_transport *t, int *handled)
         }
         if (p->state != KS_UP)
             continue; /* frames wait until the association is up */
-        while (p->txq_head) {
-            struct ks_txitem *it = p->txq_head;
-            int rc = ks_sendmsg(t, p, it->sid, it->ppid, it->iov, it->iovcnt);
+        while (p->txq.head) {
+            struct sm_txq_item *it = p->txq.head;
+            uint16_t sid = (uint16_t)it->stream;
+            int rc = ks_sendmsg(t, p, sid, it->ppid, it->iov, it->iovcnt);
             if (rc == 1) {
                 *handled += sent;
                 return -1;
@@ -181,18 +147,15 @@ int ks_send_retry(struct ks_transport *t, int *handled)
                 snprintf(why, sizeof why, "kernel SCTP send failed: %s", strerror(errno));
                 ks_fail_peer(t, p, why);
             } else if (it->ppid == KS_PPID_FRAME) {
-                p->tx_msgs[it->sid]++;
-                p->tx_bytes[it->sid] += it->len;
+                p->tx_msgs[sid]++;
+                p->tx_bytes[sid] += it->len;
             }
-            p->txq_head = it->next;
-            if (!p->txq_head)
-                p->txq_tail = NULL;
+            sm_txq_pop(&p->txq);
             p->txq_len--;
             t->txq_total--;
             if (it->cookie)
                 t->up->send_done(t->up->ctx, it->cookie);
-            free(it->owned);
-            free(it);
+            sm_txq_item_free(it);
             sent++;
         }
     }

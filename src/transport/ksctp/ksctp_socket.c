@@ -14,24 +14,17 @@
 #include "transport/ksctp/ksctp_internal.h"
 #include "util/util.h"
 
-void ks_log(const char *fmt, ...)
+void ks_logf(int debug, const char *fmt, ...)
 {
     char buf[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    SM_ERR("ksctp: %s", buf);
-}
-
-void ks_debug(const char *fmt, ...)
-{
-    char buf[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "sctpmpi: ksctp: %s\n", buf);
+    if (debug) /* SCTPMPI_SCTP_DEBUG, whatever the log level */
+        fprintf(stderr, "sctpmpi: ksctp: %s\n", buf);
+    else
+        SM_ERR("ksctp: %s", buf);
 }
 
 void ks_tunables_load(struct ks_tunables *tu)
@@ -155,6 +148,28 @@ int ks_socket_open(struct ks_transport *t, const char (*addrs)[INET_ADDRSTRLEN],
                t->rank, strerror(errno));
         return -1;
     }
+    if (t->tu.udp_port) { /* SCTP in UDP as the native engine speaks it (RFC 6951) */
+        int sys = -1;
+        FILE *f = fopen("/proc/sys/net/sctp/udp_port", "r");
+        if (f) {
+            if (fscanf(f, "%d", &sys) != 1)
+                sys = -1;
+            fclose(f);
+        }
+        if (sys != t->tu.udp_port) {
+            ks_log("rank %d: SCTPMPI_KSCTP_UDP_PORT=%d but the kernel's SCTP-in-UDP port "
+                   "(net.sctp.udp_port of this network namespace) is %d: set it with sysctl -w "
+                   "net.sctp.udp_port=%d (Linux 5.11 or later)",
+                   t->rank, t->tu.udp_port, sys, t->tu.udp_port);
+            return -1;
+        }
+        if (!t->tu.port)
+            t->tu.port = KS_ENGINE_SCTP_PORT;
+    }
+    /* a fixed port (SCTP in UDP: the engine's port) may still be held by the associations of
+     * a previous rank's socket that are shutting down */
+    int reuse = 1;
+    setsockopt(t->fd, SOL_SOCKET, SO_REUSEADDR, &reuse, sizeof reuse);
     t->nlocal = 0;
     for (int i = 0; i < naddrs && t->nlocal < KS_MAX_ADDRS; i++) {
         struct sockaddr_in *sa = &t->local[t->nlocal];
@@ -208,15 +223,6 @@ int ks_socket_open(struct ks_transport *t, const char (*addrs)[INET_ADDRSTRLEN],
     setsockopt(t->fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf);
     if (apply_presets(t) < 0)
         return -1;
-    if (t->tu.udp_port) { /* RFC 6951: send over UDP to the peers' encapsulation port */
-        struct sctp_udpencaps ue;
-        memset(&ue, 0, sizeof ue);
-        ue.sue_assoc_id = SCTP_FUTURE_ASSOC;
-        ue.sue_port = htons((uint16_t)t->tu.udp_port);
-        if (setopt(t, IPPROTO_SCTP, SCTP_REMOTE_UDP_ENCAPS_PORT, &ue, sizeof ue,
-                   "SCTP_REMOTE_UDP_ENCAPS_PORT (needs Linux 5.11)") < 0)
-            return -1;
-    }
     if (listen(t->fd, 128) < 0) {
         ks_log("rank %d: listen: %s", t->rank, strerror(errno));
         return -1;
@@ -231,6 +237,15 @@ int ks_connect(struct ks_transport *t, struct ks_peer *p)
     memset(&ga, 0, sizeof ga);
     ga.addr_num = p->naddrs * (int)sizeof p->addrs[0]; /* bytes, as the kernel reads it */
     ga.addrs = (struct sockaddr *)p->addrs;
+    if (p->encap_port) { /* the new association takes the socket's encapsulation port */
+        struct sctp_udpencaps ue;
+        memset(&ue, 0, sizeof ue);
+        ue.sue_assoc_id = SCTP_FUTURE_ASSOC;
+        ue.sue_port = htons(p->encap_port);
+        if (setopt(t, IPPROTO_SCTP, SCTP_REMOTE_UDP_ENCAPS_PORT, &ue, sizeof ue,
+                   "SCTP_REMOTE_UDP_ENCAPS_PORT (needs Linux 5.11)") < 0)
+            return -1;
+    }
     int rc = getsockopt(t->fd, IPPROTO_SCTP, SCTP_SOCKOPT_CONNECTX3, &ga, &len);
     if (rc == 0 || errno == EINPROGRESS) {
         p->assoc = ga.assoc_id;

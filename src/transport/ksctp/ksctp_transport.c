@@ -1,5 +1,6 @@
 /* ksctp_transport.c — the kernel SCTP backend's function table (transport.h): endpoint and
- * business card ("ksctp:ADDR[,ADDR...]:PORT"), peers, lanes -> streams, payload limit,
+ * business card ("ksctp:ADDR[,ADDR...]:PORT", or the engine's "sctpn:ADDR...:UDPPORT" when
+ * the rank speaks SCTP in UDP), peers, lanes -> streams, payload limit,
  * finalize (drain, wait for acknowledgements, graceful shutdown of every association). */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -25,12 +26,9 @@ static void destroy(struct ks_transport *t)
         close(t->fd);
     for (int r = 0; t->peers && r < t->size; r++) {
         struct ks_peer *p = &t->peers[r];
-        while (p->txq_head) {
-            struct ks_txitem *it = p->txq_head;
-            p->txq_head = it->next;
-            free(it->owned);
-            free(it);
-        }
+        struct sm_txq_item *it;
+        while ((it = sm_txq_pop(&p->txq)))
+            sm_txq_item_free(it);
         free(p->hello_sent);
         free(p->authed);
         free(p->tx_msgs);
@@ -96,14 +94,16 @@ static int ks_init(const struct sm_transport_args *a, struct sm_transport **out,
         destroy(t);
         return -1;
     }
-    int n = snprintf(card, cardlen, KS_CARD_PREFIX);
+    /* SCTP in UDP: the native engine's card, so that engine ranks and kernel ranks can meet */
+    int n = snprintf(card, cardlen, "%s", t->tu.udp_port ? KS_CARD_PREFIX_UDP : KS_CARD_PREFIX);
     for (int i = 0; i < t->nlocal && n >= 0 && (size_t)n < cardlen; i++) {
         char ip[INET_ADDRSTRLEN];
         inet_ntop(AF_INET, &t->local[i].sin_addr, ip, sizeof ip);
         n += snprintf(card + n, cardlen - (size_t)n, "%s%s", i ? "," : "", ip);
     }
     if (n >= 0 && (size_t)n < cardlen)
-        n += snprintf(card + n, cardlen - (size_t)n, ":%u", t->port);
+        n += snprintf(card + n, cardlen - (size_t)n, ":%u",
+                      t->tu.udp_port ? (unsigned)t->tu.udp_port : t->port);
     if (n < 0 || (size_t)n >= cardlen) {
         destroy(t);
         return -1;
@@ -139,19 +139,24 @@ static int ks_set_peers(struct sm_transport *handle, const char *const *cards)
             !p->rx_bytes)
             return -1;
         struct sm_sctp_card c;
-        if (!cards[r] || sm_sctp_card_parse(cards[r], KS_CARD_PREFIX, KS_MAX_ADDRS, &c) < 0) {
+        int udp = t->tu.udp_port != 0;
+        const char *prefix = udp ? KS_CARD_PREFIX_UDP : KS_CARD_PREFIX;
+        if (!cards[r] || sm_sctp_card_parse(cards[r], prefix, KS_MAX_ADDRS, &c) < 0) {
             ks_log("rank %d: bad business card for rank %d: '%s'%s", t->rank, r,
                    cards[r] ? cards[r] : "(none)",
-                   cards[r] && strncmp(cards[r], KS_CARD_PREFIX, strlen(KS_CARD_PREFIX))
-                       ? " (every rank of a job needs SCTPMPI_SCTP_BACKEND=kernel)"
-                       : "");
+                   !cards[r] || !strncmp(cards[r], prefix, strlen(prefix)) ? ""
+                   : udp ? " (with SCTPMPI_KSCTP_UDP_PORT every other rank needs "
+                           "SCTPMPI_SCTP_BACKEND=native, or kernel with SCTPMPI_KSCTP_UDP_PORT)"
+                         : " (every rank of a job needs SCTPMPI_SCTP_BACKEND=kernel; to mix "
+                           "with native ranks set SCTPMPI_KSCTP_UDP_PORT)");
             return -1;
         }
         for (int i = 0; i < c.naddrs; i++) {
             p->addrs[i].sin_family = AF_INET;
             p->addrs[i].sin_addr = c.addrs[i];
-            p->addrs[i].sin_port = htons((uint16_t)c.port);
+            p->addrs[i].sin_port = htons(udp ? (uint16_t)KS_ENGINE_SCTP_PORT : (uint16_t)c.port);
         }
+        p->encap_port = udp ? (uint16_t)c.port : 0;
         p->naddrs = c.naddrs;
     }
     return 0;
