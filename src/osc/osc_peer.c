@@ -398,12 +398,17 @@ int sm_osc_read(int p, struct osc_op *op, size_t off, size_t len, uint32_t rstag
 }
 
 /* ---- completions ------------------------------------------------------------------------- */
-static void return_credits(int p, int force)
+/* Reposts are reported once OSC_POOL / 4 have accumulated, never sooner (a report per handled
+ * message cost an extra Fetch-and-Add and its response per flush).  That never stalls the peer:
+ * it runs out of credits only when OSC_POOL of its Sends are unreported, that is, with at most
+ * OSC_POOL / 4 - 1 of them handled here, more than OSC_POOL * 3 / 4 still to be handled, and
+ * handling them reaches the threshold. */
+static void return_credits(int p)
 {
     struct osc_peer *pp = &peers[p];
     if (!pp->owed || pp->failed || !pp->have_rcredit || !pp->qp)
         return;
-    if (!force && pp->owed < OSC_POOL / 4)
+    if (pp->owed < OSC_POOL / 4)
         return;
     sm_rdma_sge sge = { fa_stag, 0, 8 };
     sm_rdma_send_wr wr = { 0 };
@@ -443,7 +448,7 @@ static void poll_cq(void)
                 sm_osc_handle(p, pp->pool + (size_t)idx * OSC_BUFSZ, wc[i].byte_len);
                 post_pool_buf(pp, idx);
                 pp->owed++;
-                return_credits(p, 0);
+                return_credits(p);
             } else if (wc[i].opcode == SM_RDMA_WC_READ && wc[i].wr_id) {
                 struct osc_op *op = (struct osc_op *)(uintptr_t)wc[i].wr_id;
                 op->outstanding--;
@@ -517,10 +522,7 @@ void sm_osc_step(int *spins)
     sm_rma_chan_wait_step(&wait_since);
     sm_rma_chan_lock();
     poll_cq();
-    for (int p = 0; p < npeers; p++) {
+    for (int p = 0; p < npeers; p++)
         if (peers[p].head)
             pump(p);
-        if (peers[p].owed)
-            return_credits(p, 1);
-    }
 }

@@ -446,6 +446,25 @@ int sctpn_poll_transmit(sctpn_endpoint *ep, uint64_t now_us, uint8_t *buf, size_
     return n;
 }
 
+int sctpn_poll_transmit_refs(sctpn_endpoint *ep, uint64_t now_us, uint8_t *buf, size_t cap,
+                             struct sctpn_addr *from, struct sctpn_addr *to,
+                             struct sctpn_txref *refs, int max_refs, int *nrefs)
+{
+    if (!ep || !nrefs || max_refs < 0 || (max_refs && !refs))
+        return SCTPN_EINVAL;
+    *nrefs = 0;
+    if (ep->in_callback)
+        return SCTPN_EINVAL;
+    ep->txrefs = max_refs ? refs : NULL;
+    ep->txref_n = 0;
+    ep->txref_max = max_refs;
+    int n = sctpn_poll_transmit(ep, now_us, buf, cap, from, to);
+    *nrefs = n > 0 ? ep->txref_n : 0;
+    ep->txrefs = NULL;
+    ep->txref_n = ep->txref_max = 0;
+    return n;
+}
+
 static uint64_t assoc_deadline(const struct sctpn_assoc *a)
 {
     uint64_t d = a->t1 < a->t2 ? a->t1 : a->t2;

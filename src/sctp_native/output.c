@@ -47,9 +47,10 @@ static int span_open(const struct sctpn_endpoint *ep, const struct sctpn_assoc *
     return !lim || a->next_tsn - a->cum_ack - 1 < lim;
 }
 
-static size_t put_data_chunk(struct sctpn_assoc *a, uint8_t *p, size_t room, uint32_t tsn,
-                             const struct txc *c)
+static size_t put_data_chunk(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint8_t *buf,
+                             size_t at, size_t room, uint32_t tsn, const struct txc *c)
 {
+    uint8_t *p = buf + at;
     const struct txmsg *m = c->msg;
     size_t hdr = a->idata ? IDATA_HDR : DATA_HDR;
     size_t n = put_chunk_hdr(p, room, a->idata ? CT_I_DATA : CT_DATA, c->flags, hdr - 4 + c->len);
@@ -65,7 +66,7 @@ static size_t put_data_chunk(struct sctpn_assoc *a, uint8_t *p, size_t room, uin
         st16(p + 10, m->ssn);
         st32(p + 12, m->ppid);
     }
-    tx_copy_payload(m, c->off, p + hdr, c->len);
+    tx_put_payload(ep, m, c->off, p + hdr, at + hdr, c->len); /* copied or referenced */
     return n;
 }
 
@@ -313,7 +314,7 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
                     break;
                 if (pad4(hdr + c->len) > mtu - n)
                     break;
-                n += put_data_chunk(a, buf + n, mtu - n, t, c);
+                n += put_data_chunk(ep, a, buf, n, mtu - n, t, c);
                 sent_chunk(ep, a, p, pi, t, c, now);
                 with_data = 1;
             }
@@ -343,7 +344,7 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
                 acct_first_tx(ep, a, c->msg, now); /* acct.c: its wait in the queue */
             if (tlp_new)
                 c->flags |= DF_I; /* a probe (tlp.c): the peer SACKs it at once */
-            n += put_data_chunk(a, buf + n, mtu - n, tsn, c);
+            n += put_data_chunk(ep, a, buf, n, mtu - n, tsn, c);
             sent_chunk(ep, a, p, pi, tsn, c, now);
             with_data = 1;
             new_data = 1;
@@ -364,7 +365,7 @@ int assoc_build_packet(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint64_
     if (a->zero_cksum && a->state >= SCTPN_ESTABLISHED && !cookie_echo)
         memset(buf + 8, 0, 4); /* RFC 9653: the lower layer (UDP checksum) protects it */
     else
-        sctpn_packet_set_crc(buf, n);
+        tx_packet_set_crc(ep, buf, n); /* over the payload references too */
     *from = p->local;
     *to = p->remote;
     a->packets_out++;

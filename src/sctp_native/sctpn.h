@@ -222,6 +222,24 @@ int sctpn_input(sctpn_endpoint *ep, const uint8_t *pkt, size_t len, const struct
  * Call repeatedly until 0 (e.g. to fill a sendmmsg batch). */
 int sctpn_poll_transmit(sctpn_endpoint *ep, uint64_t now_us, uint8_t *buf, size_t cap,
                         struct sctpn_addr *from, struct sctpn_addr *to);
+/* Zero-copy variant of sctpn_poll_transmit: the packet is buf[0..len) except that each
+ * reference refs[i] replaces the bytes [off, off+len) of buf (left unwritten there) with
+ * refs[i].data, a pointer into a queued message's memory (the caller's iovec of a zero-copy
+ * message, or the engine's copy).  Only DATA payload pieces of at least SCTPN_TXREF_MIN bytes
+ * become references, at most max_refs per packet (the rest is copied into buf as usual); the
+ * references are in increasing off order and never overlap.  *nrefs receives their count.
+ * The referenced memory stays valid until the caller's next call into the engine other than
+ * sctpn_poll_transmit_refs / sctpn_next_deadline / the query functions, so a caller gathers a
+ * batch of packets and sends them (sendmsg / sendmmsg with iovecs) before feeding input or
+ * timeouts.  The checksum, when one is sent, covers the referenced bytes. */
+#define SCTPN_TXREF_MIN 512
+struct sctpn_txref {
+    size_t off, len;
+    const void *data;
+};
+int sctpn_poll_transmit_refs(sctpn_endpoint *ep, uint64_t now_us, uint8_t *buf, size_t cap,
+                             struct sctpn_addr *from, struct sctpn_addr *to,
+                             struct sctpn_txref *refs, int max_refs, int *nrefs);
 /* earliest time at which sctpn_handle_timeout must be called (UINT64_MAX: none) */
 uint64_t sctpn_next_deadline(sctpn_endpoint *ep);
 void sctpn_handle_timeout(sctpn_endpoint *ep, uint64_t now_us);

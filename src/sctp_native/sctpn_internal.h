@@ -313,6 +313,10 @@ struct sctpn_endpoint {
     int sb_pending;                 /* an association's send-buffer refusal waits for a clock */
     struct sctpn_timing_sample tm_log[64]; /* sampled messages (ring) */
     uint32_t tm_log_n;
+    /* zero-copy packet building (sctpn_poll_transmit_refs): where DATA payloads of the packet
+     * being built go as references instead of copies (txrefs NULL: always copied) */
+    struct sctpn_txref *txrefs;
+    int txref_n, txref_max;
 };
 
 /* ---- time accounting (acct.c): where a message's time goes ---- */
@@ -406,6 +410,12 @@ void tx_cum_ack(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t cum, 
 int tx_all_acked(const struct sctpn_assoc *a);
 struct txc *tx_chunk(struct sctpn_assoc *a, uint32_t tsn);
 void tx_copy_payload(const struct txmsg *m, uint64_t off, uint8_t *dst, uint32_t len);
+/* the same, but pieces of at least SCTPN_TXREF_MIN bytes become references of the packet being
+ * built (ep->txrefs) while there is room; pkt_off is dst's offset in that packet */
+void tx_put_payload(struct sctpn_endpoint *ep, const struct txmsg *m, uint64_t off, uint8_t *dst,
+                    size_t pkt_off, uint32_t len);
+/* the packet's CRC32c over buf with ep->txrefs in place */
+void tx_packet_set_crc(struct sctpn_endpoint *ep, uint8_t *buf, size_t len);
 int tx_ring_reserve(struct sctpn_assoc *a);
 struct txmsg *sq_peek(struct sctpn_endpoint *ep, struct sctpn_assoc *a);
 void sq_pop(struct sctpn_assoc *a, struct txmsg *m);

@@ -150,6 +150,63 @@ void tx_copy_payload(const struct txmsg *m, uint64_t off, uint8_t *dst, uint32_t
     }
 }
 
+void tx_put_payload(struct sctpn_endpoint *ep, const struct txmsg *m, uint64_t off, uint8_t *dst,
+                    size_t pkt_off, uint32_t len)
+{
+    if (!ep->txrefs || len < SCTPN_TXREF_MIN) {
+        tx_copy_payload(m, off, dst, len);
+        return;
+    }
+    int i = 0;
+    while (i < m->iovcnt && off >= m->iov[i].iov_len) {
+        off -= m->iov[i].iov_len;
+        i++;
+    }
+    while (len && i < m->iovcnt) {
+        size_t n = m->iov[i].iov_len - off;
+        if (n > len)
+            n = len;
+        const uint8_t *src = (const uint8_t *)m->iov[i].iov_base + off;
+        struct sctpn_txref *last = ep->txref_n ? &ep->txrefs[ep->txref_n - 1] : NULL;
+        if (last && last->off + last->len == pkt_off &&
+            (const uint8_t *)last->data + last->len == src) {
+            last->len += n; /* continues the previous reference (adjacent iovec memory) */
+        } else if (n >= SCTPN_TXREF_MIN && ep->txref_n < ep->txref_max) {
+            ep->txrefs[ep->txref_n++] = (struct sctpn_txref){ pkt_off, n, src };
+        } else {
+            memcpy(dst, src, n);
+        }
+        dst += n;
+        pkt_off += n;
+        len -= (uint32_t)n;
+        off = 0;
+        i++;
+    }
+}
+
+void tx_packet_set_crc(struct sctpn_endpoint *ep, uint8_t *buf, size_t len)
+{
+    if (!ep->txrefs || !ep->txref_n) {
+        sctpn_packet_set_crc(buf, len);
+        return;
+    }
+    static const uint8_t zero[4];
+    uint32_t c = crc32c_update(~0u, buf, 8);
+    c = crc32c_update(c, zero, 4);
+    size_t at = 12;
+    for (int i = 0; i < ep->txref_n; i++) {
+        const struct sctpn_txref *r = &ep->txrefs[i];
+        c = crc32c_update(c, buf + at, r->off - at);
+        c = crc32c_update(c, r->data, r->len);
+        at = r->off + r->len;
+    }
+    c = ~crc32c_update(c, buf + at, len - at);
+    buf[8] = (uint8_t)c;
+    buf[9] = (uint8_t)(c >> 8);
+    buf[10] = (uint8_t)(c >> 16);
+    buf[11] = (uint8_t)(c >> 24);
+}
+
 struct txc *tx_chunk(struct sctpn_assoc *a, uint32_t tsn)
 {
     return &a->ring[tsn & (a->ring_cap - 1)];

@@ -159,13 +159,43 @@ static void emit(struct sim *s, int node, uint8_t *buf, size_t len, struct sctpn
     }
 }
 
+/* the next packet of node n, pulled as sctpn_poll_transmit_refs gives it and reassembled */
+static int pull_gathered(struct sim *s, int n, uint8_t *buf, size_t cap, struct sctpn_addr *f,
+                         struct sctpn_addr *t)
+{
+    struct sctpn_txref refs[64];
+    int nrefs = -1, max = s->gather < 64 ? s->gather : 64;
+    memset(buf, 0xa5, cap); /* bytes under a reference must not matter */
+    int len = sctpn_poll_transmit_refs(s->ep[n], s->now, buf, cap, f, t, refs, max, &nrefs);
+    CHECK(nrefs >= 0 && nrefs <= max);
+    if (len <= 0) {
+        CHECK(nrefs == 0);
+        return len;
+    }
+    size_t end = 12;
+    for (int i = 0; i < nrefs; i++) {
+        CHECK(refs[i].off >= end && refs[i].len >= SCTPN_TXREF_MIN && refs[i].data);
+        CHECK(refs[i].off + refs[i].len <= (size_t)len);
+        memcpy(buf + refs[i].off, refs[i].data, refs[i].len);
+        end = refs[i].off + refs[i].len;
+        s->gather_refs++;
+        s->gather_bytes += refs[i].len;
+    }
+    uint32_t stored = (uint32_t)buf[8] | (uint32_t)buf[9] << 8 | (uint32_t)buf[10] << 16 |
+                      (uint32_t)buf[11] << 24;
+    CHECK(stored == 0 || stored == sctpn_packet_crc(buf, (size_t)len));
+    return len;
+}
+
 static void flush(struct sim *s)
 {
     uint8_t buf[65536];
     for (int n = 0; n < 2; n++) {
         struct sctpn_addr f, t;
         int len, k = 0;
-        while ((len = sctpn_poll_transmit(s->ep[n], s->now, buf, sizeof buf, &f, &t)) > 0) {
+        while ((len = s->gather ? pull_gathered(s, n, buf, sizeof buf, &f, &t)
+                                : sctpn_poll_transmit(s->ep[n], s->now, buf, sizeof buf, &f,
+                                                      &t)) > 0) {
             emit(s, n, buf, (size_t)len, f, t);
             CHECK(++k < 1000000); /* the engine must run out of packets */
         }

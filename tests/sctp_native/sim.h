@@ -53,6 +53,10 @@ struct sim {
     void (*pump)(struct sim *s, void *arg); /* called every step (e.g. to queue sends) */
     void *pump_arg;
     uint64_t packets, bytes;
+    /* gather > 0: packets are pulled with sctpn_poll_transmit_refs (at most gather payload
+     * references each), checked (order, bounds, checksum) and reassembled before they travel */
+    int gather;
+    uint64_t gather_refs, gather_bytes;
 };
 
 void sim_init(struct sim *s, int rails, uint64_t seed);

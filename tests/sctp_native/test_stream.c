@@ -3,7 +3,11 @@
  * copy, copied header, copied message) over 16 streams with loss, reordering and duplication
  * in both directions must arrive exactly once, ordered ones in per-stream order, every byte
  * intact, and every send must be reported done.
- * usage: test_sctpn_stream [messages] [loss] [seed] [idata] */
+ * With gather > 0 the sender's packets are pulled zero-copy (sctpn_poll_transmit_refs, at
+ * most gather payload references per packet) and carry a CRC32c: a copied message's buffer is
+ * overwritten as soon as sctpn_send returns, so a reference to it would corrupt the first
+ * transmission or a retransmission.
+ * usage: test_sctpn_stream [messages] [loss] [seed] [idata] [gather] */
 #include <string.h>
 
 #include "sim.h"
@@ -191,6 +195,7 @@ int main(int argc, char **argv)
     double loss = argc > 2 ? atof(argv[2]) : 0.05;
     uint64_t seed = argc > 3 ? strtoull(argv[3], NULL, 0) : 1;
     int idata = argc > 4 ? atoi(argv[4]) : 0;
+    int gather = argc > 5 ? atoi(argv[5]) : 0;
     st.seen = calloc(st.n, 1);
     CHECK(st.seen);
     struct sim *s = &st.sim;
@@ -207,6 +212,10 @@ int main(int argc, char **argv)
     sim_config(s, 0, &c0);
     sim_config(s, 1, &c1);
     c0.idata = c1.idata = (uint8_t)idata;
+    if (gather) {
+        s->gather = gather;
+        c0.zero_checksum = c1.zero_checksum = 0; /* the checksum covers referenced bytes */
+    }
     c0.on_event = c1.on_event = on_event;
     c0.on_data = c1.on_data = on_data;
     c0.user = c1.user = &st;
@@ -238,6 +247,11 @@ int main(int argc, char **argv)
         CHECK(as.dup_tsns_reported > 0); /* the network duplicated packets */
     }
     CHECK(as.bytes_queued == 0);
+    if (gather) {
+        printf("gathered: %llu payload references, %llu bytes\n",
+               (unsigned long long)s->gather_refs, (unsigned long long)s->gather_bytes);
+        CHECK(s->gather_refs > 0);
+    }
     sim_free(s);
     free(st.seen);
     printf(" No Errors\n");

@@ -45,7 +45,10 @@ int nt_udp_open(struct nt_transport *t, const char *const *addrs, int naddrs)
     t->mmctl = calloc(NT_BATCH, sizeof *t->mmctl);
     t->mmcount = calloc(NT_BATCH, sizeof *t->mmcount);
     t->mmseg = calloc(NT_BATCH, sizeof *t->mmseg);
-    if (!t->mm || !t->mmiov || !t->mmaddr || !t->mmbuf || !t->mmctl || !t->mmcount || !t->mmseg)
+    t->mmlen = calloc(NT_BATCH, sizeof *t->mmlen);
+    t->txiov = calloc(NT_TXIOV, sizeof *t->txiov);
+    if (!t->mm || !t->mmiov || !t->mmaddr || !t->mmbuf || !t->mmctl || !t->mmcount || !t->mmseg ||
+        !t->mmlen || !t->txiov)
         return -1;
     for (int i = 0; i < t->nudp; i++) {
         struct sm_udp_sock *u = &t->udp[i];
@@ -80,6 +83,10 @@ void nt_udp_close(struct nt_transport *t)
     free(t->mmctl);
     free(t->mmcount);
     free(t->mmseg);
+    free(t->mmlen);
+    free(t->txiov);
+    t->mmlen = NULL;
+    t->txiov = NULL;
     t->mmctl = NULL;
     t->mmcount = NULL;
     t->mmseg = NULL;
@@ -177,19 +184,40 @@ static int socket_of(struct nt_transport *t, const struct sctpn_addr *from)
     return 0;
 }
 
-/* a route or device refused a super-datagram: send its packets one by one */
+/* a route or device refused a super-datagram: send its packets one by one, each gathered from
+ * the part of the message's iovecs it covers */
 static void send_split(struct nt_transport *t, int s, int m)
 {
-    const uint8_t *p = t->mmiov[m].iov_base;
-    size_t len = t->mmiov[m].iov_len, seg = t->mmseg[m];
+    const struct msghdr *mh = &t->mm[m].msg_hdr;
+    const struct iovec *iov = mh->msg_iov;
+    size_t niov = mh->msg_iovlen, len = t->mmlen[m], seg = t->mmseg[m];
+    size_t k = 0, in = 0; /* iovec k, offset in it */
     for (size_t off = 0; off < len; off += seg) {
-        size_t n = len - off < seg ? len - off : seg;
-        ssize_t k;
+        size_t want = len - off < seg ? len - off : seg;
+        struct iovec part[2 * NT_TX_REFS + 2];
+        size_t np = 0;
+        while (want && k < niov && np < sizeof part / sizeof part[0]) {
+            size_t n = iov[k].iov_len - in;
+            if (n > want)
+                n = want;
+            part[np].iov_base = (uint8_t *)iov[k].iov_base + in;
+            part[np++].iov_len = n;
+            want -= n;
+            in += n;
+            if (in == iov[k].iov_len) {
+                k++;
+                in = 0;
+            }
+        }
+        struct msghdr one = { .msg_name = mh->msg_name,
+                              .msg_namelen = mh->msg_namelen,
+                              .msg_iov = part,
+                              .msg_iovlen = np };
+        ssize_t r;
         do
-            k = sendto(t->udp[s].fd, p + off, n, MSG_DONTWAIT, (struct sockaddr *)&t->mmaddr[m],
-                       sizeof t->mmaddr[m]);
-        while (k < 0 && errno == EINTR);
-        if (k < 0)
+            r = want ? -1 : sendmsg(t->udp[s].fd, &one, MSG_DONTWAIT);
+        while (r < 0 && errno == EINTR);
+        if (r < 0)
             t->tx_lost++;
         else
             t->tx_datagrams++;
@@ -253,35 +281,71 @@ static void send_batch(struct nt_transport *t, int s, int n)
     }
 }
 
-/* can the packet of len bytes just written behind message m join it as one more segment?
- * Segments are all of one size but the last, which may be shorter */
-static int gso_joins(struct nt_transport *t, int m, const uint8_t *buf, size_t len,
+/* can a packet of len bytes in niov iovecs join message m (the last of the batch) as one more
+ * segment?  Segments are all of one size but the last, which may be shorter */
+static int gso_joins(struct nt_transport *t, int m, size_t len, int niov,
                      const struct sctpn_addr *to)
 {
-    size_t have = t->mmiov[m].iov_len, seg = t->mmcount[m] > 1 ? t->mmseg[m] : have;
-    return (uint8_t *)t->mmiov[m].iov_base + have == buf && t->mmcount[m] < SM_GSO_MAX_SEGMENTS &&
-           have == (size_t)t->mmcount[m] * seg && len <= seg &&
-           have + len <= SM_UDP_MAX_PAYLOAD && t->mmaddr[m].sin_addr.s_addr == to->ipv4 &&
+    size_t have = t->mmlen[m], seg = t->mmcount[m] > 1 ? t->mmseg[m] : have;
+    return t->mmcount[m] < SM_GSO_MAX_SEGMENTS && have == (size_t)t->mmcount[m] * seg &&
+           len <= seg && have + len <= SM_UDP_MAX_PAYLOAD &&
+           t->mm[m].msg_hdr.msg_iovlen + (size_t)niov <= NT_MSG_IOV_MAX &&
+           t->mmaddr[m].sin_addr.s_addr == to->ipv4 &&
            t->mmaddr[m].sin_port == htons(to->udp_port);
 }
 
-/* send everything the engine has to send now.  The packets are written one after the other
- * into t->mmbuf; with GSO on the socket, a packet that can join the previous message
- * (gso_joins) extends it instead of starting a new one */
+/* append the packet buf[0..len) with its payload references to the batch's iovecs; adjacent
+ * pieces of buf merge with the iovec before them.  Returns how many iovecs it added */
+static int put_iovs(struct nt_transport *t, uint8_t *buf, size_t len,
+                    const struct sctpn_txref *refs, int nrefs, int joins)
+{
+    int before = t->ntxiov;
+    size_t at = 0;
+    for (int r = 0; r <= nrefs; r++) {
+        size_t end = r < nrefs ? refs[r].off : len;
+        const uint8_t *piece[2] = { buf + at, r < nrefs ? refs[r].data : NULL };
+        size_t plen[2] = { end - at, r < nrefs ? refs[r].len : 0 };
+        for (int k = 0; k < 2; k++) {
+            if (!plen[k])
+                continue;
+            struct iovec *prev = t->ntxiov > before || joins ? &t->txiov[t->ntxiov - 1] : NULL;
+            if (prev && (const uint8_t *)prev->iov_base + prev->iov_len == piece[k]) {
+                prev->iov_len += plen[k];
+                continue;
+            }
+            t->txiov[t->ntxiov].iov_base = (void *)piece[k];
+            t->txiov[t->ntxiov++].iov_len = plen[k];
+        }
+        if (r < nrefs)
+            at = refs[r].off + refs[r].len;
+    }
+    return t->ntxiov - before;
+}
+
+/* send everything the engine has to send now.  The packets' headers (and small payloads) are
+ * written one after the other into t->mmbuf, larger DATA payloads stay in the engine's queued
+ * messages (sctpn_poll_transmit_refs): each packet is a run of iovecs in t->txiov.  With GSO
+ * on the socket, a packet that can join the previous message (gso_joins) extends it instead of
+ * starting a new one */
 int nt_flush_output(struct nt_transport *t)
 {
     int sent = 0, n = 0, cur = -1;
     size_t used = 0, cap = (size_t)(t->mtu > 65000 ? 65000 : t->mtu); /* the engine's MTU */
     uint64_t now = nt_now_us();
+    struct sctpn_txref refs[NT_TX_REFS];
+    t->ntxiov = 0;
     for (;;) {
-        if (n == NT_BATCH || used + cap > NT_ARENA) {
+        if (n == NT_BATCH || used + cap > NT_ARENA || t->ntxiov + 2 * NT_TX_REFS + 2 > NT_TXIOV) {
             send_batch(t, cur, n);
             n = 0;
             used = 0;
+            t->ntxiov = 0;
         }
         struct sctpn_addr from, to;
         uint8_t *buf = t->mmbuf + used;
-        int len = sctpn_poll_transmit(t->ep, now, buf, cap, &from, &to);
+        int nrefs = 0;
+        int len = sctpn_poll_transmit_refs(t->ep, now, buf, cap, &from, &to, refs, t->tu.tx_refs,
+                                           &nrefs);
         if (len <= 0)
             break;
         if (test_drop(t)) {
@@ -292,7 +356,8 @@ int nt_flush_output(struct nt_transport *t)
         if (cur >= 0 && s != cur && n) {
             send_batch(t, cur, n);
             n = 0;
-            /* re-place this packet at the start */
+            t->ntxiov = 0;
+            /* re-place this packet at the start (the references point elsewhere) */
             memmove(t->mmbuf, buf, (size_t)len);
             buf = t->mmbuf;
             used = 0;
@@ -300,29 +365,32 @@ int nt_flush_output(struct nt_transport *t)
         cur = s;
         used += (size_t)len;
         sent++;
-        if (n && t->udp[s].gso && gso_joins(t, n - 1, buf, (size_t)len, &to)) {
+        int niov = 1 + 2 * nrefs; /* at most */
+        if (n && t->udp[s].gso && gso_joins(t, n - 1, (size_t)len, niov, &to)) {
             if (t->mmcount[n - 1] == 1)
-                t->mmseg[n - 1] = (uint16_t)t->mmiov[n - 1].iov_len;
-            t->mmiov[n - 1].iov_len += (size_t)len;
+                t->mmseg[n - 1] = (uint16_t)t->mmlen[n - 1];
+            t->mm[n - 1].msg_hdr.msg_iovlen +=
+                (size_t)put_iovs(t, buf, (size_t)len, refs, nrefs, 1);
+            t->mmlen[n - 1] += (size_t)len;
             t->mmcount[n - 1]++;
             continue;
         }
-        t->mmiov[n].iov_base = buf;
-        t->mmiov[n].iov_len = (size_t)len;
+        memset(&t->mm[n].msg_hdr, 0, sizeof t->mm[n].msg_hdr);
+        t->mm[n].msg_hdr.msg_iov = &t->txiov[t->ntxiov];
+        t->mm[n].msg_hdr.msg_iovlen = (size_t)put_iovs(t, buf, (size_t)len, refs, nrefs, 0);
+        t->mmlen[n] = (size_t)len;
         t->mmcount[n] = 1;
         t->mmseg[n] = (uint16_t)len;
-        memset(&t->mm[n].msg_hdr, 0, sizeof t->mm[n].msg_hdr);
         t->mmaddr[n].sin_family = AF_INET;
         t->mmaddr[n].sin_addr.s_addr = to.ipv4;
         t->mmaddr[n].sin_port = htons(to.udp_port);
         t->mm[n].msg_hdr.msg_name = &t->mmaddr[n];
         t->mm[n].msg_hdr.msg_namelen = sizeof t->mmaddr[n];
-        t->mm[n].msg_hdr.msg_iov = &t->mmiov[n];
-        t->mm[n].msg_hdr.msg_iovlen = 1;
         n++;
     }
     if (n)
         send_batch(t, cur, n);
+    t->ntxiov = 0;
     return sent;
 }
 

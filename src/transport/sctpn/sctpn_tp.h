@@ -49,6 +49,9 @@
 #define NT_MAX_STREAMS 256
 #define NT_SECRET_MAX SM_HELLO_SECRET_MAX
 #define NT_BATCH 32
+#define NT_TX_REFS 8                 /* payload references per packet (sctpn_poll_transmit_refs) */
+#define NT_TXIOV (NT_BATCH * 32)     /* iovecs of one send batch */
+#define NT_MSG_IOV_MAX 1024          /* iovecs of one message (the kernel's UIO_MAXIOV) */
 #define NT_MAX_RAILS NT_MAX_ADDRS
 
 struct nt_tunables {
@@ -70,6 +73,7 @@ struct nt_tunables {
     int watchdog_us; /* SCTPMPI_SCTP_WATCHDOG_US: strong-progress tick, 0 = off */
     int debug;
     enum sm_offload_mode gso, gro; /* SCTPMPI_SCTP_GSO / SCTPMPI_SCTP_GRO */
+    int tx_refs; /* SCTPMPI_SCTP_TX_GATHER: payload references per packet (0: copies) */
     int cc;                        /* SCTPMPI_SCTP_CC: enum sctpn_cc_algo */
     char cc_bad[32]; /* an SCTPMPI_SCTP_CC value that is none of them (nt_init fails) */
 };
@@ -167,6 +171,11 @@ struct nt_transport {
     } * mmctl;
     int *mmcount;
     uint16_t *mmseg;
+    /* zero-copy output (nt_flush_output): each message of a send batch is a run of iovecs in
+     * txiov (headers in mmbuf, payloads in the engine's queued messages), mmlen its length */
+    struct iovec *txiov;
+    int ntxiov;
+    size_t *mmlen;
     uint64_t gso_sent, gso_packets, gso_refused, gro_batches, gro_packets, rx_truncated;
     int gso_unsupported, gro_unsupported; /* the kernel lacks UDP_SEGMENT / UDP_GRO */
 };
