@@ -68,11 +68,27 @@ void cc_on_idle(struct sctpn_endpoint *ep, struct path *p, uint64_t now)
     cc_ops_of(p)->on_idle(ep, p, now);
 }
 
+/* what a paced path that had run out of data may send at once: its window (for BBR, cwnd_gain
+ * times the model's bytes per round trip).  An application-limited sender like a task farm
+ * hands over a few messages per round trip; its rate samples span a whole round trip (the
+ * first packet after idle starts the interval), so btl_bw settles near that amount per RTT,
+ * and pacing at it spread every burst over about RTT / pacing gain: 25-30 ms added to each
+ * 12 KB message on an 80 ms RTT path with the link idle.  A sender with more to send than
+ * the window (bulk) is paced as before. */
+static uint64_t idle_burst(const struct path *p)
+{
+    if (p->cc_algo != SCTPN_CC_BBR || !p->app_limited_until)
+        return 0;
+    return p->cwnd;
+}
+
 int cc_pace_ok(const struct sctpn_endpoint *ep, const struct path *p, uint64_t now)
 {
     /* up to the initial window in flight is never held back: a request or a reply that fits
-     * it leaves at once, as it would at the start of any connection (pacing is for the rest) */
-    if (!p->pacing_rate || p->flight + ep->cfg.mtu <= path_initial_cwnd(ep))
+     * it leaves at once, as it would at the start of any connection (pacing is for the rest);
+     * an application-limited path may also send its usual round trip's worth (idle_burst) */
+    if (!p->pacing_rate || p->flight + ep->cfg.mtu <= path_initial_cwnd(ep) ||
+        p->flight + ep->cfg.mtu <= idle_burst(p))
         return 1;
     return p->pace_next_us <= now;
 }

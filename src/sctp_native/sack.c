@@ -29,10 +29,36 @@ static void acked_on(struct sctpn_endpoint *ep, struct sctpn_assoc *a, int pi)
         path_ok(ep, a, pi);
 }
 
+/* The send buffer (cfg.sndbuf) limits data the peer has not acknowledged: a chunk reported in a
+ * gap block stops counting at once, not only when the cumulative ack passes it, so that one
+ * hole does not stop the sender for the round trips its repair takes while the peer already
+ * holds everything behind it.  The chunk's memory stays until the cumulative ack (a peer may
+ * renege: sack_renege counts it again); what stays is bounded by the peer's receive window
+ * and the span limit (cfg.max_out_chunks), which the gap-acknowledged data still occupies. */
+static void sndbuf_acked(struct sctpn_assoc *a, struct txc *c)
+{
+    if (c->msg) {
+        c->msg->acked_bytes += c->len;
+        a->bytes_acked_live += c->len;
+    }
+}
+
+static void sack_renege(struct sctpn_assoc *a, uint32_t tsn, struct txc *c)
+{
+    if (c->msg) {
+        c->msg->acked_bytes -= c->len;
+        a->bytes_acked_live -= c->len;
+    }
+    c->state = TXC_OUT;
+    c->in_flight = 0;
+    tx_mark_rtx(a, tsn, c);
+}
+
 static void newly_acked(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32_t tsn,
                         struct txc *c, uint32_t *bytes_acked, uint64_t now)
 {
     struct path *p = &a->paths[c->path];
+    sndbuf_acked(a, c);
     rack_on_acked(ep, a, tsn, c, now);
     acct_chunk_acked(ep, a, c, now);
     rate_on_acked(p, c, now); /* cc_rate.c */
@@ -129,18 +155,13 @@ static int sack_process(struct sctpn_endpoint *ep, struct sctpn_assoc *a, uint32
                 any_new = 1;
             }
         } else if (c->state == TXC_GAPACKED) {
-            c->state = TXC_OUT; /* reneged: resend it */
-            c->in_flight = 0;
-            tx_mark_rtx(a, t, c);
+            sack_renege(a, t, c); /* reneged: resend it */
         }
     }
     for (uint32_t t = top + 1; tsn_lt(t, a->next_tsn); t++) { /* above every block */
         struct txc *c = tx_chunk(a, t);
-        if (c->state == TXC_GAPACKED) {
-            c->state = TXC_OUT;
-            c->in_flight = 0;
-            tx_mark_rtx(a, t, c);
-        }
+        if (c->state == TXC_GAPACKED)
+            sack_renege(a, t, c);
     }
     if (any_new)
         a->error_count = 0;

@@ -61,6 +61,8 @@ struct txmsg {
     uint32_t fsn; /* next I-DATA fragment sequence number */
     uint8_t unordered, sack_imm;
     uint32_t chunks_live; /* chunks created and not yet cumulatively acknowledged */
+    uint64_t acked_bytes; /* bytes of its chunks the peer acknowledged (cumulatively or in a gap
+                           * block); they no longer count against cfg.sndbuf */
     void *cookie;
     uint8_t *copy; /* SCTPN_SEND_COPY buffer (malloc) */
     /* time accounting (acct.c) */
@@ -233,6 +235,8 @@ struct sctpn_assoc {
     uint32_t nqueued;                  /* messages in those queues */
     uint16_t cur_stream;               /* stream served next (round robin between streams) */
     uint64_t bytes_queued;             /* sum of len of live messages (send buffer use) */
+    uint64_t bytes_acked_live;         /* sum of acked_bytes of live messages: what cfg.sndbuf
+                                        * limits is bytes_queued minus this (sack.c) */
     struct txc *ring;
     uint32_t ring_cap;
     uint32_t cum_ack; /* highest TSN cumulatively acked by the peer */

@@ -30,6 +30,7 @@ static void msg_put(struct sctpn_endpoint *ep, struct txmsg *m)
 static void msg_finish(struct sctpn_endpoint *ep, struct sctpn_assoc *a, struct txmsg *m, int ok)
 {
     a->bytes_queued -= m->len;
+    a->bytes_acked_live -= m->acked_bytes;
     if (ok)
         acct_msg_done(ep, a, m); /* acct.c: sampled messages */
     void *cookie = m->cookie;
@@ -68,7 +69,8 @@ int sctpn_send(sctpn_endpoint *ep, sctpn_assoc_id id, uint16_t stream, uint32_t 
         return SCTPN_EINVAL; /* SCTP has no empty messages */
     if (len > ep->cfg.max_msg_size)
         return SCTPN_ETOOBIG;
-    if (a->bytes_queued && a->bytes_queued + len > ep->cfg.sndbuf) {
+    uint64_t unacked = a->bytes_queued - a->bytes_acked_live; /* (sack.c: gap-acked data) */
+    if (unacked && unacked + len > ep->cfg.sndbuf) {
         acct_sndbuf_full(ep, a);
         return SCTPN_EAGAIN;
     }
@@ -119,6 +121,7 @@ int sctpn_send(sctpn_endpoint *ep, sctpn_assoc_id id, uint16_t stream, uint32_t 
         m->mid = a->out_umid[stream]++;
     }
     m->chunks_live = 0;
+    m->acked_bytes = 0;
     m->cookie = cookie;
     if (a->sq_tail[stream])
         a->sq_tail[stream]->next = m;
