@@ -3,6 +3,8 @@
 #ifndef SCTPMPI_API_H
 #define SCTPMPI_API_H
 
+#include <stdarg.h>
+
 #include "engine/engine.h"
 #include "mpi.h"
 
@@ -94,6 +96,19 @@ int sm_check_init(const char *fn);
 int sm_check_comm(MPI_Comm comm, const char *fn);
 void sm_errh_retain(MPI_Errhandler e); /* user handlers are reference counted (errors.c) */
 void sm_errh_release(MPI_Errhandler e);
+/* the error path of every object kind that carries a handler (errors.c): eh RETURN gives err
+ * back, a user handler is called with obj (an MPI_Comm *, MPI_Win *, MPI_File * or
+ * MPI_Session * as kind says), any other handler prints "fn: class text: detail" and aborts
+ * abort_comm */
+enum sm_errh_obj { SM_ERRH_COMM, SM_ERRH_WIN, SM_ERRH_FILE, SM_ERRH_SESSION };
+int sm_errh_vraise(MPI_Errhandler eh, enum sm_errh_obj kind, void *obj, int err,
+                   MPI_Comm abort_comm, const char *fn, const char *fmt, va_list ap);
+/* *slot takes e (its reference counted); the old handler is released */
+void sm_errh_set(MPI_Errhandler *slot, MPI_Errhandler e);
+/* a new handle on e for the caller, who frees it with MPI_Errhandler_free */
+void sm_errh_get(MPI_Errhandler e, MPI_Errhandler *out);
+/* the handler object of a user function of any kind (MPI_*_create_errhandler) */
+MPI_Errhandler sm_errh_new_user(void (*fn)(void));
 int sm_check_buffer(MPI_Comm c, const void *buf, int count, MPI_Datatype dt, const char *fn);
 int sm_check_dest(MPI_Comm c, int rank, const char *fn);   /* PROC_NULL allowed */
 int sm_check_source(MPI_Comm c, int rank, const char *fn); /* + ANY_SOURCE */

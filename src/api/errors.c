@@ -106,29 +106,43 @@ int PMPI_Error_class(int errorcode, int *errorclass)
     return MPI_SUCCESS;
 }
 
-int sm_error(MPI_Comm comm, int err, const char *fn, const char *fmt, ...)
+int sm_errh_vraise(MPI_Errhandler eh, enum sm_errh_obj kind, void *obj, int err,
+                   MPI_Comm abort_comm, const char *fn, const char *fmt, va_list ap)
 {
-    MPI_Comm c = (comm && comm->valid) ? comm : MPI_COMM_WORLD;
-    MPI_Errhandler eh = c->errh ? c->errh : MPI_ERRORS_ARE_FATAL;
     if (eh->kind == SM_EH_RETURN)
         return err;
     if (eh->kind == SM_EH_USER) {
-        eh->fn(&c, &err);
+        void (*call)(void) = (void (*)(void))eh->fn;
+        switch (kind) {
+        case SM_ERRH_COMM: ((MPI_Comm_errhandler_function *)call)(obj, &err); break;
+        case SM_ERRH_WIN: ((MPI_Win_errhandler_function *)call)(obj, &err); break;
+        case SM_ERRH_FILE: ((MPI_File_errhandler_function *)call)(obj, &err); break;
+        case SM_ERRH_SESSION: ((MPI_Session_errhandler_function *)call)(obj, &err); break;
+        }
         return err;
     }
     char detail[512] = "";
-    if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
+    if (fmt)
         vsnprintf(detail, sizeof detail, fmt, ap);
-        va_end(ap);
-    }
-    const char *t = text_of(err);
-    fprintf(stderr, "sctpmpi[%d]: %s: %s (error class %d)%s%s\n", sm_log_rank, fn,
-            t ? t : "error", err, *detail ? ": " : "", detail);
+    char text[MPI_MAX_ERROR_STRING] = "error";
+    int len;
+    PMPI_Error_string(err, text, &len);
+    fprintf(stderr, "sctpmpi[%d]: %s: %s (error class %d)%s%s\n", sm_log_rank, fn, text, err,
+            *detail ? ": " : "", detail);
     fflush(stderr);
-    PMPI_Abort(c, err);
+    PMPI_Abort(abort_comm, err);
     return err;
+}
+
+int sm_error(MPI_Comm comm, int err, const char *fn, const char *fmt, ...)
+{
+    MPI_Comm c = (comm && comm->valid) ? comm : MPI_COMM_WORLD;
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = sm_errh_vraise(c->errh ? c->errh : MPI_ERRORS_ARE_FATAL, SM_ERRH_COMM, &c, err, c,
+                            fn, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 int sm_check_init(const char *fn)
@@ -215,14 +229,34 @@ void sm_errh_release(MPI_Errhandler e)
         free(e);
 }
 
+void sm_errh_set(MPI_Errhandler *slot, MPI_Errhandler e)
+{
+    sm_errh_retain(e);
+    sm_errh_release(*slot);
+    *slot = e;
+}
+
+void sm_errh_get(MPI_Errhandler e, MPI_Errhandler *out)
+{
+    sm_errh_retain(e);
+    *out = e;
+}
+
+MPI_Errhandler sm_errh_new_user(void (*fn)(void))
+{
+    struct sctpmpi_errhandler *e = sm_xcalloc(1, sizeof *e);
+    e->kind = SM_EH_USER;
+    e->fn = (MPI_Comm_errhandler_function *)fn;
+    e->refcount = 1;
+    return e;
+}
+
 int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler)
 {
     SM_TRY(sm_check_comm(comm, "MPI_Comm_set_errhandler"));
     if (!errhandler)
         return sm_error(comm, MPI_ERR_ARG, "MPI_Comm_set_errhandler", "null error handler");
-    sm_errh_retain(errhandler);
-    sm_errh_release(comm->errh);
-    comm->errh = errhandler;
+    sm_errh_set(&comm->errh, errhandler);
     return MPI_SUCCESS;
 }
 
@@ -231,8 +265,7 @@ int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler)
     SM_TRY(sm_check_comm(comm, "MPI_Comm_get_errhandler"));
     if (!errhandler)
         return sm_error(comm, MPI_ERR_ARG, "MPI_Comm_get_errhandler", "NULL output pointer");
-    *errhandler = comm->errh;
-    sm_errh_retain(comm->errh); /* a new handle: the caller frees it */
+    sm_errh_get(comm->errh, errhandler);
     return MPI_SUCCESS;
 }
 
@@ -241,11 +274,7 @@ int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *fn, MPI_Errhandler
     SM_TRY(sm_check_init("MPI_Comm_create_errhandler"));
     if (!fn || !errhandler)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Comm_create_errhandler", NULL);
-    struct sctpmpi_errhandler *e = sm_xcalloc(1, sizeof *e);
-    e->kind = SM_EH_USER;
-    e->fn = fn;
-    e->refcount = 1;
-    *errhandler = e;
+    *errhandler = sm_errh_new_user((void (*)(void))fn);
     return MPI_SUCCESS;
 }
 

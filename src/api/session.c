@@ -27,20 +27,16 @@ static const char *const psets[] = { "mpi://WORLD", "mpi://SELF" };
 int sm_lib_acquire(void);
 int sm_lib_release(void);
 
-static int session_error(MPI_Session s, int err, const char *fn, const char *what)
+static int session_error(MPI_Session s, int err, const char *fn, const char *what, ...)
+    __attribute__((format(printf, 4, 5)));
+static int session_error(MPI_Session s, int err, const char *fn, const char *what, ...)
 {
-    MPI_Errhandler eh = (s && s->valid && s->errh) ? s->errh : MPI_ERRORS_RETURN;
-    if (eh->kind == SM_EH_RETURN)
-        return err;
-    if (eh->kind == SM_EH_USER) {
-        ((MPI_Session_errhandler_function *)(void (*)(void))eh->fn)(&s, &err);
-        return err;
-    }
-    fprintf(stderr, "sctpmpi[%d]: %s: %s (error class %d)\n", sm_log_rank, fn,
-            what ? what : "error", err);
-    fflush(stderr);
-    PMPI_Abort(MPI_COMM_SELF, err);
-    return err;
+    va_list ap;
+    va_start(ap, what);
+    int rc = sm_errh_vraise((s && s->valid && s->errh) ? s->errh : MPI_ERRORS_RETURN,
+                            SM_ERRH_SESSION, &s, err, MPI_COMM_SELF, fn, what, ap);
+    va_end(ap);
+    return rc;
 }
 
 static int check_session(MPI_Session s, const char *fn)
@@ -281,11 +277,7 @@ int PMPI_Session_create_errhandler(MPI_Session_errhandler_function *function,
     if (!function || !errhandler)
         return session_error(MPI_SESSION_NULL, MPI_ERR_ARG, "MPI_Session_create_errhandler",
                              "NULL argument");
-    struct sctpmpi_errhandler *e = sm_xcalloc(1, sizeof *e);
-    e->kind = SM_EH_USER;
-    e->fn = (MPI_Comm_errhandler_function *)(void (*)(void))function;
-    e->refcount = 1;
-    *errhandler = e;
+    *errhandler = sm_errh_new_user((void (*)(void))function);
     return MPI_SUCCESS;
 }
 
@@ -295,9 +287,7 @@ int PMPI_Session_set_errhandler(MPI_Session session, MPI_Errhandler errhandler)
     SM_TRY(check_session(session, fn));
     if (!errhandler)
         return session_error(session, MPI_ERR_ARG, fn, "null error handler");
-    sm_errh_retain(errhandler);
-    sm_errh_release(session->errh);
-    session->errh = errhandler;
+    sm_errh_set(&session->errh, errhandler);
     return MPI_SUCCESS;
 }
 
@@ -307,8 +297,7 @@ int PMPI_Session_get_errhandler(MPI_Session session, MPI_Errhandler *errhandler)
     SM_TRY(check_session(session, fn));
     if (!errhandler)
         return session_error(session, MPI_ERR_ARG, fn, "NULL output pointer");
-    *errhandler = session->errh;
-    sm_errh_retain(session->errh);
+    sm_errh_get(session->errh, errhandler);
     return MPI_SUCCESS;
 }
 

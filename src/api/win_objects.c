@@ -9,11 +9,7 @@ static int create(void (*fn)(void), MPI_Errhandler *errhandler, const char *name
     SM_TRY(sm_check_init(name));
     if (!fn || !errhandler)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, name, "NULL argument");
-    struct sctpmpi_errhandler *e = sm_xcalloc(1, sizeof *e);
-    e->kind = SM_EH_USER;
-    e->fn = (MPI_Comm_errhandler_function *)fn;
-    e->refcount = 1;
-    *errhandler = e;
+    *errhandler = sm_errh_new_user(fn);
     return MPI_SUCCESS;
 }
 

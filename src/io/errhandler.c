@@ -17,29 +17,16 @@ MPI_Errhandler sm_file_default_errh(void)
 
 int sm_file_error(MPI_File fh, int err, const char *fn, const char *fmt, ...)
 {
-    MPI_Errhandler eh = (fh && fh->valid) ? fh->errh : file_default;
-    if (!eh || eh->kind == SM_EH_RETURN)
+    int valid = fh && fh->valid;
+    MPI_Errhandler eh = valid ? fh->errh : file_default;
+    if (!eh)
         return err;
-    if (eh->kind == SM_EH_USER) {
-        MPI_File f = (fh && fh->valid) ? fh : MPI_FILE_NULL;
-        ((MPI_File_errhandler_function *)(void (*)(void))eh->fn)(&f, &err);
-        return err;
-    }
-    char detail[512] = "";
-    if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(detail, sizeof detail, fmt, ap);
-        va_end(ap);
-    }
-    char text[MPI_MAX_ERROR_STRING] = "error";
-    int len;
-    PMPI_Error_string(err, text, &len);
-    fprintf(stderr, "sctpmpi[%d]: %s: %s (error class %d)%s%s\n", sm_log_rank, fn, text, err,
-            *detail ? ": " : "", detail);
-    fflush(stderr);
-    PMPI_Abort(MPI_COMM_WORLD, err);
-    return err;
+    MPI_File f = valid ? fh : MPI_FILE_NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = sm_errh_vraise(eh, SM_ERRH_FILE, &f, err, MPI_COMM_WORLD, fn, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 int sm_file_check(MPI_File fh, const char *fn)
@@ -81,14 +68,7 @@ int PMPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler)
         return sm_file_error(MPI_FILE_NULL, MPI_ERR_FILE, fn, "closed file handle");
     if (!errhandler)
         return sm_file_error(file, MPI_ERR_ARG, fn, "null error handler");
-    sm_errh_retain(errhandler);
-    if (file == MPI_FILE_NULL) {
-        sm_errh_release(file_default);
-        file_default = errhandler;
-    } else {
-        sm_errh_release(file->errh);
-        file->errh = errhandler;
-    }
+    sm_errh_set(file == MPI_FILE_NULL ? &file_default : &file->errh, errhandler);
     return MPI_SUCCESS;
 }
 
@@ -100,9 +80,7 @@ int PMPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler)
         return sm_file_error(MPI_FILE_NULL, MPI_ERR_FILE, fn, "closed file handle");
     if (!errhandler)
         return sm_file_error(file, MPI_ERR_ARG, fn, "NULL argument");
-    MPI_Errhandler e = file == MPI_FILE_NULL ? file_default : file->errh;
-    sm_errh_retain(e); /* the caller frees it with MPI_Errhandler_free */
-    *errhandler = e;
+    sm_errh_get(file == MPI_FILE_NULL ? file_default : file->errh, errhandler);
     return MPI_SUCCESS;
 }
 

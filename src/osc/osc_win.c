@@ -13,28 +13,13 @@
 
 int sm_osc_error(MPI_Win win, int err, const char *fn, const char *fmt, ...)
 {
-    MPI_Errhandler eh = (win && win->valid && win->errh) ? win->errh : MPI_ERRORS_ARE_FATAL;
-    if (eh->kind == SM_EH_RETURN)
-        return err;
-    if (eh->kind == SM_EH_USER) {
-        ((MPI_Win_errhandler_function *)(void *)eh->fn)(&win, &err);
-        return err;
-    }
-    char detail[512] = "";
-    if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(detail, sizeof detail, fmt, ap);
-        va_end(ap);
-    }
-    char text[MPI_MAX_ERROR_STRING];
-    int tl = 0;
-    PMPI_Error_string(err, text, &tl);
-    fprintf(stderr, "sctpmpi[%d]: %s: %s (error class %d)%s%s\n", sm_log_rank, fn, text, err,
-            *detail ? ": " : "", detail);
-    fflush(stderr);
-    PMPI_Abort(win && win->valid ? win->comm : MPI_COMM_WORLD, err);
-    return err;
+    int valid = win && win->valid;
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = sm_errh_vraise(valid && win->errh ? win->errh : MPI_ERRORS_ARE_FATAL, SM_ERRH_WIN,
+                            &win, err, valid ? win->comm : MPI_COMM_WORLD, fn, fmt, ap);
+    va_end(ap);
+    return rc;
 }
 
 int sm_osc_check_win(MPI_Win win, const char *fn)
@@ -308,9 +293,7 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
     SM_TRY(sm_osc_check_win(win, "MPI_Win_set_errhandler"));
     if (!errhandler)
         return sm_osc_error(win, MPI_ERR_ARG, "MPI_Win_set_errhandler", "null error handler");
-    sm_errh_retain(errhandler);
-    sm_errh_release(win->errh);
-    win->errh = errhandler;
+    sm_errh_set(&win->errh, errhandler);
     return MPI_SUCCESS;
 }
 
@@ -319,8 +302,7 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
     SM_TRY(sm_osc_check_win(win, "MPI_Win_get_errhandler"));
     if (!errhandler)
         return sm_osc_error(win, MPI_ERR_ARG, "MPI_Win_get_errhandler", "NULL argument");
-    sm_errh_retain(win->errh);
-    *errhandler = win->errh;
+    sm_errh_get(win->errh, errhandler);
     return MPI_SUCCESS;
 }
 
