@@ -546,8 +546,25 @@ void sn_net_packet(struct sn_sim *s, struct sn_pkt *p)
     }
     sctpn_input(k->ep, p->data, p->len, &p->from, &p->to, s->now / 1000);
     free(p);
+    if (s->batch_ns) { /* the stack answers once the batch that this packet opened is in */
+        if (!k->batch_open) {
+            k->batch_open = 1;
+            struct sn_ev e = {
+                { s->now + s->batch_ns, 0, 1, s->netseq++ }, EV_BATCH, k->rank, 0, 0, NULL
+            };
+            sn_push(s, &e);
+        }
+        return;
+    }
     retry_queued(s, k->rank);
     flush(s, k->rank);
+}
+
+void sn_net_batch_end(struct sn_sim *s, int r)
+{
+    s->ranks[r].batch_open = 0;
+    retry_queued(s, r);
+    flush(s, r);
 }
 
 void sn_net_timer(struct sn_sim *s, int r)
