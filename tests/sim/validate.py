@@ -7,9 +7,11 @@ the emulated hosts, as run-experiment sets it), and under mpiexec --sim with the
 (8 hosts, 1 Gbit/s NICs, the same delay and loss) three times: the links alone ("sim"); with
 netlab's forwarder latency added to every packet ("sim+hop": SCTPMPI_SIM_HOP_NS = half the
 median ping RTT between two emulated hosts at 0 ms); and with that and how late a rank wakes up
-on netlab's loaded host ("sim+host": SCTPMPI_SIM_BATCH_NS = the farm's mean task time on netlab
-minus its 23.7 ms sleep; a receiving endpoint then takes in every packet that arrives in that
-time and acknowledges them once). Both are measured at the start of the same session.
+on netlab's loaded host ("sim+host": SCTPMPI_SIM_BATCH_NS = half of what netlab's 1 KB
+ping-pong round trip takes beyond the sim+hop one, i.e. how late each of the two ranks wakes;
+a rank asleep in the kernel then takes in every packet that arrives in that time and answers
+once). Both are measured at the start of the same session (so the 1 KB ping-pong cell is
+calibrated, not predicted, in the sim+host column).
 Interleaved: each repetition runs the three
 once, every process under `nice -n -15` (the host is shared).  Prints, per cell, the medians, the
 difference of the simulated value from netlab's sctp10 median, the 1-min load average over the
@@ -121,18 +123,26 @@ def main():
             print(f"netlab hop: ping RTT median {statistics.median(rtts) * 1e3:.0f} us (min {min(rtts) * 1e3:.0f}, "
                   f"{len(rtts)} pings): SCTPMPI_SIM_HOP_NS={hop_ns}", file=sys.stderr)
     batch_ns = 0
-    if run:  # how late a rank wakes: one farm on the LAN, its 23.7 ms sleeps' mean overshoot
-        subprocess.run([netlab, "set", "--run", run, "*", "loss=0", "delay_ms=0"], capture_output=True)
+    if run:  # how late a rank wakes: netlab's 1 KB ping-pong against the simulator's with the hop
+        exe = os.path.join(a.build, "bench/exp/pingpong")
+        pp = ["--sizes", "1024", "--iters", "30", "--warmup", "5", "--max-seconds", "2"]
         tpath = os.path.join(tmp, "calib.json")
         json.dump(topo(0, 0), open(tpath, "w"))
-        r = subprocess.run(nice + [mpiexec, "--netlab", tpath, "-n", "8", "--transport", "sctp", "--timeout", "120",
-                                   os.path.join(a.build, "bench/exp/farm"), "--tasks", "70"] + FARM,
-                           env=dict(env, NETLAB_RUN=run), capture_output=True, text=True, timeout=200)
-        fr = farm_rtt(r.stdout)
-        if fr:
-            batch_ns = max(0, int((fr[1] - 23.7) * 1e6))
-            print(f"netlab wake-up: task mean {fr[1]:.3f} ms for 23.7 ms sleeps: SCTPMPI_SIM_BATCH_NS={batch_ns}",
-                  file=sys.stderr)
+        nl, sm = [], []
+        for rep in range(5):
+            r = subprocess.run(nice + [mpiexec, "--netlab", tpath, "-n", "2", "--transport", "sctp", "--timeout",
+                                       "60", exe] + pp, env=dict(env, NETLAB_RUN=run), capture_output=True,
+                               text=True, timeout=120)
+            if value(r.stdout, "pingpong"):
+                nl.append(value(r.stdout, "pingpong"))
+        r = subprocess.run(nice + [mpiexec, "--sim", tpath, "-n", "2", "--timeout", "60", exe] + pp,
+                           env=dict(env, SCTPMPI_SIM_HOP_NS=str(hop_ns)), capture_output=True, text=True,
+                           timeout=120)
+        if nl and value(r.stdout, "pingpong"):
+            sm = value(r.stdout, "pingpong")
+            batch_ns = max(0, int((statistics.median(nl) - sm) / 2 * 1e3))
+            print(f"netlab wake-up: 1 KB round trip {statistics.median(nl):.0f} us on netlab, {sm:.0f} us "
+                  f"simulated with the hop: SCTPMPI_SIM_BATCH_NS={batch_ns}", file=sys.stderr)
     rows = []
     t_start = time.time()
     try:

@@ -68,6 +68,10 @@ struct sn_frame {
 
 enum sn_state { SN_CONNECTING, SN_RUN, SN_WAITING, SN_BLOCKED, SN_DONE };
 
+/* a real rank spins this long in a progress call before it sleeps in the kernel (the transport's
+ * default SCTPMPI_SPIN_US): until then a packet finds it awake */
+#define SN_SPIN_NS 50000
+
 struct sn_rx { /* a message being reassembled */
     sctpn_assoc_id assoc;
     uint16_t stream;
@@ -85,8 +89,9 @@ struct sn_rank {
     /* network side */
     sctpn_endpoint *ep;
     uint64_t timer_at, timer_gen;
-    int batch_open; /* SCTPMPI_SIM_BATCH_NS: packets are being taken in, output not yet flushed */
-    sctpn_assoc_id *tx;         /* [peer] our association to peer (0: none yet) */
+    int batch_open;      /* SCTPMPI_SIM_BATCH_NS: the rank is waking up; its input is batched */
+    uint64_t blocked_at; /* when it last blocked in a progress call */
+    sctpn_assoc_id *tx;  /* [peer] our association to peer (0: none yet) */
     struct sn_frame **qh, **qt; /* [peer] frames waiting for send-buffer room */
     size_t nqueued;             /* frames in those queues */
     sctpn_assoc_id *amap_id;    /* assoc id -> peer rank (open addressing) */
@@ -110,8 +115,8 @@ struct sn_sim {
     struct sn_heap heap;
     uint64_t now, netseq;
     uint64_t events, packets, drops, local_ns, hop_ns;
-    uint64_t batch_ns; /* a receiving stack takes in what arrives this long after a first packet,
-                        * then sends its output (SACKs) once: a real host's wake-up */
+    uint64_t batch_ns; /* a rank asleep in the kernel wakes this long after a first packet; its
+                        * stack takes in what arrived by then and sends its output (SACKs) once */
     int p2p_lanes, rma_lanes, nstreams;
     size_t max_payload;
     int sack_imm;             /* SCTPMPI_SCTP_SACK_IMMEDIATELY: I-bit on small frames */
