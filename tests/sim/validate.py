@@ -4,10 +4,15 @@ grid (bench/run-experiment REDUCED: ping-pong by size and under loss, the Bulk P
 the LAN and at 20 ms, the buffered farm at 0/20/80 ms) run on netlab with our SCTP transport
 (sctp10: the papers' 220 KB buffers, 10 streams, CRC32c off) and our TCP transport (reno inside
 the emulated hosts, as run-experiment sets it), and under mpiexec --sim with the same topology
-(8 hosts, 1 Gbit/s NICs, the same delay and loss) twice: the links alone ("sim"), and with
-netlab's own per-packet forwarding latency added to every packet ("sim+hop",
-SCTPMPI_SIM_HOP_NS = half the median ping RTT between two emulated hosts at 0 ms, measured at
-the start of the same session), interleaved: each repetition runs the three
+(8 hosts, 1 Gbit/s NICs, the same delay and loss) three times: the links alone ("sim"); with
+netlab's forwarder latency added to every packet ("sim+hop": SCTPMPI_SIM_HOP_NS = half the
+median ping RTT between two emulated hosts at 0 ms); and with that and how late a rank wakes up
+on netlab's loaded host ("sim+host": SCTPMPI_SIM_BATCH_NS = half of what netlab's 1 KB
+ping-pong round trip takes beyond the sim+hop one, i.e. how late each of the two ranks wakes;
+a rank asleep in the kernel then takes in every packet that arrives in that time and answers
+once). Both are measured at the start of the same session (so the 1 KB ping-pong cell is
+calibrated, not predicted, in the sim+host column).
+Interleaved: each repetition runs the three
 once, every process under `nice -n -15` (the host is shared).  Prints, per cell, the medians, the
 difference of the simulated value from netlab's sctp10 median, the 1-min load average over the
 cell's runs, and the simulator's wall time and speed-up (virtual / wall).
@@ -47,7 +52,7 @@ def _cells():
 
 
 CELLS = _cells()
-CONTENDERS = ("sctp10", "tcp", "sim", "sim+hop")
+CONTENDERS = ("sctp10", "tcp", "sim", "sim+hop", "sim+host")
 
 
 def topo(delay, loss):
@@ -117,6 +122,27 @@ def main():
             hop_ns = int(statistics.median(rtts) * 1e6 / 2)
             print(f"netlab hop: ping RTT median {statistics.median(rtts) * 1e3:.0f} us (min {min(rtts) * 1e3:.0f}, "
                   f"{len(rtts)} pings): SCTPMPI_SIM_HOP_NS={hop_ns}", file=sys.stderr)
+    batch_ns = 0
+    if run:  # how late a rank wakes: netlab's 1 KB ping-pong against the simulator's with the hop
+        exe = os.path.join(a.build, "bench/exp/pingpong")
+        pp = ["--sizes", "1024", "--iters", "30", "--warmup", "5", "--max-seconds", "2"]
+        tpath = os.path.join(tmp, "calib.json")
+        json.dump(topo(0, 0), open(tpath, "w"))
+        nl, sm = [], []
+        for rep in range(5):
+            r = subprocess.run(nice + [mpiexec, "--netlab", tpath, "-n", "2", "--transport", "sctp", "--timeout",
+                                       "60", exe] + pp, env=dict(env, NETLAB_RUN=run), capture_output=True,
+                               text=True, timeout=120)
+            if value(r.stdout, "pingpong"):
+                nl.append(value(r.stdout, "pingpong"))
+        r = subprocess.run(nice + [mpiexec, "--sim", tpath, "-n", "2", "--timeout", "60", exe] + pp,
+                           env=dict(env, SCTPMPI_SIM_HOP_NS=str(hop_ns)), capture_output=True, text=True,
+                           timeout=120)
+        if nl and value(r.stdout, "pingpong"):
+            sm = value(r.stdout, "pingpong")
+            batch_ns = max(0, int((statistics.median(nl) - sm) / 2 * 1e3))
+            print(f"netlab wake-up: 1 KB round trip {statistics.median(nl):.0f} us on netlab, {sm:.0f} us "
+                  f"simulated with the hop: SCTPMPI_SIM_BATCH_NS={batch_ns}", file=sys.stderr)
     rows = []
     t_start = time.time()
     try:
@@ -134,7 +160,9 @@ def main():
                 for c in conts:
                     if c.startswith("sim"):
                         cmd = [mpiexec, "--sim", tpath, "--sim-seed", str(rep + 1), "-n", str(n)]
-                        e = dict(env, SCTPMPI_SIM_HOP_NS=str(hop_ns if c == "sim+hop" else 0))
+                        host = c == "sim+host"
+                        e = dict(env, SCTPMPI_SIM_HOP_NS=str(hop_ns if c != "sim" else 0),
+                                 SCTPMPI_SIM_BATCH_NS=str(batch_ns if host else 0))
                     else:
                         cmd = [mpiexec, "--netlab", tpath, "-n", str(n), "--transport",
                                "tcp" if c == "tcp" else "sctp"]
@@ -177,7 +205,7 @@ def main():
         if csvf:
             csvf.close()
     hdr = "| cell | unit | " + " | ".join(f"{c} median (min-max, runs)" for c in conts)
-    hdr += " | sim, sim+hop - sctp10 | sctp10 RTT probe / task (ms) | load | sim wall (s) | virtual / wall |"
+    hdr += " | sim variants - sctp10 | sctp10 RTT probe / task (ms) | load | sim wall (s) | virtual / wall |"
     print(hdr)
     print("|" + "---|" * (hdr.count("|") - 1))
     for name, prog, delay, loss, st, w, sp, pr, lo, hi in rows:
@@ -187,10 +215,10 @@ def main():
         d = "-"
         if "sctp10" in st and st["sctp10"][0] == st["sctp10"][0] and st["sctp10"][0]:
             d = " / ".join(f"{(st[c][0] - st['sctp10'][0]) / st['sctp10'][0] * 100:+.1f} %"
-                           for c in ("sim", "sim+hop") if c in st)
+                           for c in ("sim", "sim+hop", "sim+host") if c in st)
         print(f"| {name} | {unit} | " + " | ".join(cols) +
               f" | {d} | {pr} | {lo:.1f}-{hi:.1f} | {w:.2f} | {sp:.1f} |")
-    print(f"\n({len(rows)} cells, {a.reps} repetitions, SCTPMPI_SIM_HOP_NS={hop_ns}, {(time.time() - t_start) / 60:.1f} min, "
+    print(f"\n({len(rows)} cells, {a.reps} repetitions, SCTPMPI_SIM_HOP_NS={hop_ns}, SCTPMPI_SIM_BATCH_NS={batch_ns}, {(time.time() - t_start) / 60:.1f} min, "
           f"load average {load1()} at the end)")
     return 0
 

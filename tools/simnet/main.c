@@ -147,6 +147,7 @@ static void process(struct sn_sim *s, struct sn_ev *e)
     case EV_TOPO: sn_net_topo_event(s, (int)e->arg); break;
     case EV_SEND: sn_net_send(s, e->rank, e->data); break;
     case EV_CHECK: sn_rank_check(s, e->rank, e->arg); break;
+    case EV_BATCH: sn_net_batch_end(s, e->rank); break;
     case EV_WAKE:
         if (e->gen == s->ranks[e->rank].wake_gen)
             sn_rank_wake(s, e->rank);
@@ -211,6 +212,8 @@ int main(int argc, char **argv)
     s->idle_limit = (uint64_t)((dls && *dls ? atof(dls) : 600.0) * 1e9);
     const char *lns = getenv("SCTPMPI_SIM_LOCAL_NS");
     s->local_ns = lns && *lns ? strtoull(lns, NULL, 0) : 5000;
+    const char *bns = getenv("SCTPMPI_SIM_BATCH_NS");
+    s->batch_ns = bns && *bns ? strtoull(bns, NULL, 0) : 0;
     const char *hns = getenv("SCTPMPI_SIM_HOP_NS");
     s->hop_ns = hns && *hns ? strtoull(hns, NULL, 0) : 0;
     s->ranks = calloc((size_t)n, sizeof *s->ranks);

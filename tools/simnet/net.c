@@ -544,10 +544,33 @@ void sn_net_packet(struct sn_sim *s, struct sn_pkt *p)
         }
         capture(s, p);
     }
+    /* a rank asleep in the kernel (blocked longer than a real rank spins) wakes batch_ns later:
+     * its stack takes in everything that arrived by then and answers once, and only then does
+     * the rank see its frames */
+    if (s->batch_ns && !k->batch_open && k->state == SN_BLOCKED &&
+        s->now >= k->blocked_at + SN_SPIN_NS) {
+        k->batch_open = 1;
+        struct sn_ev e = {
+            { s->now + s->batch_ns, 0, 1, s->netseq++ }, EV_BATCH, k->rank, 0, 0, NULL
+        };
+        sn_push(s, &e);
+    }
     sctpn_input(k->ep, p->data, p->len, &p->from, &p->to, s->now / 1000);
     free(p);
+    if (k->batch_open)
+        return;
     retry_queued(s, k->rank);
     flush(s, k->rank);
+}
+
+void sn_net_batch_end(struct sn_sim *s, int r)
+{
+    struct sn_rank *k = &s->ranks[r];
+    k->batch_open = 0;
+    retry_queued(s, r);
+    flush(s, r);
+    if (k->ndelivered && k->state == SN_BLOCKED)
+        s->wake[s->nwake++] = r;
 }
 
 void sn_net_timer(struct sn_sim *s, int r)

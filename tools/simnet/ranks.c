@@ -83,7 +83,7 @@ void sn_rank_delivered(struct sn_sim *s, int r, struct sn_frame *f)
     else
         k->dh = f;
     k->dt = f;
-    if (k->ndelivered++ == 0 && k->state == SN_BLOCKED)
+    if (k->ndelivered++ == 0 && k->state == SN_BLOCKED && !k->batch_open)
         s->wake[s->nwake++] = r;
 }
 
@@ -97,6 +97,7 @@ void sn_rank_check(struct sn_sim *s, int r, int64_t timeout_ns)
         return;
     }
     k->state = SN_BLOCKED;
+    k->blocked_at = s->now;
     k->wake_gen++;
     if (timeout_ns > 0) {
         struct sn_ev e = { { s->now + (uint64_t)timeout_ns, 2, (uint32_t)r, k->next_seq++ },

@@ -20,7 +20,7 @@
 #define SN_NEVER UINT64_MAX
 
 /* ---- the event queue: one binary heap ordered by (t, cls, id, seq) ---- */
-enum sn_kind { EV_PKT, EV_TIMER, EV_TOPO, EV_SEND, EV_CHECK, EV_WAKE };
+enum sn_kind { EV_PKT, EV_TIMER, EV_TOPO, EV_SEND, EV_CHECK, EV_WAKE, EV_BATCH };
 /* cls 0: network events (id 0, seq = global counter); cls 1: a rank's sends, cls 2: a rank's
  * progress checks and wake-ups (id = rank, seq = the rank's own counter).  The order depends
  * only on virtual times and on the order of each rank's own messages, never on when a message
@@ -33,7 +33,7 @@ struct sn_key {
 struct sn_ev {
     struct sn_key k;
     int kind;
-    int rank;     /* EV_TIMER, EV_SEND, EV_CHECK, EV_WAKE */
+    int rank;     /* EV_TIMER, EV_SEND, EV_CHECK, EV_WAKE, EV_BATCH */
     uint64_t gen; /* EV_TIMER / EV_WAKE: valid only while it matches the rank's */
     int64_t arg;  /* EV_CHECK: timeout ns; EV_TOPO: event index */
     void *data;   /* EV_PKT: struct sn_pkt; EV_SEND: struct sn_frame */
@@ -68,6 +68,10 @@ struct sn_frame {
 
 enum sn_state { SN_CONNECTING, SN_RUN, SN_WAITING, SN_BLOCKED, SN_DONE };
 
+/* a real rank spins this long in a progress call before it sleeps in the kernel (the transport's
+ * default SCTPMPI_SPIN_US): until then a packet finds it awake */
+#define SN_SPIN_NS 50000
+
 struct sn_rx { /* a message being reassembled */
     sctpn_assoc_id assoc;
     uint16_t stream;
@@ -85,7 +89,9 @@ struct sn_rank {
     /* network side */
     sctpn_endpoint *ep;
     uint64_t timer_at, timer_gen;
-    sctpn_assoc_id *tx;         /* [peer] our association to peer (0: none yet) */
+    int batch_open;      /* SCTPMPI_SIM_BATCH_NS: the rank is waking up; its input is batched */
+    uint64_t blocked_at; /* when it last blocked in a progress call */
+    sctpn_assoc_id *tx;  /* [peer] our association to peer (0: none yet) */
     struct sn_frame **qh, **qt; /* [peer] frames waiting for send-buffer room */
     size_t nqueued;             /* frames in those queues */
     sctpn_assoc_id *amap_id;    /* assoc id -> peer rank (open addressing) */
@@ -109,6 +115,8 @@ struct sn_sim {
     struct sn_heap heap;
     uint64_t now, netseq;
     uint64_t events, packets, drops, local_ns, hop_ns;
+    uint64_t batch_ns; /* a rank asleep in the kernel wakes this long after a first packet; its
+                        * stack takes in what arrived by then and sends its output (SACKs) once */
     int p2p_lanes, rma_lanes, nstreams;
     size_t max_payload;
     int sack_imm;             /* SCTPMPI_SCTP_SACK_IMMEDIATELY: I-bit on small frames */
@@ -131,6 +139,7 @@ void sn_net_free(struct sn_sim *s);
 void sn_net_send(struct sn_sim *s, int r, struct sn_frame *f);
 void sn_net_packet(struct sn_sim *s, struct sn_pkt *p);
 void sn_net_timer(struct sn_sim *s, int r);
+void sn_net_batch_end(struct sn_sim *s, int r);
 void sn_net_topo_event(struct sn_sim *s, int idx);
 void sn_push(struct sn_sim *s, struct sn_ev *e);
 
