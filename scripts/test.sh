@@ -19,4 +19,12 @@ fi
 # the sanitizer pass runs the unit, launcher, transport and MPI tests (netlab is not ASan's job)
 (cd "$root/build-asan" && ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 \
    ctest --output-on-failure -j2 --timeout 600 -LE netlab) || rc=1
+# ---- MPI_THREAD_MULTIPLE under ThreadSanitizer (docs/threads.md): only the library, the
+# launcher and the threaded tests are built, and only their 2-rank runs (about a minute)
+echo "== the threaded tests under ThreadSanitizer"
+cmake -S "$root" -B "$root/build-tsan" -G Ninja -DSCTPMPI_TSAN=ON >/dev/null || exit 1
+ninja -C "$root/build-tsan" -j2 sctpmpi mpiexec thr_p2p thr_coll thr_comm thr_blocked \
+  thr_wildcard thr_mprobe || exit 1
+(cd "$root/build-tsan" && TSAN_OPTIONS=halt_on_error=0 \
+   ctest --output-on-failure -j2 --timeout 300 -L threads -R np2) || rc=1
 exit $rc

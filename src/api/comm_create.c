@@ -307,11 +307,18 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
 struct group_agree {
     MPI_Comm tmp;
     int err;
+    int tag;
 };
 static int group_allmax(uint32_t v[2], void *arg)
 {
     struct group_agree *g = arg;
     uint32_t out[2] = { 0, 0 };
+    /* every round on tags derived from the user's: rounds are sequential, and the next
+     * sequence number would be another creator's (threads creating from one parent at once
+     * each have a temporary communicator on the parent's context), so the schedule's
+     * sequence is set too, in a range the parent's own collectives never reach */
+    g->tmp->coll_tag = g->tag;
+    sm_comm_x(g->tmp)->nbc_seq = 0x08000000u | ((uint32_t)g->tag & 0x07ffffffu);
     int e = sm_coll_allreduce(v, out, 2, MPI_UNSIGNED, MPI_MAX, g->tmp);
     v[0] = out[0];
     v[1] = out[1];
@@ -338,7 +345,7 @@ int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *ne
      * context, with tags of their own (derived from the user's tag) */
     MPI_Comm tmp = sm_comm_new(me, group->size, group->world_of, comm->ctx);
     tmp->coll_tag = 0x10000000 | (tag & 0x0fffffff);
-    struct group_agree ga = { tmp, 0 };
+    struct group_agree ga = { tmp, 0, tmp->coll_tag };
     uint32_t ctx = sm_ctx_agree_with(group_allmax, &ga, 1);
     comm_destroy(tmp);
     if (ga.err)

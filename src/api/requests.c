@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "api/api.h"
+#include "engine/thread_lock.h"
 
 /* what a request owns goes with it (the engine calls this when it recycles the request) */
 static void release_owned(struct sm_req *e)
@@ -185,8 +186,10 @@ static void wait_until(int (*done)(void *), void *arg, int n, MPI_Request *reqs)
     }
     while (!done(arg)) {
         sm_progress_poll();
-        if (!done(arg))
+        if (!done(arg)) {
+            sm_big_lock_yield(); /* the completing thread may be waiting for the lock */
             sched_yield();
+        }
     }
 }
 

@@ -78,10 +78,11 @@ int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *ses
         PMPI_Info_create(&s->info);
     const char *lv[] = { "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED", "MPI_THREAD_SERIALIZED",
                          "MPI_THREAD_MULTIPLE" };
-    /* a session asks for its level with the "thread_level" key (default SERIALIZED, which
-     * costs nothing); MPI_THREAD_MULTIPLE turns the global lock on (thread_lock.h) */
+    /* a session asks for its level with the "thread_level" key; without it, it gets
+     * MPI_THREAD_MULTIPLE when the process already has it, else SERIALIZED (which costs
+     * nothing); MPI_THREAD_MULTIPLE turns the global lock on (thread_lock.h) */
     const char *req = sm_info_lookup(s->info, "thread_level");
-    int lvl = MPI_THREAD_SERIALIZED;
+    int lvl = atomic_load(&sm_threads_on) ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED;
     if (req)
         for (int i = 0; i < 4; i++)
             if (strcasecmp(req, lv[i]) == 0)

@@ -1,11 +1,13 @@
 /* thr_comm.c — concurrent communicator creation: every thread duplicates and splits its own
  * parent communicator and frees the results, all at once; the new communicators must work
- * (distinct context ids: a message on one is never received on another). */
+ * (distinct context ids: a message on one is never received on another); and every thread
+ * calls MPI_Comm_create_group on MPI_COMM_WORLD at once with its own tag. */
 #include "thr_common.h"
 
 #define NTHR 4
 #define ITERS 25
 static MPI_Comm parent[NTHR];
+static MPI_Group world_group;
 
 static void *worker(void *arg)
 {
@@ -33,6 +35,14 @@ static void *worker(void *arg)
         THR_CHECK(in == t * 100 + it + left * 10000, "thread %d iter %d: got %d", t, it, in);
         THR_MPI(MPI_Comm_free(&s));
         THR_MPI(MPI_Comm_free(&d));
+        /* every thread creates from the same parent at once, told apart by its tag */
+        MPI_Comm g;
+        THR_MPI(MPI_Comm_create_group(MPI_COMM_WORLD, world_group, t, &g));
+        int gs = -1;
+        THR_MPI(MPI_Allreduce(&t, &gs, 1, MPI_INT, MPI_SUM, g));
+        THR_CHECK(gs == t * thr_size, "thread %d iter %d: allreduce on create_group gave %d", t,
+                  it, gs);
+        THR_MPI(MPI_Comm_free(&g));
     }
     return NULL;
 }
@@ -40,10 +50,12 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
     thr_init(&argc, &argv);
+    MPI_Comm_group(MPI_COMM_WORLD, &world_group);
     for (int t = 0; t < NTHR; t++)
         MPI_Comm_dup(MPI_COMM_WORLD, &parent[t]);
     thr_run(NTHR, worker);
     for (int t = 0; t < NTHR; t++)
         MPI_Comm_free(&parent[t]);
+    MPI_Group_free(&world_group);
     return thr_finish();
 }

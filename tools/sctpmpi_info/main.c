@@ -44,6 +44,7 @@ static void print_build(int parsable)
         printf("mpi:%d.%d\n", MPI_VERSION, MPI_SUBVERSION);
         printf("library:%s\n", lib);
         printf("transport:tcp\ntransport:sctp\n");
+        printf("thread_support:MPI_THREAD_MULTIPLE\n");
         printf("backend:native\n");
 #ifdef SCTPMPI_HAVE_SCTP
         printf("backend:usrsctp\n");
@@ -54,6 +55,7 @@ static void print_build(int parsable)
     printf("MPI standard:     %d.%d\n", MPI_VERSION, MPI_SUBVERSION);
     printf("library:          %s\n", lib);
     printf("transports:       tcp, sctp (SCTPMPI_TRANSPORT)\n");
+    printf("thread support:   MPI_THREAD_MULTIPLE (one global lock, docs/threads.md)\n");
 #ifdef SCTPMPI_HAVE_SCTP
     printf("SCTP backends:    native, usrsctp (SCTPMPI_SCTP_BACKEND)\n");
 #else
