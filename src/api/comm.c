@@ -1,6 +1,7 @@
 /* comm.c — communicator queries (rank, size, predefined attributes; user attributes are in
  * attr.c). */
 #include "api/api.h"
+#include "api/dynamic.h"
 
 #pragma weak MPI_Comm_rank = PMPI_Comm_rank
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
@@ -32,7 +33,8 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag
         return sm_error(comm, MPI_ERR_ARG, "MPI_Comm_get_attr", "NULL output pointer");
     int *v = NULL;
     io = sm_world_rank();
-    universe = sm_world_size();
+    universe = sm_dyn_universe_size();
+    appnum = sm_dyn_appnum();
     lastused = sm_last_used_code();
     switch (keyval) {
     case MPI_TAG_UB: v = &tag_ub; break;

@@ -234,16 +234,24 @@ int PMPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newintracomm)
     if (!sm_comm_is_inter(inter))
         return sm_error(inter, MPI_ERR_COMM, fn, "not an intercommunicator");
     MPI_Comm local = inter->x->local_comm;
-    /* the leader's high decides for its group; ties are broken by the leaders' world ranks */
-    int mine[2] = { high ? 1 : 0, inter->x->local_world_of[0] }, n2 = 0, err;
+    /* the leader's high decides for its group; ties are broken by the leaders' universe
+     * identities (job id, rank: the world ranks when both groups are of one job) */
+    uint32_t ljob = 0;
+    int lrank = 0;
+    const char *unused_secret, *unused_card;
+    sm_peer_describe(inter->x->local_world_of[0], &ljob, &lrank, &unused_secret, &unused_card);
+    int mine[3] = { high ? 1 : 0, (int)ljob, lrank }, n2 = 0, err;
     sm_coll_bcast(mine, 1, MPI_INT, 0, local);
-    int *theirs = swap_lists(inter, mine, 2, &n2, &err);
+    int *theirs = swap_lists(inter, mine, 3, &n2, &err);
     uint32_t ctx = sm_ctx_agree(inter);
-    if (err || n2 != 2) {
+    if (err || n2 != 3) {
         free(theirs);
         return sm_error(inter, err ? err : MPI_ERR_INTERN, fn, NULL);
     }
-    int local_first = mine[0] != theirs[0] ? mine[0] < theirs[0] : mine[1] < theirs[1];
+    int local_first = mine[0] != theirs[0] ? mine[0] < theirs[0]
+                      : (uint32_t)mine[1] != (uint32_t)theirs[1]
+                          ? (uint32_t)mine[1] < (uint32_t)theirs[1]
+                          : mine[2] < theirs[2];
     free(theirs);
     int ls = inter->x->local_size, rs = inter->size, n = ls + rs;
     int *w = sm_xmalloc(sizeof(int) * (size_t)n);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "api/dynamic.h"
 #include "boot/pmi.h"
 
 int sm_initialized, sm_finalized, sm_thread_level = MPI_THREAD_SINGLE;
@@ -93,6 +94,7 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         exit(1);
     }
     world_init = 1;
+    sm_dyn_parent_init(); /* a spawned process meets its parents */
     /* The engine is not thread-safe; SERIALIZED is honest because the library runs no threads
      * of its own that enter the engine. */
     sm_thread_level = required < MPI_THREAD_SINGLE       ? MPI_THREAD_SINGLE
