@@ -42,7 +42,13 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag
     case MPI_IO: v = &io; break;
     case MPI_WTIME_IS_GLOBAL: v = &wtime_global; break;
     case MPI_APPNUM: v = &appnum; break;
-    case MPI_UNIVERSE_SIZE: v = &universe; break;
+    case MPI_UNIVERSE_SIZE: /* unknown unless SCTPMPI_UNIVERSE_SIZE says: not set */
+        if (universe < 0) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+        v = &universe;
+        break;
     case MPI_LASTUSEDCODE: v = &lastused; break;
     default: return sm_comm_attr_get(comm, keyval, attribute_val, flag);
     }

@@ -8,6 +8,7 @@
 
 #include "api/comm_inter.h"
 #include "api/ctx_agree.h"
+#include "api/dynamic.h"
 
 MPI_Comm sm_inter_new(int lrank, int lsize, const int *lw, int rsize, const int *rw, uint32_t ctx)
 {
@@ -86,14 +87,51 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
             free(lw);
             return err;
         }
-        leaders_swap(&a, &lsize, sizeof lsize, &rsize, sizeof rsize);
-        rw = sm_xmalloc(sizeof(int) * ((size_t)rsize + 1));
-        leaders_swap(&a, lw, sizeof(int) * (size_t)lsize, rw, sizeof(int) * (size_t)rsize);
     }
-    sm_coll_bcast(&rsize, 1, MPI_INT, local_leader, local_comm);
-    if (!rw)
-        rw = sm_xmalloc(sizeof(int) * ((size_t)rsize + 1));
-    sm_coll_bcast(rw, rsize, MPI_INT, local_leader, local_comm);
+    /* the leaders swap world ranks when both groups are ranks of one job, else descriptions
+     * of the processes (dynamic processes: groups of several jobs) */
+    int hdr[3] = { lsize, sm_dyn_all_mine(local_comm), (int)sm_job_id() }, rhdr[3] = { 0 };
+    char *blob = NULL;
+    struct {
+        int rsize, by_id;
+        uint32_t bloblen;
+    } st = { 0, 0, 0 };
+    if (local_comm->rank == local_leader) {
+        leaders_swap(&a, hdr, sizeof hdr, rhdr, sizeof rhdr);
+        st.rsize = rhdr[0];
+        st.by_id = !(hdr[1] && rhdr[1] && hdr[2] == rhdr[2]);
+        if (!st.by_id) {
+            rw = sm_xmalloc(sizeof(int) * ((size_t)st.rsize + 1));
+            leaders_swap(&a, lw, sizeof(int) * (size_t)lsize, rw, sizeof(int) * (size_t)st.rsize);
+        } else {
+            char *mine = sm_dyn_group_blob(local_comm);
+            uint32_t ml = (uint32_t)strlen(mine);
+            leaders_swap(&a, &ml, sizeof ml, &st.bloblen, sizeof st.bloblen);
+            blob = sm_xmalloc((size_t)st.bloblen + 1);
+            leaders_swap(&a, mine, ml, blob, st.bloblen);
+            free(mine);
+        }
+    }
+    sm_coll_bcast(&st, (int)sizeof st, MPI_BYTE, local_leader, local_comm);
+    rsize = st.rsize;
+    if (!st.by_id) {
+        if (!rw)
+            rw = sm_xmalloc(sizeof(int) * ((size_t)rsize + 1));
+        sm_coll_bcast(rw, rsize, MPI_INT, local_leader, local_comm);
+    } else {
+        if (!blob)
+            blob = sm_xmalloc((size_t)st.bloblen + 1);
+        sm_coll_bcast(blob, (int)st.bloblen, MPI_BYTE, local_leader, local_comm);
+        blob[st.bloblen] = '\0';
+        char why[200] = "";
+        int n = 0, e = sm_dyn_adopt_blob(blob, &rw, &n, why, sizeof why);
+        free(blob);
+        if (e || n != rsize) {
+            free(lw);
+            free(rw);
+            return sm_error(local_comm, e ? e : MPI_ERR_INTERN, fn, "%s", why);
+        }
+    }
     uint32_t ctx = sm_ctx_agree_with(icreate_allmax, &a, 2);
     MPI_Comm c = sm_inter_new(local_comm->rank, lsize, lw, rsize, rw, ctx);
     sm_comm_inherit(local_comm, c);

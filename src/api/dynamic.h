@@ -20,11 +20,19 @@ int sm_dyn_connect_fd(const char *port_name, double deadline, char *why, size_t 
 int sm_dyn_join_groups(int fd, int root, MPI_Comm comm, int root_err, const char *root_why,
                        MPI_Comm *newcomm, const char *fn);
 
+/* a group's description for another job: transport, then per process "job rank secret card" */
+char *sm_dyn_group_blob(MPI_Comm comm);
+/* the processes a description names, as peer indices of this process (*rw malloc'd): 0 or an
+ * MPI error class (reason in why); blob is cut up */
+int sm_dyn_adopt_blob(char *blob, int **rw, int *rsize, char *why, size_t whylen);
+/* 1 when every process of comm is a rank of this job */
+int sm_dyn_all_mine(MPI_Comm comm);
+
 /* dynamic_spawn.c: MPI_Init of a spawned process connects to its parents */
 void sm_dyn_parent_init(void);
 /* a communicator is going away: it is no longer the parent */
 void sm_dyn_forget(MPI_Comm c);
-int sm_dyn_universe_size(void);
+int sm_dyn_universe_size(void); /* -1: unknown (the attribute is not set) */
 int sm_dyn_appnum(void);
 /* the value of key in a PMI-1 reply line ("" when absent; msg= runs to the end) */
 void sm_dyn_reply_field(const char *line, const char *key, char *out, size_t len);

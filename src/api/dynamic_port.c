@@ -151,7 +151,7 @@ static int swap_blob(int fd, const char *mine, char **theirs, double deadline)
 }
 
 /* "transport=NAME\n" then one line per process: job rank secret card ("-" when empty) */
-static char *group_blob(MPI_Comm comm)
+char *sm_dyn_group_blob(MPI_Comm comm)
 {
     size_t cap = 256, len = 0;
     char *b = sm_xmalloc(cap);
@@ -176,7 +176,7 @@ static char *group_blob(MPI_Comm comm)
 }
 
 /* the other group's processes as peer indices of this process: 0, or an MPI error class */
-static int adopt_blob(char *blob, int **rw, int *rsize, char *why, size_t whylen)
+int sm_dyn_adopt_blob(char *blob, int **rw, int *rsize, char *why, size_t whylen)
 {
     char *save = NULL;
     char *line = strtok_r(blob, "\n", &save);
@@ -224,6 +224,14 @@ static int adopt_blob(char *blob, int **rw, int *rsize, char *why, size_t whylen
     *rw = w;
     *rsize = n;
     return MPI_SUCCESS;
+}
+
+int sm_dyn_all_mine(MPI_Comm comm)
+{
+    for (int i = 0; i < comm->size; i++)
+        if (sm_comm_world_rank(comm, i) >= sm_world_size())
+            return 0;
+    return 1;
 }
 
 struct sockmax {
@@ -282,7 +290,7 @@ int sm_dyn_join_groups(int fd, int root, MPI_Comm comm, int root_err, const char
         if (root_err) {
             snprintf(st.why, sizeof st.why, "%s", root_why ? root_why : "");
         } else {
-            char *mine = group_blob(comm);
+            char *mine = sm_dyn_group_blob(comm);
             if (swap_blob(fd, mine, &theirs, sm_dyn_deadline())) {
                 st.err = MPI_ERR_PORT;
                 snprintf(st.why, sizeof st.why,
@@ -304,7 +312,7 @@ int sm_dyn_join_groups(int fd, int root, MPI_Comm comm, int root_err, const char
     theirs[st.len] = '\0';
     int *rw = NULL, rsize = 0;
     char why[200] = "";
-    int err = adopt_blob(theirs, &rw, &rsize, why, sizeof why);
+    int err = sm_dyn_adopt_blob(theirs, &rw, &rsize, why, sizeof why);
     free(theirs);
     int all = agree_err(err, root, fd, comm);
     if (all) {

@@ -23,7 +23,7 @@ static MPI_Comm parent = MPI_COMM_NULL;
 int sm_dyn_universe_size(void)
 {
     long u = sm_env_int("SCTPMPI_UNIVERSE_SIZE", 0);
-    return u > 0 ? (int)u : sm_world_size();
+    return u > 0 ? (int)u : -1; /* mpiexec spawns on this host without a slot limit */
 }
 
 int sm_dyn_appnum(void)
@@ -52,8 +52,10 @@ void sm_dyn_parent_init(void)
                                 "MPI_Init (connecting to the parents)");
     if (fd >= 0)
         close(fd);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
         parent = c;
+        PMPI_Comm_set_name(c, "MPI_COMM_PARENT");
+    }
 }
 
 #pragma weak MPI_Comm_get_parent = PMPI_Comm_get_parent

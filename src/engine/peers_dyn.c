@@ -80,6 +80,8 @@ static char *dup_or_null(const char *s)
 
 int sm_peer_add(uint32_t job, int rank, const char *card, const char *secret)
 {
+    if (!sm_eng.tp && job == 0) /* described by a process without transport: itself */
+        return rank >= 0 && rank < sm_eng.size ? rank : -MPI_ERR_RANK;
     if (job == sm_boot_job_id() && sm_eng.tp) /* this job's own rank */
         return rank >= 0 && rank < sm_eng.size ? rank : -MPI_ERR_RANK;
     int rc = sm_dyn_transport_ready();
