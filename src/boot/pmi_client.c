@@ -593,6 +593,12 @@ static int pmi1_command(const char *request, char *reply, size_t len)
         snprintf(reply, len, "no launcher serves this process (singleton)");
         return -1;
     }
+    if (!pmi.pipeline) { /* not sctpmpi's mpiexec: its children would not find the parents */
+        snprintf(reply, len,
+                 "not supported under this launcher (a PMI-1 server other than sctpmpi's "
+                 "mpiexec)");
+        return -1;
+    }
     if (write_all(pmi.fd, request, strlen(request)) < 0 || read_line(reply, len) < 0) {
         snprintf(reply, len, "the PMI connection to the launcher failed");
         return -1;

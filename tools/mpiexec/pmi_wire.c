@@ -269,6 +269,7 @@ void pmi_wire_pump(const struct pmi_wire_server *s, struct pmi_wire_conn *c)
     if (n <= 0) {
         close(c->fd);
         c->fd = -1;
+        pmi_wire_conn_free(c);
         return;
     }
     c->len += (size_t)n;
