@@ -732,8 +732,7 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[],
                             const MPI_Datatype recvtypes[], MPI_Comm comm,
                             MPI_Request *request);
 
-/* ---- not supported: these report MPI_ERR_UNSUPPORTED_OPERATION (src/api/unsupported.c) -- */
-/* dynamic processes */
+/* ---- dynamic processes (src/api/dynamic_*.c) ---- */
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]);
 int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],

@@ -1,6 +1,7 @@
 /* comm.c — communicator queries (rank, size, predefined attributes; user attributes are in
  * attr.c). */
 #include "api/api.h"
+#include "api/dynamic.h"
 
 int PMPI_Comm_rank(MPI_Comm comm, int *rank)
 {
@@ -29,7 +30,8 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag
         return sm_error(comm, MPI_ERR_ARG, "MPI_Comm_get_attr", "NULL output pointer");
     int *v = NULL;
     io = sm_world_rank();
-    universe = sm_world_size();
+    universe = sm_dyn_universe_size();
+    appnum = sm_dyn_appnum();
     lastused = sm_last_used_code();
     switch (keyval) {
     case MPI_TAG_UB: v = &tag_ub; break;
@@ -37,7 +39,13 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void *attribute_val, int *flag
     case MPI_IO: v = &io; break;
     case MPI_WTIME_IS_GLOBAL: v = &wtime_global; break;
     case MPI_APPNUM: v = &appnum; break;
-    case MPI_UNIVERSE_SIZE: v = &universe; break;
+    case MPI_UNIVERSE_SIZE: /* unknown unless SCTPMPI_UNIVERSE_SIZE says: not set */
+        if (universe < 0) {
+            *flag = 0;
+            return MPI_SUCCESS;
+        }
+        v = &universe;
+        break;
     case MPI_LASTUSEDCODE: v = &lastused; break;
     default: return sm_comm_attr_get(comm, keyval, attribute_val, flag);
     }

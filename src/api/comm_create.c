@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "api/comm_inter.h"
+#include "api/dynamic.h"
 #include "api/ctx_agree.h"
 
 struct sm_comm_ext *sm_comm_x(MPI_Comm c)
@@ -424,6 +425,7 @@ int PMPI_Comm_free(MPI_Comm *comm)
     int rc = sm_attr_delete_all(*comm);
     if (rc)
         return sm_error(*comm, rc, fn, "attribute delete callback failed");
+    sm_dyn_forget(*comm); /* freeing the parent intercommunicator */
     defer_destroy(*comm);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;

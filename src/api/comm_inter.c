@@ -8,6 +8,7 @@
 
 #include "api/comm_inter.h"
 #include "api/ctx_agree.h"
+#include "api/dynamic.h"
 
 MPI_Comm sm_inter_new(int lrank, int lsize, const int *lw, int rsize, const int *rw, uint32_t ctx)
 {
@@ -85,14 +86,51 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
             free(lw);
             return err;
         }
-        leaders_swap(&a, &lsize, sizeof lsize, &rsize, sizeof rsize);
-        rw = sm_xmalloc(sizeof(int) * ((size_t)rsize + 1));
-        leaders_swap(&a, lw, sizeof(int) * (size_t)lsize, rw, sizeof(int) * (size_t)rsize);
     }
-    sm_coll_bcast(&rsize, 1, MPI_INT, local_leader, local_comm);
-    if (!rw)
-        rw = sm_xmalloc(sizeof(int) * ((size_t)rsize + 1));
-    sm_coll_bcast(rw, rsize, MPI_INT, local_leader, local_comm);
+    /* the leaders swap world ranks when both groups are ranks of one job, else descriptions
+     * of the processes (dynamic processes: groups of several jobs) */
+    int hdr[3] = { lsize, sm_dyn_all_mine(local_comm), (int)sm_job_id() }, rhdr[3] = { 0 };
+    char *blob = NULL;
+    struct {
+        int rsize, by_id;
+        uint32_t bloblen;
+    } st = { 0, 0, 0 };
+    if (local_comm->rank == local_leader) {
+        leaders_swap(&a, hdr, sizeof hdr, rhdr, sizeof rhdr);
+        st.rsize = rhdr[0];
+        st.by_id = !(hdr[1] && rhdr[1] && hdr[2] == rhdr[2]);
+        if (!st.by_id) {
+            rw = sm_xmalloc(sizeof(int) * ((size_t)st.rsize + 1));
+            leaders_swap(&a, lw, sizeof(int) * (size_t)lsize, rw, sizeof(int) * (size_t)st.rsize);
+        } else {
+            char *mine = sm_dyn_group_blob(local_comm);
+            uint32_t ml = (uint32_t)strlen(mine);
+            leaders_swap(&a, &ml, sizeof ml, &st.bloblen, sizeof st.bloblen);
+            blob = sm_xmalloc((size_t)st.bloblen + 1);
+            leaders_swap(&a, mine, ml, blob, st.bloblen);
+            free(mine);
+        }
+    }
+    sm_coll_bcast(&st, (int)sizeof st, MPI_BYTE, local_leader, local_comm);
+    rsize = st.rsize;
+    if (!st.by_id) {
+        if (!rw)
+            rw = sm_xmalloc(sizeof(int) * ((size_t)rsize + 1));
+        sm_coll_bcast(rw, rsize, MPI_INT, local_leader, local_comm);
+    } else {
+        if (!blob)
+            blob = sm_xmalloc((size_t)st.bloblen + 1);
+        sm_coll_bcast(blob, (int)st.bloblen, MPI_BYTE, local_leader, local_comm);
+        blob[st.bloblen] = '\0';
+        char why[200] = "";
+        int n = 0, e = sm_dyn_adopt_blob(blob, &rw, &n, why, sizeof why);
+        free(blob);
+        if (e || n != rsize) {
+            free(lw);
+            free(rw);
+            return sm_error(local_comm, e ? e : MPI_ERR_INTERN, fn, "%s", why);
+        }
+    }
     uint32_t ctx = sm_ctx_agree_with(icreate_allmax, &a, 2);
     MPI_Comm c = sm_inter_new(local_comm->rank, lsize, lw, rsize, rw, ctx);
     sm_comm_inherit(local_comm, c);
@@ -232,16 +270,24 @@ int PMPI_Intercomm_merge(MPI_Comm inter, int high, MPI_Comm *newintracomm)
     if (!sm_comm_is_inter(inter))
         return sm_error(inter, MPI_ERR_COMM, fn, "not an intercommunicator");
     MPI_Comm local = inter->x->local_comm;
-    /* the leader's high decides for its group; ties are broken by the leaders' world ranks */
-    int mine[2] = { high ? 1 : 0, inter->x->local_world_of[0] }, n2 = 0, err;
+    /* the leader's high decides for its group; ties are broken by the leaders' universe
+     * identities (job id, rank: the world ranks when both groups are of one job) */
+    uint32_t ljob = 0;
+    int lrank = 0;
+    const char *unused_secret, *unused_card;
+    sm_peer_describe(inter->x->local_world_of[0], &ljob, &lrank, &unused_secret, &unused_card);
+    int mine[3] = { high ? 1 : 0, (int)ljob, lrank }, n2 = 0, err;
     sm_coll_bcast(mine, 1, MPI_INT, 0, local);
-    int *theirs = swap_lists(inter, mine, 2, &n2, &err);
+    int *theirs = swap_lists(inter, mine, 3, &n2, &err);
     uint32_t ctx = sm_ctx_agree(inter);
-    if (err || n2 != 2) {
+    if (err || n2 != 3) {
         free(theirs);
         return sm_error(inter, err ? err : MPI_ERR_INTERN, fn, NULL);
     }
-    int local_first = mine[0] != theirs[0] ? mine[0] < theirs[0] : mine[1] < theirs[1];
+    int local_first = mine[0] != theirs[0] ? mine[0] < theirs[0]
+                      : (uint32_t)mine[1] != (uint32_t)theirs[1]
+                          ? (uint32_t)mine[1] < (uint32_t)theirs[1]
+                          : mine[2] < theirs[2];
     free(theirs);
     int ls = inter->x->local_size, rs = inter->size, n = ls + rs;
     int *w = sm_xmalloc(sizeof(int) * (size_t)n);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "api/dynamic.h"
 #include "engine/thread_lock.h"
 #include "boot/pmi.h"
 
@@ -93,6 +94,7 @@ int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
         exit(1);
     }
     world_init = 1;
+    sm_dyn_parent_init(); /* a spawned process meets its parents */
     /* every level is granted; MPI_THREAD_MULTIPLE turns the global lock on (thread_lock.h) */
     sm_thread_level = required < MPI_THREAD_SINGLE     ? MPI_THREAD_SINGLE
                       : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE

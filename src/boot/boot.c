@@ -1,5 +1,6 @@
 /* boot.c — starting a job below the engine: PMI, the job secret, the transport choice and
  * the exchange of business cards (boot.h). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -140,13 +141,58 @@ static char **exchange_cards(int rank, int size, const char *card)
     return cards;
 }
 
+/* ---- what connect/accept tells other jobs about this one (boot.h "dynamic processes") ---- */
+static struct {
+    char secret[80];
+    uint32_t job_id;
+    char **cards; /* every rank's business card, kept after the exchange */
+    int ncards;
+    const char *tname;
+} dyn;
+
+/* the job's universe identity: 32 bits of a hash of its secret (the secret stays unknown) */
+static uint32_t job_id_of(const char *secret)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (const char *p = "sctpmpi-job:"; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    for (const char *p = secret; *p; p++)
+        h = (h ^ (unsigned char)*p) * 1099511628211ull;
+    uint32_t id = (uint32_t)(h ^ (h >> 32));
+    return id ? id : 1;
+}
+
+const char *sm_boot_secret(void)
+{
+    return dyn.secret;
+}
+uint32_t sm_boot_job_id(void)
+{
+    return dyn.job_id;
+}
+const char *sm_boot_card(int rank)
+{
+    return rank >= 0 && rank < dyn.ncards && dyn.cards ? dyn.cards[rank] : "";
+}
+const char *sm_boot_transport_name(void)
+{
+    return dyn.tname ? dyn.tname : "";
+}
+int sm_boot_pmi_command(const char *request, char *reply, size_t len)
+{
+    return sm_pmi_command(request, reply, len);
+}
+/* ---- end of dynamic processes ---- */
+
 void sm_boot_transport(int rank, int size, const struct sm_upcalls *up,
                        const struct sm_transport_ops **ops, struct sm_transport **tp)
 {
     const char *tname;
     *ops = choose(&tname);
-    char secret[80];
-    job_secret(rank, secret, sizeof secret);
+    char *secret = dyn.secret;
+    job_secret(rank, secret, sizeof dyn.secret);
+    dyn.job_id = job_id_of(secret);
+    dyn.tname = tname;
     char *addrlist = strdup(sm_env_str("SCTPMPI_ADDRS", ""));
     const char *addrs[16];
     struct sm_transport_args a = {
@@ -157,6 +203,7 @@ void sm_boot_transport(int rank, int size, const struct sm_upcalls *up,
         .naddrs = parse_addrs(addrlist, addrs, 16),
         .local_ranks = sm_boot_local_ranks(),
         .up = up,
+        .job_id = dyn.job_id,
     };
     char card[1024];
     if ((*ops)->init(&a, tp, card, sizeof card))
@@ -165,9 +212,16 @@ void sm_boot_transport(int rank, int size, const struct sm_upcalls *up,
     char **cards = exchange_cards(rank, size, card);
     if ((*ops)->set_peers(*tp, (const char *const *)cards))
         sm_die("the %s transport rejected the business cards", tname);
-    for (int i = 0; i < size; i++)
-        free(cards[i]);
-    free(cards);
+    for (int i = 0; i < size; i++) /* kept for connect/accept, trimmed to their length */
+    {
+        char *c = strdup(cards[i]);
+        if (c) {
+            free(cards[i]);
+            cards[i] = c;
+        }
+    }
+    dyn.cards = cards;
+    dyn.ncards = size;
 }
 
 int sm_boot_barrier(void)
@@ -177,5 +231,10 @@ int sm_boot_barrier(void)
 
 void sm_boot_finish(void)
 {
+    for (int i = 0; i < dyn.ncards; i++)
+        free(dyn.cards[i]);
+    free(dyn.cards);
+    dyn.cards = NULL;
+    dyn.ncards = 0;
     sm_pmi_finalize();
 }

@@ -30,5 +30,8 @@ int sm_pmi_get_many(int n, const int *srcs, const char *const *keys, char *const
 int sm_pmi_barrier(void);                    /* also makes earlier puts visible */
 int sm_pmi_abort(int code, const char *msg); /* tell the launcher; does not exit */
 int sm_pmi_finalize(void);
+/* PMI-1 requests beyond the key-value space (spawn, name service): -1 with the reason in
+ * reply when this launcher's PMI has none */
+int sm_pmi_command(const char *request, char *reply, size_t len);
 
 #endif

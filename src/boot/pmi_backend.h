@@ -23,6 +23,8 @@ struct sm_pmi_ops {
     int (*barrier)(void); /* also makes every earlier put visible to every rank */
     int (*abort)(int code, const char *msg);
     int (*finalize)(void);
+    /* optional: raw request lines out, one reply line back (spawn, name service) */
+    int (*command)(const char *request, char *reply, size_t len);
 };
 
 /* PMI-1 over PMI_FD or PMI_PORT (pmi_client.c) */

@@ -586,7 +586,28 @@ static int pmi1_finalize(void)
     return ret;
 }
 
+/* ---- commands beyond the key-value space (spawn, name service) ---- */
+static int pmi1_command(const char *request, char *reply, size_t len)
+{
+    if (pmi.mode != PMI_MODE_SOCKET) {
+        snprintf(reply, len, "no launcher serves this process (singleton)");
+        return -1;
+    }
+    if (!pmi.pipeline) { /* not sctpmpi's mpiexec: its children would not find the parents */
+        snprintf(reply, len,
+                 "not supported under this launcher (a PMI-1 server other than sctpmpi's "
+                 "mpiexec)");
+        return -1;
+    }
+    if (write_all(pmi.fd, request, strlen(request)) < 0 || read_line(reply, len) < 0) {
+        snprintf(reply, len, "the PMI connection to the launcher failed");
+        return -1;
+    }
+    return 0;
+}
+
 const struct sm_pmi_ops sm_pmi1_ops = {
+    .command = pmi1_command,
     .name = "pmi1",
     .init = pmi1_init,
     .local = pmi1_local,

@@ -259,3 +259,20 @@ int sm_pmi_finalize(void)
     cur = NULL;
     return rc;
 }
+
+/* ---- dynamic processes: spawn and the name service (PMI-1 only) ---- */
+int sm_pmi_command(const char *request, char *reply, size_t len)
+{
+    if (!cur) {
+        snprintf(reply, len, "PMI is not up");
+        return -1;
+    }
+    if (!cur->command) {
+        snprintf(reply, len,
+                 "not supported under this launcher (its PMI is %s; spawn and the "
+                 "name service need sctpmpi's mpiexec)",
+                 cur->name);
+        return -1;
+    }
+    return cur->command(request, reply, len);
+}

@@ -162,6 +162,19 @@ int sm_world_rank(void);
 int sm_world_size(void);
 size_t sm_eager_limit(void); /* largest message sent eagerly (bytes) */
 
+/* processes of other jobs: dynamic processes (peers_dyn.c) */
+int sm_peer_count(void); /* this job's ranks and the other jobs' processes known */
+uint32_t sm_job_id(void);
+/* peer index w's universe identity (job id, rank in that job), its job's secret and its
+ * business card: 0, or -1 if there is no such peer */
+int sm_peer_describe(int w, uint32_t *job, int *rank, const char **secret, const char **card);
+/* the peer index of process rank of job (added when new; card and secret may be NULL when
+ * not known yet); < 0: minus an MPI error class */
+int sm_peer_add(uint32_t job, int rank, const char *card, const char *secret);
+/* a transport that can reach other jobs is up: 0, or minus an MPI error class */
+int sm_dyn_transport_ready(void);
+const char *sm_dyn_transport_name(void); /* "" while there is no transport */
+
 /* start, stop and progress (progress.c) */
 int sm_engine_start(void);
 int sm_engine_stop(void);

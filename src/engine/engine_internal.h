@@ -37,6 +37,7 @@ struct sm_peer {
 
 struct sm_engine {
     int rank, size;
+    int npeers; /* size + processes of other jobs (peers_dyn.c) */
     const struct sm_transport_ops *tp_ops;
     struct sm_transport *tp;
     int lanes;
@@ -155,8 +156,13 @@ int sm_self_progress(void);
  * failed. */
 int sm_wait_step(uint64_t *since_ns, long block_us);
 
+/* peers_dyn.c: processes of other jobs */
+int sm_up_peer_lookup(void *ctx, uint32_t job, int rank);
+void sm_dyn_fini(void);
+
 /* progress.c */
-void sm_engine_free_state(void); /* queues, ordering state, requests (after the transport) */
+int sm_engine_transport_start(void); /* 0, or dies with a message */
+void sm_engine_free_state(void);     /* queues, ordering state, requests (after the transport) */
 void sm_engine_stats(FILE *f);
 
 #endif

@@ -188,7 +188,7 @@ int sm_recv_post(struct sm_req *r)
         sm_recv_deliver(r, m);
         return 0;
     }
-    if (r->wpeer >= 0 && r->wpeer < sm_eng.size && sm_eng.peers[r->wpeer].failed) {
+    if (r->wpeer >= 0 && r->wpeer < sm_eng.npeers && sm_eng.peers[r->wpeer].failed) {
         /* nothing held from a rank that is gone: the message will never come (also keeps
          * MPI_Finalize's barrier from waiting for a lost rank) */
         r->status.MPI_ERROR = MPI_ERR_PROC_FAILED;

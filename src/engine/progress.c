@@ -65,17 +65,25 @@ int sm_engine_start(void)
         sm_eng.credit_window = 4 * (int64_t)sm_credit_cost(0);
 
     sm_eng.peers = sm_xcalloc((size_t)sm_eng.size, sizeof *sm_eng.peers);
+    sm_eng.npeers = sm_eng.size;
     for (int i = 0; i < sm_eng.size; i++)
         sm_eng.peers[i].credit = sm_eng.credit_window;
     sm_eng.lanes = 1;
     if (sm_eng.size == 1)
-        return 0; /* a singleton talks only to itself */
+        return 0; /* a singleton talks only to itself (until it meets another job) */
+    return sm_engine_transport_start();
+}
 
+/* the transport and the exchange of business cards; a singleton's only once it meets
+ * another job (peers_dyn.c) */
+int sm_engine_transport_start(void)
+{
     static struct sm_upcalls up = { .frame_begin = sm_up_frame_begin,
                                     .frame_end = sm_up_frame_end,
                                     .send_done = sm_up_send_done,
                                     .peer_failed = sm_up_peer_failed,
-                                    .rma_frame = sm_up_rma_frame };
+                                    .rma_frame = sm_up_rma_frame,
+                                    .peer_lookup = sm_up_peer_lookup };
     sm_boot_transport(sm_eng.rank, sm_eng.size, &up, &sm_eng.tp_ops, &sm_eng.tp);
     sm_eng.lanes = sm_eng.tp_ops->lanes(sm_eng.tp);
     size_t maxp = sm_eng.tp_ops->max_payload(sm_eng.tp);
@@ -281,6 +289,7 @@ void sm_engine_free_state(void)
     sm_map_free(&sm_eng.relaxed);
     free(sm_eng.peers);
     sm_eng.peers = NULL;
+    sm_dyn_fini();
     sm_req_pool_fini();
 }
 
@@ -319,7 +328,7 @@ int sm_engine_stop(void)
     if (sm_env_bool("SCTPMPI_STATS", 0))
         print_stats_lines();
     int rc = 0;
-    if (sm_eng.size > 1 && sm_boot_barrier())
+    if ((sm_eng.size > 1 || sm_eng.tp) && sm_boot_barrier())
         rc = -1;
     if (sm_eng.tp)
         sm_eng.tp_ops->finalize(sm_eng.tp);

@@ -462,7 +462,7 @@ void sm_up_frame_end(void *ctx, int peer, const struct sm_frame_hdr *h, void *pa
 void sm_up_peer_failed(void *ctx, int peer, const char *why)
 {
     (void)ctx;
-    if (peer < 0 || peer >= sm_eng.size || sm_eng.peers[peer].failed)
+    if (peer < 0 || peer >= sm_eng.npeers || sm_eng.peers[peer].failed)
         return;
     sm_eng.peers[peer].failed = 1;
     SM_ERR("lost the connection to rank %d: %s", peer, why);

@@ -156,7 +156,7 @@ int sm_rma_chan_sendv(int peer, unsigned lane, const struct iovec *iov, int iovc
             return MPI_ERR_ARG;
         sum += iov[i].iov_len;
     }
-    if (peer < 0 || peer >= sm_eng.size)
+    if (peer < 0 || peer >= sm_eng.npeers)
         return MPI_ERR_RANK;
     if (lane >= sm_rma_chan_lanes() || len > sm_rma_chan_max_segment() || iovcnt < 0 ||
         iovcnt > MAXV || sum != len)
@@ -216,7 +216,7 @@ int sm_rma_chan_progress(long timeout_us)
 /* ---- arrivals ---- */
 void sm_rma_frame_in(int peer, const struct sm_frame_hdr *h, const void *payload)
 {
-    if (peer < 0 || peer >= sm_eng.size || h->type != SM_F_RMA) {
+    if (peer < 0 || peer >= sm_eng.npeers || h->type != SM_F_RMA) {
         SM_WARN("dropping a malformed RMA frame from rank %d", peer);
         return;
     }

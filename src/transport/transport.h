@@ -77,6 +77,9 @@ struct sm_upcalls {
     void (*peer_failed)(void *ctx, int peer, const char *why);
     /* a whole SM_F_RMA frame (see "One-sided traffic" above); NULL: frame_begin/frame_end */
     void (*rma_frame)(void *ctx, int peer, const struct sm_frame_hdr *h, const void *payload);
+    /* ---- processes of other jobs (see "Other jobs' processes" above) ---- */
+    /* the peer index of process `rank` of job `job` (added when new); < 0 if refused */
+    int (*peer_lookup)(void *ctx, uint32_t job, int rank);
 };
 
 struct sm_transport_args {
@@ -86,6 +89,7 @@ struct sm_transport_args {
     int naddrs;
     int local_ranks; /* ranks on this host (for spin/oversubscription choices) */
     const struct sm_upcalls *up;
+    uint32_t job_id; /* this job's universe identity (hellos to other jobs' processes) */
 };
 
 /* The engine's handle on a transport's endpoint: never defined; each transport converts it to
@@ -127,6 +131,12 @@ struct sm_transport_ops {
      * needs a thread only for one-sided traffic starts it here, so that programs without
      * windows never pay for its wake-ups (NULL: nothing to start) */
     void (*rma_open)(struct sm_transport *t);
+    /* ---- processes of other jobs (optional; NULL: this transport reaches one job only) ---- */
+    /* peer index `peer` (>= the job size, added in increasing order; again with the card
+     * once it is known) is process `rank` of job `job`, whose processes admit a hello that
+     * presents `secret`; card NULL: not known yet (the peer reached us first) */
+    int (*add_peer)(struct sm_transport *t, int peer, uint32_t job, int rank, const char *card,
+                    const char *secret);
 };
 
 extern const struct sm_transport_ops sm_transport_tcp;

@@ -1,6 +1,7 @@
 /* job.c — failure policy of a job: which rank event fails it, the exit code it gets, and the
  * SIGTERM-then-SIGKILL sweep over every rank's process group. */
 #include "job.h"
+#include "spawn.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -19,6 +20,7 @@ double job_now(void)
 
 void job_signal_all(struct job *job, int sig)
 {
+    spawn_signal_all(sig); /* jobs MPI_Comm_spawn started go with us */
     if (job->signal_hook)
         job->signal_hook(job, sig);
     for (int i = 0; i < job->nranks; i++) {

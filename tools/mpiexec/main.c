@@ -20,6 +20,8 @@
 #include "rank_spawn.h"
 #include "remote.h"
 #include "sim_launch.h"
+#include "names.h"
+#include "spawn.h"
 
 #define TIMEOUT_EXIT_CODE 124
 #define DRAIN_SECONDS 1.0 /* after the last rank exits, wait this long at most for pipe EOF */
@@ -66,6 +68,8 @@ static void reap_children(struct job *job)
         struct rank_proc *rp = rank_by_pid(job, pid);
         if (rp)
             job_rank_exited(job, rp, status);
+        else
+            spawn_reaped(pid, status); /* a job MPI_Comm_spawn started */
     }
 }
 
@@ -108,7 +112,7 @@ static void run_event_loop(struct job *job, int sfd, double deadline)
         job_signal_all(job, SIGKILL);
         return;
     }
-    while (job->nrunning > 0) {
+    while (job->nrunning > 0 || spawn_running()) {
         pfd[0] = (struct pollfd){ .fd = sfd, .events = POLLIN };
         for (int i = 0; i < job->nranks; i++) {
             struct rank_proc *rp = &job->ranks[i];
@@ -241,6 +245,7 @@ int main(int argc, char **argv)
         perror("mpiexec: sigprocmask");
         return 1;
     }
+    spawn_init(&plan.child_sigmask);
     int sfd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
     if (sfd < 0) {
         perror("mpiexec: signalfd");
@@ -280,6 +285,9 @@ int main(int argc, char **argv)
     int sim_rc = sim_launch_finish(); /* --sim: the simulator's verdict */
     if (sim_rc && !job.failed)
         job.failed = 1, job.exit_code = sim_rc;
+    if (spawn_failed() && !job.failed) /* a job MPI_Comm_spawn started failed */
+        job.failed = 1, job.exit_code = 1;
+    names_cleanup();
 
     close(sfd);
     kvs_destroy(job.kvs);

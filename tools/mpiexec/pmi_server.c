@@ -4,7 +4,9 @@
 
 #include <stdio.h>
 
+#include "names.h"
 #include "pmi_wire.h"
+#include "spawn.h"
 
 static struct rank_proc *rank_of(struct pmi_wire_conn *c)
 {
@@ -85,6 +87,19 @@ static void on_stalled(void *ctx, struct pmi_wire_conn *c)
             c->rank);
 }
 
+/* dynamic processes: spawn requests and the name service */
+static void on_spawn(void *ctx, struct pmi_wire_conn *c, const char *blocks)
+{
+    names_export(); /* the children share our names */
+    spawn_serve(ctx, c, blocks);
+}
+
+static int on_extra(void *ctx, struct pmi_wire_conn *c, const char *cmd,
+                    const struct pmi_wire_request *rq)
+{
+    return names_serve(((struct job *)ctx)->pmi_server, c, cmd, rq);
+}
+
 void pmi_server_setup(struct job *job, struct pmi_wire_server *s)
 {
     *s = (struct pmi_wire_server){
@@ -100,6 +115,8 @@ void pmi_server_setup(struct job *job, struct pmi_wire_server *s)
         .unknown = on_unknown,
         .overlong = on_overlong,
         .stalled = on_stalled,
+        .spawn = on_spawn,
+        .extra = on_extra,
     };
     job->pmi_server = s;
 }

@@ -139,8 +139,80 @@ static void handle_get(const struct pmi_wire_server *s, struct pmi_wire_conn *c,
         pmi_wire_reply(s, c, "cmd=get_result rc=0 msg=success value=%s\n", value);
 }
 
+void pmi_wire_conn_free(struct pmi_wire_conn *c)
+{
+    free(c->mcmd);
+    c->mcmd = NULL;
+    c->mcmd_len = 0;
+}
+
+const char *pmi_wire_mfield(const char *lines, const char *key, char *out, size_t len)
+{
+    size_t kl = strlen(key);
+    for (const char *p = lines; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        if (!strncmp(p, key, kl) && p[kl] == '=') {
+            const char *v = p + kl + 1;
+            size_t n = strcspn(v, "\n");
+            if (n >= len)
+                n = len - 1;
+            memcpy(out, v, n);
+            out[n] = '\0';
+            return out;
+        }
+    }
+    return NULL;
+}
+
+/* one line of a multi-line request: collected until the last block's endcmd */
+static void handle_mcmd_line(const struct pmi_wire_server *s, struct pmi_wire_conn *c,
+                             const char *line)
+{
+    size_t n = strlen(line);
+    if (c->mcmd_len + n + 2 > (size_t)1 << 24) { /* 16 MiB: nobody spawns that much */
+        pmi_wire_conn_free(c);
+        pmi_wire_reply(s, c, "cmd=spawn_result rc=-1 msg=spawn_request_too_long\n");
+        return;
+    }
+    char *m = realloc(c->mcmd, c->mcmd_len + n + 2);
+    if (!m) {
+        pmi_wire_conn_free(c);
+        pmi_wire_reply(s, c, "cmd=spawn_result rc=-1 msg=out_of_memory\n");
+        return;
+    }
+    c->mcmd = m;
+    memcpy(m + c->mcmd_len, line, n);
+    c->mcmd_len += n;
+    m[c->mcmd_len++] = '\n';
+    m[c->mcmd_len] = '\0';
+    if (strcmp(line, "endcmd") != 0)
+        return;
+    /* the block ends: the request ends with the block whose spawnssofar is totspawns */
+    const char *last = m;
+    for (const char *p = m; (p = strstr(p, "mcmd=")); p += 5)
+        if (p == m || p[-1] == '\n')
+            last = p;
+    char tot[16], sofar[16];
+    if (pmi_wire_mfield(last, "totspawns", tot, sizeof tot) &&
+        pmi_wire_mfield(last, "spawnssofar", sofar, sizeof sofar) && atoi(sofar) < atoi(tot))
+        return;
+    char *blocks = c->mcmd;
+    c->mcmd = NULL;
+    c->mcmd_len = 0;
+    if (strncmp(blocks, "mcmd=spawn\n", 11) != 0)
+        pmi_wire_reply(s, c, "cmd=spawn_result rc=-1 msg=unknown_multi_line_command\n");
+    else if (!s->spawn)
+        pmi_wire_reply(s, c, "cmd=spawn_result rc=-1 msg=spawn_not_supported_by_this_server\n");
+    else
+        s->spawn(s->ctx, c, blocks);
+    free(blocks);
+}
+
 static void handle_line(const struct pmi_wire_server *s, struct pmi_wire_conn *c, char *line)
 {
+    if (c->mcmd || !strncmp(line, "mcmd=", 5)) {
+        handle_mcmd_line(s, c, line);
+        return;
+    }
     struct pmi_wire_request rq;
     pmi_wire_parse(line, &rq);
     const char *cmd = pmi_wire_field(&rq, "cmd");
@@ -197,6 +269,7 @@ void pmi_wire_pump(const struct pmi_wire_server *s, struct pmi_wire_conn *c)
     if (n <= 0) {
         close(c->fd);
         c->fd = -1;
+        pmi_wire_conn_free(c);
         return;
     }
     c->len += (size_t)n;

@@ -24,6 +24,10 @@ struct pmi_wire_conn {
     void *owner; /* the server's record of the rank */
     size_t len;  /* bytes of an unfinished request in buf */
     char buf[PMI_WIRE_LINE_MAX];
+    /* a multi-line request (mcmd=spawn ... endcmd, one block per command of a
+     * spawn_multiple) being collected: its lines, each ending in '\n' */
+    char *mcmd;
+    size_t mcmd_len;
 };
 
 /* a request line split into fields (pointers into the line) */
@@ -47,6 +51,9 @@ struct pmi_wire_server {
     int (*barrier_in)(void *ctx, struct pmi_wire_conn *c);
     void (*finalize)(void *ctx, struct pmi_wire_conn *c);
     void (*abort)(void *ctx, struct pmi_wire_conn *c, int code);
+    /* a whole spawn request (every mcmd=spawn block, lines ending in '\n'): the server
+     * replies cmd=spawn_result (NULL: spawning is refused) */
+    void (*spawn)(void *ctx, struct pmi_wire_conn *c, const char *blocks);
     /* commands beyond the common ones: 1 handled (replied), 0 unknown (NULL: none) */
     int (*extra)(void *ctx, struct pmi_wire_conn *c, const char *cmd,
                  const struct pmi_wire_request *rq);
@@ -68,5 +75,12 @@ void pmi_wire_pump(const struct pmi_wire_server *s, struct pmi_wire_conn *c);
 /* Sends a reply line (collected while c's requests are being served). */
 void pmi_wire_reply(const struct pmi_wire_server *s, struct pmi_wire_conn *c, const char *fmt,
                     ...) __attribute__((format(printf, 3, 4)));
+
+/* frees what a connection still holds (an unfinished multi-line request) */
+void pmi_wire_conn_free(struct pmi_wire_conn *c);
+
+/* the value of key=... among the lines of a multi-line request ("key=value\n"), or NULL;
+ * written into out (len bytes) */
+const char *pmi_wire_mfield(const char *lines, const char *key, char *out, size_t len);
 
 #endif

@@ -2,6 +2,7 @@
  * socketpair as PMI_FD, and PMI_RANK, PMI_SIZE, SCTPMPI_* in its environment.  Each rank leads
  * its own process group so that killing the group also reaches the rank's children. */
 #include "rank_spawn.h"
+#include "spawn.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -81,6 +82,23 @@ static void exec_rank(struct job *job, const struct spawn_plan *plan, int rank, 
     if (opt->transport)
         setenv("SCTPMPI_TRANSPORT", opt->transport, 1);
 
+    char **app_argv = NULL, app_wdir[4096] = "";
+    int appnum = 0, app = spawn_app_of(rank, &app_argv, app_wdir, sizeof app_wdir, &appnum);
+    unsetenv("SCTPMPI_SPAWN_APPS");
+    if (app < 0) {
+        fprintf(stderr, "mpiexec: malformed SCTPMPI_SPAWN_APPS\n");
+        _exit(127);
+    }
+    if (app > 0) { /* a job MPI_Comm_spawn started: this rank's command (spawn.c) */
+        setenv_int("SCTPMPI_APPNUM", appnum);
+        if (*app_wdir && chdir(app_wdir) < 0) {
+            fprintf(stderr, "mpiexec: wdir %s: %s\n", app_wdir, strerror(errno));
+            _exit(127);
+        }
+        execv(app_argv[0], app_argv);
+        fprintf(stderr, "mpiexec: cannot run %s: %s\n", app_argv[0], strerror(errno));
+        _exit(127);
+    }
     if (plan->netlab) {
         int n = 0;
         while (opt->prog_argv[n])

@@ -99,10 +99,18 @@ struct rail { /* one connection to a peer over one rail */
 struct tpeer {
     int nrails; /* rails usable to this peer: min(ours, theirs) */
     struct rail rail[MAX_RAILS];
+    /* a process of another job (index >= size; add_peer): its identity and the secret its
+     * job admits, presented in the hello "SMPITCPX" */
+    int dynamic;
+    uint32_t job;
+    int drank;
+    char dsecret[SECRET_LEN];
 };
 
 struct sm_tcp {
     int rank, size;
+    int npeers, peers_cap; /* size + other jobs' processes (add_peer) */
+    uint32_t job_id;
     char secret[SECRET_LEN];
     const struct sm_upcalls *up;
     int epfd;
@@ -375,6 +383,12 @@ static void peer_lost(struct sm_tcp *t, struct conn *c, const char *why)
 {
     int peer = c->peer;
     struct rail *rl = peer >= 0 ? &t->peers[peer].rail[c->rail] : NULL;
+    if (rl && peer >= t->size && rl->data == c && !rl->q_head && !c->in_payload) {
+        /* a process of another job closed an idle connection: that is how it disconnects
+         * (MPI_Comm_disconnect, its exit); a later send connects again */
+        conn_close(t, c);
+        return;
+    }
     int was_data = rl && (rl->data == c || rl->out == c);
     conn_close(t, c);
     if (was_data && !t->finalizing) {
@@ -514,7 +528,7 @@ static int start_connect(struct sm_tcp *t, int peer, int rail)
 static int send_locked(struct sm_tcp *t, int peer, int lane, const struct iovec *iov, int iovcnt,
                        void *cookie)
 {
-    if (peer < 0 || peer >= t->size || peer == t->rank)
+    if (peer < 0 || peer >= t->npeers || peer == t->rank)
         return -MPI_ERR_RANK;
     int rail = SM_LANE_RAIL(lane);
     if (rail >= t->peers[peer].nrails)
@@ -563,14 +577,17 @@ static int tcp_send(struct sm_transport *handle, int peer, int lane, const struc
 }
 
 /* ---- handshake ---------------------------------------------------------------------------- */
-static void make_hello(struct sm_tcp *t, unsigned char *h)
+/* to a rank of this job: "SMPITCP1" rank size secret; to a process of another job:
+ * "SMPITCPX" rank job-id secret-of-its-job */
+static void make_hello(struct sm_tcp *t, unsigned char *h, int peer)
 {
     memset(h, 0, HELLO_LEN);
-    memcpy(h, "SMPITCP1", 8);
-    int32_t r = t->rank, s = t->size;
+    const struct tpeer *tp = &t->peers[peer];
+    memcpy(h, tp->dynamic ? "SMPITCPX" : "SMPITCP1", 8);
+    int32_t r = t->rank, s = tp->dynamic ? (int32_t)t->job_id : t->size;
     memcpy(h + 8, &r, 4);
     memcpy(h + 12, &s, 4);
-    memcpy(h + 16, t->secret, SECRET_LEN);
+    memcpy(h + 16, tp->dynamic ? tp->dsecret : t->secret, SECRET_LEN);
 }
 
 static void establish(struct sm_tcp *t, struct conn *c)
@@ -598,7 +615,7 @@ static void on_connected(struct sm_tcp *t, struct conn *c)
         return;
     }
     unsigned char h[HELLO_LEN];
-    make_hello(t, h);
+    make_hello(t, h, c->peer);
     if (send(c->fd, h, HELLO_LEN, MSG_NOSIGNAL) !=
         HELLO_LEN) { /* a fresh socket always takes 64 bytes */
         peer_lost(t, c, "hello failed");
@@ -663,7 +680,8 @@ static void on_hello(struct sm_tcp *t, struct conn *c)
         return;
     }
     c->hello_have += (size_t)n;
-    if (c->hello_have < 8 && memcmp(c->hello, "SMPITCP1", c->hello_have)) {
+    size_t cmp = c->hello_have < 7 ? c->hello_have : 7; /* "SMPITCP1" or "SMPITCPX" */
+    if (memcmp(c->hello, "SMPITCP1", cmp)) {
         reject(t, c, "not an sctpmpi hello");
         return;
     }
@@ -672,25 +690,46 @@ static void on_hello(struct sm_tcp *t, struct conn *c)
     int32_t r, s;
     memcpy(&r, c->hello + 8, 4);
     memcpy(&s, c->hello + 12, 4);
-    if (memcmp(c->hello, "SMPITCP1", 8)) {
+    int other_job = !memcmp(c->hello, "SMPITCPX", 8);
+    if (!other_job && memcmp(c->hello, "SMPITCP1", 8)) {
         reject(t, c, "not an sctpmpi hello");
         return;
     }
     char secret[SECRET_LEN + 1];
     memcpy(secret, c->hello + 16, SECRET_LEN);
     secret[SECRET_LEN] = '\0';
-    const char *bad =
-        sm_hello_admit(r, s, secret, sizeof secret, t->rank, t->size, -1, t->secret);
-    if (bad) {
-        reject(t, c, bad);
-        return;
+    uint32_t rjob = (uint32_t)s;
+    if (other_job) { /* a process of another job: it presents this job's secret */
+        if (!sm_secret_equal(secret, t->secret, sizeof secret)) {
+            reject(t, c, "wrong job secret");
+            return;
+        }
+        int idx = rjob == t->job_id || r < 0 || !t->up->peer_lookup
+                      ? -1
+                      : t->up->peer_lookup(t->up->ctx, rjob, r);
+        if (idx < t->size || idx >= t->npeers) {
+            reject(t, c, "hello names an unknown process of another job");
+            return;
+        }
+        r = idx;
+    } else {
+        const char *bad =
+            sm_hello_admit(r, s, secret, sizeof secret, t->rank, t->size, -1, t->secret);
+        if (bad) {
+            reject(t, c, bad);
+            return;
+        }
     }
     if (c->rail >= t->peers[r].nrails) {
         reject(t, c, "connection on a rail this peer does not have");
         return;
     }
     struct rail *p = &t->peers[r].rail[c->rail];
-    if (p->data || (p->out && t->rank < r)) {
+    /* the lower (job id, rank) wins */
+    int we_win = other_job
+                     ? (t->job_id < rjob || (t->job_id == rjob && t->rank < t->peers[r].drank))
+                     : t->rank < r;
+    if (p->data || (p->out && we_win)) {
         /* both sides connected at once (the secret is right): the lower rank's wins */
         (void)!send(c->fd, "SMPIREJ1", 8, MSG_NOSIGNAL);
         c->peer = -1;
@@ -1015,6 +1054,8 @@ static int tcp_init(const struct sm_transport_args *a, struct sm_transport **out
     pthread_mutexattr_destroy(&ma);
     int stripe = sm_env_bool("SCTPMPI_TCP_STRIPE", 0);
     t->peers = sm_xcalloc((size_t)a->size, sizeof *t->peers);
+    t->npeers = t->peers_cap = a->size;
+    t->job_id = a->job_id;
     t->epfd = epoll_create1(EPOLL_CLOEXEC);
     const char *ips[MAX_RAILS];
     ips[0] = sm_env_str("SCTPMPI_TCP_ADDR", a->naddrs > 0 ? a->addrs[0] : "127.0.0.1");
@@ -1052,29 +1093,41 @@ static int tcp_init(const struct sm_transport_args *a, struct sm_transport **out
 }
 
 /* card: "tcp:IP:PORT" or, with rails, "tcp:IP0:PORT0;IP1:PORT1;..." */
+static int parse_card(struct sm_tcp *t, int i, const char *card);
+
 static int tcp_set_peers(struct sm_transport *handle, const char *const *cards)
 {
     struct sm_tcp *t = (struct sm_tcp *)handle;
-    for (int i = 0; i < t->size; i++) {
-        if (strncmp(cards[i], "tcp:", 4)) {
-            SM_ERR("rank %d's business card '%s' is not a tcp card", i, cards[i]);
+    for (int i = 0; i < t->size; i++)
+        if (parse_card(t, i, cards[i]))
+            return -1;
+    atomic_store(&t->last_call_us, now_us());
+    return 0;
+}
+
+/* peer i's addresses and rails from its card */
+static int parse_card(struct sm_tcp *t, int i, const char *card)
+{
+    {
+        if (strncmp(card, "tcp:", 4)) {
+            SM_ERR("rank %d's business card '%s' is not a tcp card", i, card);
             return -1;
         }
-        const char *c = cards[i] + 4;
+        const char *c = card + 4;
         int n = 0;
         while (*c && n < MAX_RAILS) {
             char ip[64];
             unsigned port;
             int used = 0;
             if (sscanf(c, "%63[^:;]:%u%n", ip, &port, &used) != 2 || port > 65535) {
-                SM_ERR("rank %d's business card '%s' is not a tcp card", i, cards[i]);
+                SM_ERR("rank %d's business card '%s' is not a tcp card", i, card);
                 return -1;
             }
             struct sockaddr_in *s = &t->peers[i].rail[n].addr;
             s->sin_family = AF_INET;
             s->sin_port = htons((uint16_t)port);
             if (inet_pton(AF_INET, ip, &s->sin_addr) != 1) {
-                SM_ERR("rank %d's business card '%s' has a bad address", i, cards[i]);
+                SM_ERR("rank %d's business card '%s' has a bad address", i, card);
                 return -1;
             }
             n++;
@@ -1084,12 +1137,54 @@ static int tcp_set_peers(struct sm_transport *handle, const char *const *cards)
         }
         t->peers[i].nrails = n < t->nrails ? n : t->nrails;
         if (n == 0) {
-            SM_ERR("rank %d's business card '%s' names no address", i, cards[i]);
+            SM_ERR("rank %d's business card '%s' names no address", i, card);
             return -1;
         }
     }
-    atomic_store(&t->last_call_us, now_us());
     return 0;
+}
+
+/* ---- processes of other jobs (transport.h "Other jobs' processes") ------------------------ */
+static int tcp_add_peer(struct sm_transport *handle, int peer, uint32_t job, int rank,
+                        const char *card, const char *secret)
+{
+    struct sm_tcp *t = (struct sm_tcp *)handle;
+    pthread_mutex_lock(&t->lock);
+    int rc = 0;
+    if (peer < t->size || peer > t->npeers) {
+        rc = -1;
+        goto out;
+    }
+    if (peer == t->npeers) {
+        if (t->npeers == t->peers_cap) {
+            int cap = 2 * t->peers_cap + 16;
+            struct tpeer *np = realloc(t->peers, sizeof *np * (size_t)cap);
+            if (!np) {
+                rc = -1;
+                goto out;
+            }
+            t->peers = np;
+            t->peers_cap = cap;
+        }
+        memset(&t->peers[peer], 0, sizeof t->peers[peer]);
+        t->peers[peer].nrails = 1; /* until its card says: it may reach us first */
+        t->npeers++;
+    }
+    struct tpeer *tp = &t->peers[peer];
+    tp->dynamic = 1;
+    tp->job = job;
+    tp->drank = rank;
+    if (secret)
+        snprintf(tp->dsecret, sizeof tp->dsecret, "%s", secret);
+    if (card && *card) {
+        struct tpeer save = *tp;
+        rc = parse_card(t, peer, card);
+        if (rc)
+            *tp = save;
+    }
+out:
+    pthread_mutex_unlock(&t->lock);
+    return rc;
 }
 
 static int tcp_lanes(struct sm_transport *handle)
@@ -1175,7 +1270,7 @@ static void tcp_stats(struct sm_transport *handle, void *file)
                 "sctpmpi[%d] tcp: watchdog runs %llu, RMA frames delivered by it %llu, "
                 "deliveries it deferred %llu\n",
                 t->rank, t->watchdog_runs, t->rma_direct, t->deferred_total);
-    for (int i = 0; i < t->size; i++) {
+    for (int i = 0; i < t->npeers; i++) {
         struct tpeer *tp = &t->peers[i];
         for (int r = 0; r < tp->nrails; r++) {
             struct rail *p = &tp->rail[r];
@@ -1205,7 +1300,7 @@ static int tcp_finalize(struct sm_transport *handle)
         free(d->own);
         free(d);
     }
-    for (int i = 0; i < t->size; i++) {
+    for (int i = 0; i < t->npeers; i++) {
         struct tpeer *tp = &t->peers[i];
         for (int r = 0; r < tp->nrails; r++) {
             struct rail *p = &tp->rail[r];
@@ -1249,4 +1344,5 @@ const struct sm_transport_ops sm_transport_tcp = {
     .lock = tcp_lock,
     .unlock = tcp_unlock,
     .rma_open = tcp_rma_open,
+    .add_peer = tcp_add_peer,
 };
