@@ -126,7 +126,9 @@ def fmt_cell(rows):
     if not ok:
         st = ",".join(sorted({r["status"] + "/" + r["verified"] for r in rows}))
         return f"— ({st}; load {loads})"
-    return "%.2f (load %s)" % (statistics.median(ok), loads)
+    # a verified run that did not exit by itself (MPICH's MPI_Finalize hang) is marked
+    hung = "†" if any(r["status"] != "ok" for r in rows if r["verified"] == "SUCCESSFUL") else ""
+    return "%.2f%s (load %s)" % (statistics.median(ok), hung, loads)
 
 
 def tables(rows):
@@ -150,6 +152,8 @@ def tables(rows):
                     med[c] = statistics.median(ok)
             ratio = "%.2f" % (med["tcp"] / med["sctp10"]) if "tcp" in med and "sctp10" in med else "—"
             out.append(f"| {b.upper()} | " + " | ".join(cells) + f" | {ratio} |")
+        out.append("")
+        out.append("† verified, then did not exit by itself (ended after the grace period).")
         out.append("")
     for sec, title in (("cg", "CG: Nagle and the SACK-immediately (I-bit) setting, our SCTP (usrsctp and native backends)"),
                        ("failover", "Two rails, rail 0 failing mid-run (our SCTP)")):
