@@ -121,6 +121,8 @@ def run_npb(ctx, key, bench, variant, env_extra, topo, rep, section, timeout, fa
 
 
 def fmt_cell(rows):
+    if not rows:
+        return "not run"
     ok = [float(r["seconds"]) for r in rows if r["verified"] == "SUCCESSFUL" and r["seconds"]]
     loads = ", ".join(r["load1_before"] for r in rows)
     if not ok:
