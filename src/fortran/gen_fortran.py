@@ -536,6 +536,7 @@ def main():
                        "    MODULE PROCEDURE sm_ne_%s\n  END INTERFACE\n" % (h, h))
         f.write("".join(ops))
         f.write(A.F08_CALLBACK_INTERFACES)
+        f.write(A.F08_EXTRA_INTERFACES)
         for fn in sorted(f08gen):
             f.write("  INTERFACE %s\n" % fn)
             for s in f08gen[fn]:
