@@ -1079,6 +1079,10 @@ extern struct sctpmpi_info sctpmpi_info_env;
 #define MPI_F_STATUS_SIZE 6
 #define MPI_F_STATUS_IGNORE ((MPI_Fint *)0)
 #define MPI_F_STATUSES_IGNORE ((MPI_Fint *)0)
+/* C indices of the source, tag and error in a Fortran status (MPI-4.0) */
+#define MPI_F_SOURCE 0
+#define MPI_F_TAG 1
+#define MPI_F_ERROR 2
 /* mpi_f08's status as seen from C: the Fortran status's integers under names */
 typedef struct MPI_F08_status {
     MPI_Fint MPI_SOURCE, MPI_TAG, MPI_ERROR;

@@ -163,3 +163,14 @@ F08_CALLBACK_INTERFACES = "  ABSTRACT INTERFACE\n" + "".join(
     "  SUBROUTINE %s(%s)\n    IMPORT\n%s\n  END SUBROUTINE %s\n"
     % (n, a, "\n".join("    " + x.strip() for x in d.split("\n")), n) for n, a, d in _CB) + \
     "  END INTERFACE\n"
+
+# mpi_f08 routines written by hand in fortran_support.c that have no C prototype of a bindable
+# form (the C ones take MPI_F08_status): the two Fortran status conversions of MPI-4.0
+F08_EXTRA_INTERFACES = "".join(
+    "  INTERFACE MPI_Status_%s\n  SUBROUTINE MPI_Status_%s_f08(%s, %s, ierror)\n    IMPORT\n"
+    "    %s\n    %s\n    INTEGER, OPTIONAL :: ierror\n  END SUBROUTINE\n  END INTERFACE\n"
+    % (n, n, a, b, da, db) for n, a, b, da, db in (
+        ("f082f", "f08_status", "f_status", "TYPE(MPI_Status) :: f08_status",
+         "INTEGER :: f_status(MPI_STATUS_SIZE)"),
+        ("f2f08", "f_status", "f08_status", "INTEGER :: f_status(MPI_STATUS_SIZE)",
+         "TYPE(MPI_Status) :: f08_status")))

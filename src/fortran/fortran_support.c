@@ -645,6 +645,20 @@ SM_FENTRY(mpi_grequest_start, f_query_fn *query, f_free_fn *freef, f_cancel_fn *
     set_ierr(ierr, rc);
 }
 
+/* MPI_Status_f082f / MPI_Status_f2f08 (mpi_f08): TYPE(MPI_Status) holds the integers of an
+ * INTEGER status in the same order */
+SM_FENTRY(mpi_status_f082f, MPI_Fint *f08, MPI_Fint *f, MPI_Fint *ierr)
+{
+    memcpy(f, f08, MPI_F_STATUS_SIZE * sizeof *f);
+    set_ierr(ierr, MPI_SUCCESS);
+}
+
+SM_FENTRY(mpi_status_f2f08, MPI_Fint *f, MPI_Fint *f08, MPI_Fint *ierr)
+{
+    memcpy(f08, f, MPI_F_STATUS_SIZE * sizeof *f08);
+    set_ierr(ierr, MPI_SUCCESS);
+}
+
 /* MPI_Info_create_env: Fortran has no argc/argv to pass */
 SM_FENTRY(mpi_info_create_env, MPI_Fint *info, MPI_Fint *ierr)
 {

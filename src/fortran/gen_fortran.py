@@ -536,12 +536,18 @@ def main():
                        "    MODULE PROCEDURE sm_ne_%s\n  END INTERFACE\n" % (h, h))
         f.write("".join(ops))
         f.write(A.F08_CALLBACK_INTERFACES)
+        f.write(A.F08_EXTRA_INTERFACES)
         for fn in sorted(f08gen):
             f.write("  INTERFACE %s\n" % fn)
             for s in f08gen[fn]:
                 f.write(s.replace("  FUNCTION", "    FUNCTION").replace("  SUBROUTINE",
                         "    SUBROUTINE"))
             f.write("  END INTERFACE %s\n" % fn)
+        f.write("  INTERFACE\n")
+        for fn, t in A.FUNCTIONS.items():   # PMPI_Wtime & co. (the same entry points as mpi's)
+            f.write(f_interface("P" + fn, [Param(x) for x in protos[fn][1].split(",")
+                                           if x.strip() not in ("", "void")], False, t))
+        f.write("  END INTERFACE\n")
         f.write("  INTERFACE\n  SUBROUTINE MPI_F_sync_reg(buf)\n"
                 "    !GCC$ ATTRIBUTES NO_ARG_CHECK :: buf\n"
                 "    TYPE(*), DIMENSION(*) :: buf\n  END SUBROUTINE MPI_F_sync_reg\n"

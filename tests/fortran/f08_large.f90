@@ -1,7 +1,7 @@
 ! f08_large.f90 — the MPI-4 large-count routines through `use mpi_f08`: the generics take
 ! counts of kind MPI_COUNT_KIND (and MPI_ADDRESS_KIND displacements) as well as default
 ! INTEGERs, and MPI_Type_get_extent_c, whose arguments cannot be told apart from
-! MPI_Type_get_extent's by kind, has its own name.
+! MPI_Type_get_extent's by kind, has its own name; and MPI_Status_f082f / MPI_Status_f2f08.
 program f08_large
   use mpi_f08
   implicit none
@@ -13,6 +13,7 @@ program f08_large
   integer :: buf(10), rbuf(10), ierr
   integer, allocatable :: sa(:), ra(:)
   type(MPI_Status) :: st
+  integer :: fst(MPI_STATUS_SIZE)
   type(MPI_Datatype) :: t3
   type(MPI_Request) :: req
 
@@ -38,6 +39,12 @@ program f08_large
   end do
   call MPI_Get_elements(st, MPI_INTEGER, cnt)
   if (cnt /= 10_ck) errs = errs + 1
+  ! MPI_Status_f082f / f2f08 keep every field
+  call MPI_Status_f082f(st, fst)
+  if (fst(MPI_SOURCE) /= src .or. fst(MPI_TAG) /= 5) errs = errs + 1
+  fst(MPI_TAG) = 77
+  call MPI_Status_f2f08(fst, st)
+  if (st%MPI_TAG /= 77 .or. st%MPI_SOURCE /= src) errs = errs + 1
 
   ! datatypes: a large-kind contiguous type, its size and (own name) extent
   call MPI_Type_contiguous(3_ck, MPI_INTEGER, t3)
