@@ -15,6 +15,7 @@
 #   both ends; a cut is 100 % loss).  Booting one emulated guest costs half of booting two.
 # VM_TAP=1 (with VM_NETNS=1): a TAP device on the host (10.213.0.254) bridged in the guest to
 #   both namespaces (10.213.0.1, 10.213.0.2): ranks on the host join a job (vm_mpirun --host).
+# VM_NICE=N runs qemu at that nice level (-15 for measurements on a shared host; as root).
 # Everything (qemu processes, TAP device, temp directory) goes away in vm_down, which the
 # callers trap on EXIT.  Facilities missing (qemu, the image, root) are reported by vm_check with the reason.
 VM_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -185,7 +186,7 @@ vm_up() {
         -device "virtio-net-pci,netdev=h1,mac=52:54:00:00:d5:01")
     fi
     # shellcheck disable=SC2086
-    qemu-system-x86_64 $VM_ACCEL -m "$VM_MEM" -smp "$VM_CPUS" -nodefaults -display none \
+    nice -n "${VM_NICE:-0}" qemu-system-x86_64 $VM_ACCEL -m "$VM_MEM" -smp "$VM_CPUS" -nodefaults -display none \
       -no-reboot -kernel "$VM_IMAGE/vmlinuz" -initrd "$VM_INITRD" \
       -append "console=ttyS0 root=/dev/vda rw init=/sbin/sctpmpi-vm-init sm.id=$i sm.src=$VM_SHARE quiet panic=-1 mitigations=off $VM_CLOCK" \
       -drive "file=$VM_IMAGE/rootfs.img,if=virtio,format=raw,snapshot=on" \
