@@ -15,6 +15,7 @@
 #   both ends; a cut is 100 % loss).  Booting one emulated guest costs half of booting two.
 # VM_TAP=1 (with VM_NETNS=1): a TAP device on the host (10.213.0.254) bridged in the guest to
 #   both namespaces (10.213.0.1, 10.213.0.2): ranks on the host join a job (vm_mpirun --host).
+# VM_NICE=N runs qemu at that nice level (-15 for measurements on a shared host; as root).
 # Everything (qemu processes, TAP device, temp directory) goes away in vm_down, which the
 # callers trap on EXIT.  Facilities missing (qemu, the image, root) are reported by vm_check with the reason.
 VM_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -173,13 +174,19 @@ vm_up() {
     done
     if [ -n "$VM_TAP" ] && [ "$i" = 1 ]; then
       VM_TAPDEV=smvm$$
-      ip tuntap add dev "$VM_TAPDEV" mode tap && ip addr add 10.213.0.254/24 dev "$VM_TAPDEV" &&
-        ip link set "$VM_TAPDEV" up || { vm_log "cannot create the TAP device $VM_TAPDEV"; return 1; }
+      # one address per host rank (10.213.0.254 down to .247, turning round from job to job):
+      # the kernel tells associations apart by addresses and SCTP ports only, every engine rank
+      # uses SCTP port 5001, and the associations of a job that was killed linger for a while
+      ip tuntap add dev "$VM_TAPDEV" mode tap && ip link set "$VM_TAPDEV" up ||
+        { vm_log "cannot create the TAP device $VM_TAPDEV"; return 1; }
+      for a in 254 253 252 251 250 249 248 247; do
+        ip addr add "10.213.0.$a/24" dev "$VM_TAPDEV" || { vm_log "cannot address $VM_TAPDEV"; return 1; }
+      done
       net+=(-netdev "tap,id=h1,ifname=$VM_TAPDEV,script=no,downscript=no"
         -device "virtio-net-pci,netdev=h1,mac=52:54:00:00:d5:01")
     fi
     # shellcheck disable=SC2086
-    qemu-system-x86_64 $VM_ACCEL -m "$VM_MEM" -smp "$VM_CPUS" -nodefaults -display none \
+    nice -n "${VM_NICE:-0}" qemu-system-x86_64 $VM_ACCEL -m "$VM_MEM" -smp "$VM_CPUS" -nodefaults -display none \
       -no-reboot -kernel "$VM_IMAGE/vmlinuz" -initrd "$VM_INITRD" \
       -append "console=ttyS0 root=/dev/vda rw init=/sbin/sctpmpi-vm-init sm.id=$i sm.src=$VM_SHARE quiet panic=-1 mitigations=off $VM_CLOCK" \
       -drive "file=$VM_IMAGE/rootfs.img,if=virtio,format=raw,snapshot=on" \
@@ -220,6 +227,7 @@ vm_up() {
 }
 
 VM_SEQ=0
+VM_HOSTSEQ=0 # host addresses used so far (vm_mpirun --host)
 # vm_exec GUEST TIMEOUT 'shell commands' — runs them in the guest; prints their output; returns
 # their status (124 when they did not finish within TIMEOUT seconds)
 vm_exec() {
@@ -302,8 +310,9 @@ vm_libs() {
 # vm_mpirun [-n N] [--links K] [--timeout S] [--host H] [-x VAR=VAL]... [-xg VAR=VAL]...
 #           [-xh VAR=VAL]... -- PROGRAM ARGS
 # ranks round-robin over the guests (VM_NETNS: over the namespaces n1, n2 of guest 1), bound to
-# their link addresses (1..K), PMI on the host; --host H: the last H ranks run on the host,
-# bound to the TAP address 10.213.0.254 (VM_TAP=1), the guests' ranks to 10.213.0.N; -x sets a
+# their link addresses (1..K), PMI on the host; --host H (at most 4): the last H ranks run on
+# the host, each bound to its own TAP address out of 10.213.0.247-254 (VM_TAP=1), the guests'
+# ranks to 10.213.0.N; -x sets a
 # variable for every rank, -xg for the guests' ranks only, -xh for the host's only
 vm_mpirun() {
   local np=2 links=1 to=60 nhost=0 env=() genv=() henv=() a
@@ -361,13 +370,15 @@ vm_mpirun() {
   for r in $(seq "$ng" $((np - 1))); do # ranks on the host
     (
       # shellcheck disable=SC2086
-      env PMI_PORT=127.0.0.1:$port PMI_ID=$r SCTPMPI_JOB_SECRET=$secret SCTPMPI_ADDRS=10.213.0.254 \
+      env PMI_PORT=127.0.0.1:$port PMI_ID=$r SCTPMPI_JOB_SECRET=$secret \
+        SCTPMPI_ADDRS=10.213.0.$((254 - (r - ng + VM_HOSTSEQ) % 8)) \
         SCTPMPI_LOCAL_RANKS=$nhost "${env[@]}" "${henv[@]}" timeout -k 2 "$to" $prog 2>&1 |
         sed -u "s/^/[$r] /"
       exit "${PIPESTATUS[0]}"
     ) &
     hpids+=($!)
   done
+  VM_HOSTSEQ=$((VM_HOSTSEQ + nhost))
   local rc=0 p prc=0 alive
   while kill -0 "$pmi" 2>/dev/null; do # the ranks all gone without finalizing: stop waiting
     alive=0
