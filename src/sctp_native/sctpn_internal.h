@@ -62,7 +62,7 @@ struct txmsg {
     uint8_t unordered, sack_imm;
     uint32_t chunks_live; /* chunks created and not yet cumulatively acknowledged */
     void *cookie;
-    uint8_t *copy; /* SCTPN_SEND_COPY buffer (malloc) */
+    uint8_t *copy; /* SCTPN_SEND_COPY / SCTPN_SEND_ADOPT buffer (malloc) */
     /* time accounting (acct.c) */
     uint64_t tm_q;             /* queued at (NEVER: not stamped yet) */
     uint64_t tm_blk[7];        /* the association's held-time counters then; after the first
