@@ -14,8 +14,11 @@ which is what Open MPI 4.1 uses without shared memory), MPICH ch4:ucx with UCX_T
 A run that times out is a hang (its numbers are used if it had printed them all); the SCTP contender
 is "not available" if its first run fails.  Process handling is shared with bench/compare.py.
 
-Usage: compare.py [--build DIR] [-r R] [--reps R] [--sizes LIST] [--tests LIST] [--timeout S]
-                  [--out FILE.md] [--scratch DIR] [--only tcp,sctp,ompi,mpich]
+With --base DIR a second build of ours runs beside (columns tcp-base, sctp-base): before/after
+figures of a change measured in the same invocation.
+
+Usage: compare.py [--build DIR] [--base DIR] [-r R] [--reps R] [--sizes LIST] [--tests LIST]
+                  [--timeout S] [--out FILE.md] [--scratch DIR] [--only tcp,sctp,ompi,mpich]
 """
 import argparse
 import datetime
@@ -41,7 +44,7 @@ run_once, sh, capture, size_label = (_bench_compare.run_once, _bench_compare.sh,
 CFLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE"]
 TESTS = ["put_lat_lock", "get_lat_lock", "put_lat_fence", "get_lat_fence", "put_bw_lock", "get_bw_lock",
          "put_bw_fence", "acc_lat", "fop_lat", "cas_lat"]
-OURS = ("tcp", "sctp")
+OURS = ("tcp", "sctp", "tcp-base", "sctp-base")
 PEERS = ("ompi", "mpich")
 
 
@@ -83,6 +86,7 @@ def main():
     ap.add_argument("--out", help="also write the report (markdown) to this file")
     ap.add_argument("--scratch", help="where to build the Open MPI / MPICH binaries (default: temp dir)")
     ap.add_argument("--only", default="tcp,sctp,ompi,mpich", help="comma list of contenders")
+    ap.add_argument("--base", help="a second build of ours to run beside (tcp-base, sctp-base)")
     a = ap.parse_args()
 
     build = os.path.abspath(a.build)
@@ -105,12 +109,22 @@ def main():
         ("sctp", "sctpmpi sctp", [mpiexec, "-n", "2", "--transport", "sctp"], dict(base_env),
          os.path.join(build, "bench", "rma", "rma_bench")),
     ]
-    cont = [c for c in cont if c[0] in a.only.split(",")]
+    if a.base:
+        bdir = os.path.abspath(a.base)
+        bexec = os.path.join(bdir, "tools", "mpiexec", "mpiexec")
+        for tr in ("tcp", "sctp"):
+            cont.append((tr + "-base", f"sctpmpi {tr} (base)", [bexec, "-n", "2", "--transport", tr],
+                         dict(base_env), os.path.join(bdir, "bench", "rma", "rma_bench")))
+    only = a.only.split(",")
+    cont = [c for c in cont if c[0] in only or (c[0].endswith("-base") and c[0][:-5] in only)]
     args = ["--sizes", a.sizes, "--tests", a.tests, "--reps", str(a.reps), "--csv"]
     res = {c[0]: {k: [] for k in keys} for c in cont}
     runs = {c[0]: {} for c in cont}
     note = {c[0]: "" for c in cont}
     build_log = []
+    def launcher_of(key, cont):
+        return next(c[2][0] for c in cont if c[0] == key)
+
     for key, _, _, _, binary in cont:
         if key in PEERS:
             cc = "mpicc.openmpi" if key == "ompi" else "mpicc.mpich"
@@ -119,7 +133,7 @@ def main():
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode:
                 note[key] = f"not available: build failed: {r.stderr.strip()[:200]}"
-        elif not (os.access(binary, os.X_OK) and os.access(mpiexec, os.X_OK)):
+        elif not (os.access(binary, os.X_OK) and os.access(launcher_of(key, cont), os.X_OK)):
             note[key] = f"not available: {binary} not built"
 
     started = datetime.datetime.now().astimezone()
@@ -204,7 +218,8 @@ def main():
         M.append(f"- Machine: {uname.node}, {uname.system} {uname.release}, {os.cpu_count()} CPUs shared with "
                  f"other users; 1-min load average {load_before[0]:.2f} before, {load_after[0]:.2f} after.")
         M.append(f"- Versions: {' '.join(ompi_ver) or 'Open MPI ?'}; {' '.join(mpich_ver) or 'MPICH ?'}; "
-                 f"sctpmpi build `{build}`, source {rev} + working tree.")
+                 f"sctpmpi build `{build}`, source {rev} + working tree"
+                 + (f"; base build `{os.path.abspath(a.base)}`." if a.base else "."))
         M.append(f"- 2 ranks on loopback, {a.repeat} runs per contender interleaved, {a.reps} timed repetitions "
                  f"per run; took {(finished - started).total_seconds():.0f} s. Command: `{sh(sys.argv)}`")
         M.append("")

@@ -258,6 +258,9 @@ enum sctpn_send_flags {
     SCTPN_SEND_COPY_HEAD = 2, /* copy iov[0] (<= SCTPN_COPY_HEAD_MAX bytes) at once */
     SCTPN_SEND_COPY = 4,      /* copy the whole message at once (iov memory free on return) */
     SCTPN_SEND_SACK_IMMEDIATELY = 8, /* set the I bit (RFC 7053) on the message's last chunk */
+    SCTPN_SEND_ADOPT = 16, /* iov is one block from malloc(): on success the engine owns it and
+                            * frees it when the message is done (no copy); on failure the
+                            * caller still does */
 };
 #define SCTPN_COPY_HEAD_MAX 128
 /* queue one message.  Zero copy: unless copied by a flag, the iovec memory is referenced until

@@ -64,7 +64,7 @@ struct txmsg {
     uint64_t acked_bytes; /* bytes of its chunks the peer acknowledged (cumulatively or in a gap
                            * block); they no longer count against cfg.sndbuf */
     void *cookie;
-    uint8_t *copy; /* SCTPN_SEND_COPY buffer (malloc) */
+    uint8_t *copy; /* SCTPN_SEND_COPY / SCTPN_SEND_ADOPT buffer (malloc) */
     /* time accounting (acct.c) */
     uint64_t tm_q;             /* queued at (NEVER: not stamped yet) */
     uint64_t tm_blk[7];        /* the association's held-time counters then; after the first

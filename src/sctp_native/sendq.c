@@ -76,13 +76,19 @@ int sctpn_send(sctpn_endpoint *ep, sctpn_assoc_id id, uint16_t stream, uint32_t 
     }
     if ((flags & SCTPN_SEND_COPY_HEAD) && iov[0].iov_len > SCTPN_COPY_HEAD_MAX)
         return SCTPN_EINVAL;
+    if ((flags & SCTPN_SEND_ADOPT) &&
+        (iovcnt != 1 || (flags & (SCTPN_SEND_COPY | SCTPN_SEND_COPY_HEAD))))
+        return SCTPN_EINVAL;
     struct txmsg *m = msg_get(ep);
     if (!m)
         return SCTPN_ENOMEM;
     m->next = NULL;
     m->copy = NULL;
     m->iovcnt = iovcnt;
-    if (flags & SCTPN_SEND_COPY) {
+    if (flags & SCTPN_SEND_ADOPT) {
+        m->copy = iov[0].iov_base; /* freed by msg_put */
+        m->iov[0] = iov[0];
+    } else if (flags & SCTPN_SEND_COPY) {
         m->copy = malloc(len);
         if (!m->copy) {
             msg_put(ep, m);

@@ -23,6 +23,8 @@ struct state {
     uint32_t out_seq[NSTREAMS];
     uint32_t in_seq[NSTREAMS];
     uint8_t *seen;
+    int adopt; /* half of the copied messages go as SCTPN_SEND_ADOPT instead */
+    uint64_t adopted;
     /* message being delivered: ordered per stream, unordered by key */
     struct cur { int active; uint16_t stream; uint32_t key, id, len; uint64_t off; } ord[NSTREAMS], un[256];
 };
@@ -162,6 +164,18 @@ static void pump(struct sim *s, void *arg)
             iov[0] = (struct iovec){buf, len};
             flags |= SCTPN_SEND_COPY;
             cookie = &copy_marker;
+            if (st->adopt && (id / 3) % 2) { /* or handed over: the engine frees it */
+                flags = (flags & ~(unsigned)SCTPN_SEND_COPY) | SCTPN_SEND_ADOPT;
+                rc = sctpn_send(s->ep[0], st->id, stream, id, flags, iov, iovcnt, cookie);
+                if (rc == SCTPN_EAGAIN) {
+                    free(buf);
+                    return;
+                }
+                CHECK(rc == 0);
+                buf = NULL; /* the engine's now */
+                cookie = NULL;
+                goto sent;
+            }
             break;
         }
         rc = sctpn_send(s->ep[0], st->id, stream, id, flags, iov, iovcnt, cookie);
@@ -175,6 +189,8 @@ static void pump(struct sim *s, void *arg)
             memset(buf, 0xdd, len);
             free(buf);
         }
+        if (!buf)
+            st->adopted++;
         if (!unord)
             st->out_seq[stream]++;
         st->sent++;
@@ -214,6 +230,7 @@ int main(int argc, char **argv)
     c0.idata = c1.idata = (uint8_t)idata;
     if (gather) {
         s->gather = gather;
+        st.adopt = 1;
         c0.zero_checksum = c1.zero_checksum = 0; /* the checksum covers referenced bytes */
     }
     c0.on_event = c1.on_event = on_event;
@@ -251,6 +268,8 @@ int main(int argc, char **argv)
         printf("gathered: %llu payload references, %llu bytes\n",
                (unsigned long long)s->gather_refs, (unsigned long long)s->gather_bytes);
         CHECK(s->gather_refs > 0);
+        printf("adopted: %llu messages\n", (unsigned long long)st.adopted);
+        CHECK(st.adopted > 0);
     }
     sim_free(s);
     free(st.seen);

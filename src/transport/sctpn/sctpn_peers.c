@@ -290,16 +290,17 @@ static size_t iov_len(const struct iovec *iov, int n)
 }
 
 /* hand one frame to the engine: 0 sent (memory free again), 1 sent zero-copy (SEND_DONE later),
- * SCTPN_EAGAIN no room, other negative: error */
+ * SCTPN_EAGAIN no room, other negative: error.  adopt: iov is one malloc'd block without a
+ * cookie, which the engine takes over on success instead of copying it */
 static int try_send(struct nt_transport *t, struct nt_peer *p, int rail, int stream,
-                    const struct iovec *iov, int iovcnt, void *cookie)
+                    const struct iovec *iov, int iovcnt, void *cookie, int adopt)
 {
     int rc = send_hello(t, p, rail, stream);
     if (rc < 0)
         return rc;
     size_t len = iov_len(iov, iovcnt);
     int zcopy = cookie && len >= t->tu.zcopy_min;
-    unsigned flags = zcopy ? SCTPN_SEND_COPY_HEAD : SCTPN_SEND_COPY;
+    unsigned flags = zcopy ? SCTPN_SEND_COPY_HEAD : adopt ? SCTPN_SEND_ADOPT : SCTPN_SEND_COPY;
     if (zcopy || (t->tu.sack_immediately && len <= t->tu.sack_imm_max))
         flags |= SCTPN_SEND_SACK_IMMEDIATELY;
     rc = sctpn_send(t->ep, p->tx[rail], (uint16_t)stream, NT_PPID_FRAME, flags, iov, iovcnt,
@@ -351,7 +352,7 @@ int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec
         return -MPI_ERR_OTHER;
     int stream = stream_of(t, lane), q = rail * t->nlanes + stream; /* per rail and stream */
     if (!p->q[q].head) {
-        int rc = try_send(t, p, rail, stream, iov, iovcnt, cookie);
+        int rc = try_send(t, p, rail, stream, iov, iovcnt, cookie, 0);
         if (rc >= 0)
             return rc;
         if (rc != SCTPN_EAGAIN) {
@@ -380,7 +381,10 @@ void nt_retry_queued(struct nt_transport *t)
                 continue; /* done in the first pass */
             while (p->q[q].head) {
                 struct sm_txq_item *it = p->q[q].head;
-                int rc = try_send(t, p, rail, l, it->iov, it->iovcnt, it->cookie);
+                /* a queued copy goes to the engine as it is (no second copy) */
+                int adopt = it->owned && !it->cookie && it->iovcnt == 1 &&
+                            it->iov[0].iov_base == it->owned && it->len > 0;
+                int rc = try_send(t, p, rail, l, it->iov, it->iovcnt, it->cookie, adopt);
                 if (rc == SCTPN_EAGAIN)
                     break;
                 if (rc < 0) {
@@ -392,6 +396,8 @@ void nt_retry_queued(struct nt_transport *t)
                 p->q_bytes[rail] -= it->len;
                 if (rc == 0 && it->cookie) /* went out as a copy: the caller's memory is free */
                     report_done(t, it->cookie);
+                if (adopt)
+                    it->owned = NULL; /* the engine's now */
                 sm_txq_item_free(it);
             }
         }
