@@ -704,9 +704,12 @@ static void on_hello(struct sm_tcp *t, struct conn *c)
             reject(t, c, "wrong job secret");
             return;
         }
-        int idx = rjob == t->job_id || r < 0 || !t->up->peer_lookup
-                      ? -1
-                      : t->up->peer_lookup(t->up->ctx, rjob, r);
+        int idx = -1; /* known already (add_peer), else the engine adds it */
+        for (int i = t->size; i < t->npeers && idx < 0; i++)
+            if (t->peers[i].job == rjob && t->peers[i].drank == r)
+                idx = i;
+        if (idx < 0 && rjob != t->job_id && r >= 0 && t->up->peer_lookup)
+            idx = t->up->peer_lookup(t->up->ctx, rjob, r);
         if (idx < t->size || idx >= t->npeers) {
             reject(t, c, "hello names an unknown process of another job");
             return;
