@@ -1,7 +1,8 @@
 #!/bin/bash
-# vmlab.sh — two (or more) KVM guests with Linux's SCTP for the kernel SCTP backend's tests.
+# vmlab.sh — test guests with Linux's SCTP for the kernel SCTP backend's tests: two guests, or
+# one guest with two network namespaces (VM_NETNS=1); KVM where it can run them, else TCG.
 #
-# Source it (functions below) or run `vmlab.sh shell` for an interactive look.  Guests boot the
+# Source it (functions below) or run `vmlab.sh check|image|boot|hold` for a look by hand.  Guests boot the
 # cached Debian 12 image (image.sh builds it once) with their kernel and initrd directly, share
 # the host's tree read-only over 9p at the same path (the build's rpaths work unchanged) and a
 # control directory through which vm_exec hands them commands (guest-init.sh runs them).
