@@ -6,7 +6,8 @@
 # and size: contender,rep,size,mb_per_s,status,rail0_bytes,rail1_bytes,load1; the rail bytes
 # are the whole job's, from netlab's link counters) and the jobs' logs under OUT/logs/.
 # Environment: SIZES (4096,...,4194304), REPS (3), CONTENDERS (all), WINDOW (64), ITERS (10),
-# DELAY_MS (0.1), RATE (1000 Mbit/s), TMO (300 s per job).  Needs root.
+# DELAY_MS (0.1), RATE (1000 Mbit/s), TMO (300 s per job), LOSS1 (loss probability on every
+# rail-1 link, e.g. 0.01; default none: the CMT-under-loss case).  Needs root.
 set -u
 B=$(cd "${1:?usage: mh_bw.sh BUILD [OUT]}" && pwd)
 OUT=${2:-/tmp/mh_bw}
@@ -20,6 +21,9 @@ cat >"$OUT/topo.json" <<J
   "nic": { "rate_mbit": ${RATE:-1000} } }
 J
 mh_start "$OUT/topo.json" || exit 1
+if [ -n "${LOSS1:-}" ]; then
+  "$MH_NETLAB" set --run "$MH_RUN" '*@1' loss="$LOSS1" || exit 1
+fi
 echo "contender,rep,size,mb_per_s,status,rail0_bytes,rail1_bytes,load1" >"$OUT/bw.csv"
 : >"$OUT/skipped.txt"
 run_list=""

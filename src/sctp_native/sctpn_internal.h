@@ -85,12 +85,13 @@ struct txc { /* one DATA/I-DATA chunk, in the ring at TSN & mask */
     uint8_t sends;              /* times transmitted */
     uint8_t missing;            /* missing reports */
     uint8_t fast_rtx_done;
-    uint8_t in_flight;         /* counted in its path's flight */
-    uint8_t rs_app_limited;    /* delivery rate (cc_rate.c): sent while app-limited */
-    uint8_t rtx_cause;         /* acct.c: enum sctpn_rtx_cause + 1 of the last loss marking */
-    uint64_t first_us;         /* acct.c: first transmission */
-    uint64_t rs_delivered;     /* ... its path's delivered bytes when it was sent */
-    uint64_t rs_delivered_us;  /* ... the time of that delivery */
+    uint8_t in_flight;        /* counted in its path's flight */
+    uint8_t rs_app_limited;   /* delivery rate (cc_rate.c): sent while app-limited */
+    uint8_t rs_path;          /* ... the path it was last sent on (its records are that path's) */
+    uint8_t rtx_cause;        /* acct.c: enum sctpn_rtx_cause + 1 of the last loss marking */
+    uint64_t first_us;        /* acct.c: first transmission */
+    uint64_t rs_delivered;    /* ... its path's delivered bytes when it was sent */
+    uint64_t rs_delivered_us; /* ... the time of that delivery */
     uint64_t rs_first_sent_us; /* ... the send time of the first chunk of that interval */
 };
 
