@@ -35,6 +35,7 @@
 #include <sys/uio.h>
 
 #include "engine/wire.h"
+#include "transport/stream_stats.h"
 #include "transport/hello.h"
 #include "transport/txq.h"
 #include "transport/transport.h"
@@ -78,12 +79,12 @@ struct ks_peer {
     unsigned char *authed;     /* per incoming stream: the hello arrived on it */
     struct sm_txq txq; /* frames the kernel could not take yet, in order (item stream, ppid) */
     int txq_len;
-    uint64_t *tx_msgs, *tx_bytes, *rx_msgs, *rx_bytes; /* per stream */
-    uint64_t path_events[4]; /* available, unreachable, potentially failed, confirmed/other */
-    unsigned assocs;         /* associations that came up */
-    int connect_tries;       /* set-ups that failed before the association came up */
-    int reconnect;           /* set the association up again from progress() */
-    int fail_pending;        /* peer_failed to report from progress() */
+    struct sm_stream_stats *st; /* per stream (KS_MAX_STREAMS) */
+    uint64_t path_events[4];    /* available, unreachable, potentially failed, confirmed/other */
+    unsigned assocs;            /* associations that came up */
+    int connect_tries;          /* set-ups that failed before the association came up */
+    int reconnect;              /* set the association up again from progress() */
+    int fail_pending;           /* peer_failed to report from progress() */
     char why[96];
 };
 

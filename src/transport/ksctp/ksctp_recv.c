@@ -65,8 +65,7 @@ static void on_frame(struct ks_transport *t, struct ks_peer *p, sctp_assoc_t id,
         return;
     }
     char *payload = data + sizeof h;
-    p->rx_msgs[sid]++;
-    p->rx_bytes[sid] += len;
+    sm_stream_received(&p->st[sid], len);
     if (h.type == SM_F_RMA && t->up->rma_frame) {
         pthread_mutex_lock(&t->lock);
         t->up->rma_frame(t->up->ctx, p->rank, &h, payload);

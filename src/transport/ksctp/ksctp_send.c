@@ -68,8 +68,7 @@ static int send_or_queue(struct ks_transport *t, struct ks_peer *p, uint16_t sid
         int rc = ks_sendmsg(t, p, sid, ppid, iov, iovcnt);
         if (rc == 0) {
             if (ppid == KS_PPID_FRAME) {
-                p->tx_msgs[sid]++;
-                p->tx_bytes[sid] += sm_iov_len(iov, iovcnt);
+                sm_stream_sent(&p->st[sid], sm_iov_len(iov, iovcnt));
             }
             return 0;
         }
@@ -147,8 +146,7 @@ int ks_send_retry(struct ks_transport *t, int *handled)
                 snprintf(why, sizeof why, "kernel SCTP send failed: %s", strerror(errno));
                 ks_fail_peer(t, p, why);
             } else if (it->ppid == KS_PPID_FRAME) {
-                p->tx_msgs[sid]++;
-                p->tx_bytes[sid] += it->len;
+                sm_stream_sent(&p->st[sid], it->len);
             }
             sm_txq_pop(&p->txq);
             p->txq_len--;

@@ -106,13 +106,8 @@ void ks_stats_print(struct ks_transport *t, FILE *f)
                             pi.spinfo_rto, pi.spinfo_cwnd);
             }
         }
-        for (int s = 0; s < t->nstreams; s++)
-            if (p->tx_msgs[s] || p->rx_msgs[s])
-                fprintf(f,
-                        "[rank %d]   stream %d: sent %llu msgs %llu bytes, received %llu "
-                        "msgs %llu bytes\n",
-                        t->rank, s, (unsigned long long)p->tx_msgs[s],
-                        (unsigned long long)p->tx_bytes[s], (unsigned long long)p->rx_msgs[s],
-                        (unsigned long long)p->rx_bytes[s]);
+        char prefix[32];
+        snprintf(prefix, sizeof prefix, "[rank %d]", t->rank);
+        sm_stream_stats_print(f, prefix, p->st, t->nstreams);
     }
 }

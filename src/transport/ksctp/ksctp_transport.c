@@ -31,10 +31,7 @@ static void destroy(struct ks_transport *t)
             sm_txq_item_free(it);
         free(p->hello_sent);
         free(p->authed);
-        free(p->tx_msgs);
-        free(p->tx_bytes);
-        free(p->rx_msgs);
-        free(p->rx_bytes);
+        free(p->st);
     }
     free(t->peers);
     free(t->rx);
@@ -131,12 +128,8 @@ static int ks_set_peers(struct sm_transport *handle, const char *const *cards)
         size_t ns = (size_t)t->nstreams;
         p->hello_sent = calloc(ns, 1);
         p->authed = calloc(KS_MAX_STREAMS, 1);
-        p->tx_msgs = calloc(ns, sizeof *p->tx_msgs);
-        p->tx_bytes = calloc(ns, sizeof *p->tx_bytes);
-        p->rx_msgs = calloc(KS_MAX_STREAMS, sizeof *p->rx_msgs);
-        p->rx_bytes = calloc(KS_MAX_STREAMS, sizeof *p->rx_bytes);
-        if (!p->hello_sent || !p->authed || !p->tx_msgs || !p->tx_bytes || !p->rx_msgs ||
-            !p->rx_bytes)
+        p->st = calloc(KS_MAX_STREAMS, sizeof *p->st);
+        if (!p->hello_sent || !p->authed || !p->st)
             return -1;
         struct sm_sctp_card c;
         int udp = t->tu.udp_port != 0;
