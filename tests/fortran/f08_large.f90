@@ -83,6 +83,8 @@ program f08_large
       errs = errs + 1
   end do
 
+  deallocate(scounts, rcounts, sdispls, rdispls, sa, ra)
+
   call MPI_Allreduce(MPI_IN_PLACE, errs, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD)
   if (rank == 0) then
     if (errs == 0) then

@@ -51,7 +51,7 @@ static int info_value(MPI_Info info, const char *key, const char *want)
 int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
                    MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
-    static const char *const args1[] = {"-x", "two words", NULL};
+    static const char *const args1[] = { "-x", "two words", NULL };
     calls++;
     expect(root == 0 && comm == MPI_COMM_WORLD, "root or comm");
     if (!strcmp(command, "./child")) {
@@ -73,16 +73,14 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
 
 int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
                             const int array_of_maxprocs[], const MPI_Info array_of_info[],
-                            int root, MPI_Comm comm, MPI_Comm *intercomm,
-                            int array_of_errcodes[])
+                            int root, MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[])
 {
-    static const char *const a0[] = {"p", "q", NULL}, *const a1[] = {"r", NULL};
+    static const char *const a0[] = { "p", "q", NULL }, *const a1[] = { "r", NULL };
     calls++;
     expect(count == 2 && root == 0 && comm == MPI_COMM_WORLD, "count, root or comm");
     if (count != 2)
         return MPI_ERR_COUNT;
-    expect(!strcmp(array_of_commands[0], "a") && !strcmp(array_of_commands[1], "bb"),
-           "commands");
+    expect(!strcmp(array_of_commands[0], "a") && !strcmp(array_of_commands[1], "bb"), "commands");
     expect(array_of_maxprocs[0] == 1 && array_of_maxprocs[1] == 2, "maxprocs");
     expect(array_of_info[0] == MPI_INFO_NULL && info_value(array_of_info[1], "host", "node7"),
            "infos");
