@@ -24,7 +24,7 @@ fi
 echo "== the threaded tests under ThreadSanitizer"
 cmake -S "$root" -B "$root/build-tsan" -G Ninja -DSCTPMPI_TSAN=ON >/dev/null || exit 1
 ninja -C "$root/build-tsan" -j2 sctpmpi mpiexec thr_p2p thr_coll thr_comm thr_blocked \
-  thr_wildcard thr_mprobe || exit 1
+  thr_wildcard thr_mprobe thr_greq || exit 1
 (cd "$root/build-tsan" && TSAN_OPTIONS=halt_on_error=0 \
    ctest --output-on-failure -j2 --timeout 300 -L threads -R np2) || rc=1
 exit $rc

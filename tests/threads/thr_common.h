@@ -45,7 +45,7 @@ static void thr_init(int *argc, char ***argv)
 }
 
 /* runs fn(i) on n threads (index 0..n-1) and joins them */
-static void thr_run(int n, void *(*fn)(void *))
+static __attribute__((unused)) void thr_run(int n, void *(*fn)(void *))
 {
     pthread_t th[64];
     if (n > 64)
