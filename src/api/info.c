@@ -321,7 +321,12 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
     snprintf(buf, sizeof buf, "%d", sm_world_size() > 0 ? sm_world_size() : 1);
     PMPI_Info_set(*info, "maxprocs", buf);
     PMPI_Info_set(*info, "soft", buf);
-    PMPI_Info_set(*info, "thread_level", "MPI_THREAD_SERIALIZED");
+    /* the level this process was given, or before initialisation the one it would get */
+    static const char *const level_names[] = { "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
+                                               "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE" };
+    int level = sm_initialized ? sm_thread_level : MPI_THREAD_MULTIPLE;
+    PMPI_Info_set(*info, "thread_level",
+                  level_names[level >= 0 && level <= 3 ? level : MPI_THREAD_MULTIPLE]);
     char host[256];
     if (gethostname(host, sizeof host) == 0) {
         host[sizeof host - 1] = 0;

@@ -1,6 +1,7 @@
 /* thr_greq.c — a generalized request completed by another thread while this one waits for it
- * in MPI_Wait (the wait must let the completing thread into MPI), and a session opened without
- * "thread_level" in a MPI_THREAD_MULTIPLE process reports MPI_THREAD_MULTIPLE. */
+ * in MPI_Wait (the wait must let the completing thread into MPI); in a MPI_THREAD_MULTIPLE
+ * process, a session opened without "thread_level" and MPI_Info_create_env both report
+ * MPI_THREAD_MULTIPLE. */
 #include <string.h>
 #include <unistd.h>
 
@@ -63,5 +64,13 @@ int main(int argc, char **argv)
     THR_CHECK(flag && strcmp(val, "MPI_THREAD_MULTIPLE") == 0, "session thread_level '%s'", val);
     MPI_Info_free(&info);
     THR_MPI(MPI_Session_finalize(&s));
+
+    /* MPI_Info_create_env reports the level this process runs at */
+    THR_MPI(MPI_Info_create_env(0, NULL, &info));
+    flag = 0;
+    MPI_Info_get(info, "thread_level", sizeof val - 1, val, &flag);
+    THR_CHECK(flag && strcmp(val, "MPI_THREAD_MULTIPLE") == 0, "Info_create_env thread_level '%s'",
+              val);
+    MPI_Info_free(&info);
     return thr_finish();
 }
