@@ -295,6 +295,19 @@ int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *valu
     return MPI_SUCCESS;
 }
 
+/* the job's size as the launcher announced it, for MPI_Info_create_env before MPI_Init (the
+ * same answer as after it): PMI-1/PMI-2 launchers, Slurm, Open MPI's mpirun; else a singleton */
+static int launched_size(void)
+{
+    static const char *const vars[] = { "PMI_SIZE", "SLURM_NTASKS", "OMPI_COMM_WORLD_SIZE" };
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && atoi(v) > 0)
+            return atoi(v);
+    }
+    return 1;
+}
+
 int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
 {
     const char *fn = "MPI_Info_create_env";
@@ -318,15 +331,12 @@ int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
         PMPI_Info_set(*info, "argv", a);
         free(a);
     }
-    snprintf(buf, sizeof buf, "%d", sm_world_size() > 0 ? sm_world_size() : 1);
+    snprintf(buf, sizeof buf, "%d", sm_world_size() > 0 ? sm_world_size() : launched_size());
     PMPI_Info_set(*info, "maxprocs", buf);
     PMPI_Info_set(*info, "soft", buf);
-    /* the level this process was given, or before initialisation the one it would get */
-    static const char *const level_names[] = { "MPI_THREAD_SINGLE", "MPI_THREAD_FUNNELED",
-                                               "MPI_THREAD_SERIALIZED", "MPI_THREAD_MULTIPLE" };
-    int level = sm_initialized ? sm_thread_level : MPI_THREAD_MULTIPLE;
-    PMPI_Info_set(*info, "thread_level",
-                  level_names[level >= 0 && level <= 3 ? level : MPI_THREAD_MULTIPLE]);
+    /* the highest level the library provides: the same before MPI_Init, during the run and
+     * after MPI_Finalize, as the environment it describes does not change */
+    PMPI_Info_set(*info, "thread_level", "MPI_THREAD_MULTIPLE");
     char host[256];
     if (gethostname(host, sizeof host) == 0) {
         host[sizeof host - 1] = 0;

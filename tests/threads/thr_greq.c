@@ -65,7 +65,7 @@ int main(int argc, char **argv)
     MPI_Info_free(&info);
     THR_MPI(MPI_Session_finalize(&s));
 
-    /* MPI_Info_create_env reports the level this process runs at */
+    /* MPI_Info_create_env reports the highest level the library provides */
     THR_MPI(MPI_Info_create_env(0, NULL, &info));
     flag = 0;
     MPI_Info_get(info, "thread_level", sizeof val - 1, val, &flag);
