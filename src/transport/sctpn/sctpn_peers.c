@@ -543,6 +543,20 @@ static int hellox_peer(struct nt_transport *t, const struct nt_assoc *a, const v
     return idx;
 }
 
+/* a whole "SMHX" hello in one piece that names a process already in the peer table */
+static int hellox_known(const struct nt_transport *t, const struct sctpn_data *d)
+{
+    struct sm_hello h;
+    if (!d->first || !d->last || d->len != sizeof h)
+        return 0;
+    memcpy(&h, d->data, sizeof h);
+    for (int i = t->size; i < t->npeers; i++)
+        if (t->peers[i].dynamic && t->peers[i].job == (uint32_t)h.size &&
+            t->peers[i].drank == h.rank)
+            return 1;
+    return 0;
+}
+
 static void on_hello(struct nt_transport *t, struct nt_assoc *a, struct nt_rx *rx,
                      const struct sctpn_data *d)
 {
@@ -850,8 +864,10 @@ static int rma_direct(struct nt_transport *t, const struct sctpn_data *d)
     struct nt_assoc *a = nt_assoc_find(t, d->assoc);
     if (!a) /* first piece of a new association: learn it (as process_data would) */
         a = assoc_add(t, d->assoc, -1, -1);
-    /* a hello of another job's process may need the engine (peer_lookup): progress() only */
-    if (a && d->stream < a->nin && !a->rx[d->stream].authed && d->ppid == NT_PPID_HELLOX)
+    /* a hello of another job's process naming one we do not know yet needs the engine
+     * (peer_lookup): progress() only */
+    if (a && d->stream < a->nin && !a->rx[d->stream].authed && d->ppid == NT_PPID_HELLOX &&
+        !hellox_known(t, d))
         return 0;
     return a && d->stream < a->nin && a->rx[d->stream].deferred == 0;
 }
