@@ -723,13 +723,16 @@ static void process_event(void *user, const struct sctpn_event *ev)
         a = nt_assoc_find(t, ev->assoc);
         if (!a)
             break;
+        int was_down = a->down; /* we aborted it ourselves */
         a->down = 1;
         assoc_release_rx(a);
         if (t->tu.debug)
             SM_WARN("sctpn: association %u (rank %d) down, reason %d", a->id, a->rank,
                     ev->reason);
-        if (a->rank >= t->size && !t->finalizing && dyn_idle_lost(t, a->rank))
-            break; /* a process of another job went away while nothing waited for it */
+        /* a process of another job went away while nothing waited for it (or we ended this
+         * association of its ourselves): no failure, and a later send starts afresh */
+        if (a->rank >= t->size && !t->finalizing && (was_down || dyn_idle_lost(t, a->rank)))
+            break;
         if (a->rank >= 0) {
             struct nt_peer *p = &t->peers[a->rank];
             if (ev->reason == SCTPN_DOWN_SHUTDOWN) {
