@@ -206,8 +206,9 @@ int sm_dyn_adopt_blob(char *blob, int **rw, int *rsize, char *why, size_t whylen
             free(w);
             snprintf(why, whylen,
                      idx == -MPI_ERR_UNSUPPORTED_OPERATION
-                         ? "the %s transport cannot reach processes of another job "
-                           "(use SCTPMPI_TRANSPORT=tcp)"
+                         ? "the %s transport's backend cannot reach processes of another "
+                           "job (use SCTPMPI_SCTP_BACKEND=native, the default, or "
+                           "SCTPMPI_TRANSPORT=tcp)"
                          : "cannot add the processes of the other group (%s transport)",
                      sm_dyn_transport_name());
             return -idx;

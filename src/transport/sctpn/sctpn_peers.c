@@ -5,7 +5,9 @@
  * (gathered from the engine's in-order pieces, DATA frames placed straight into the receive
  * buffer), and association events (up, down, path changes, send completions).  With rails
  * (SCTPMPI_SCTP_STRIPE=1) each peer has one single-homed association of ours per rail, each
- * with its own hellos and queues; the rails() load comes from here too. */
+ * with its own hellos and queues; the rails() load comes from here too.  Processes of other
+ * jobs (add_peer) follow the job's ranks in the peer table, greet with the "SMHX" hello and
+ * disconnect quietly when idle. */
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +31,56 @@ int nt_parse_card(struct nt_transport *t, int rank, const char *card)
     for (int i = 0; i < c.naddrs; i++) {
         p->addrs[i].ipv4 = c.addrs[i].s_addr;
         p->addrs[i].udp_port = (uint16_t)c.port;
+    }
+    return 0;
+}
+
+int nt_peer_init(struct nt_transport *t, int peer)
+{
+    struct nt_peer *p = &t->peers[peer];
+    p->rank = peer;
+    p->nrails = 1;
+    p->hello_sent = calloc((size_t)(t->nstreams * t->nrails), 1);
+    p->q = calloc((size_t)(t->nlanes * t->nrails), sizeof *p->q);
+    return p->hello_sent && p->q ? 0 : -1;
+}
+
+int nt_add_peer(struct nt_transport *t, int peer, uint32_t job, int rank, const char *card,
+                const char *secret)
+{
+    if (!t->peers || peer < t->size || peer > t->npeers)
+        return -1;
+    if (peer == t->npeers) {
+        if (t->npeers == t->cap_peers) {
+            int cap = 2 * t->cap_peers + 16;
+            struct nt_peer *n = realloc(t->peers, sizeof *n * (size_t)cap);
+            if (!n)
+                return -1;
+            t->peers = n;
+            t->cap_peers = cap;
+        }
+        memset(&t->peers[peer], 0, sizeof t->peers[peer]);
+        t->npeers++;
+        if (nt_peer_init(t, peer))
+            return -1;
+    }
+    struct nt_peer *p = &t->peers[peer];
+    p->dynamic = 1;
+    p->job = job;
+    p->drank = rank;
+    if (secret && *secret)
+        snprintf(p->dsecret, sizeof p->dsecret, "%s", secret);
+    if (card && *card && p->naddrs == 0) {
+        int rc = nt_parse_card(t, peer, card);
+        if (rc) {
+            SM_ERR("sctpn: process %d of job %u: %s (card '%s')", rank, job,
+                   rc == -2 ? "one of the two jobs stripes (SCTPMPI_SCTP_STRIPE), the other not"
+                            : "not a native SCTP business card (SCTPMPI_SCTP_BACKEND differs)",
+                   card);
+            p->naddrs = 0;
+            p->nrails = 1;
+            return -1;
+        }
     }
     return 0;
 }
@@ -114,7 +166,7 @@ void nt_peers_free(struct nt_transport *t)
     free(t->assocs);
     t->assocs = NULL;
     t->nassocs = 0;
-    for (int r = 0; t->peers && r < t->size; r++) {
+    for (int r = 0; t->peers && r < t->npeers; r++) {
         struct nt_peer *p = &t->peers[r];
         for (int l = 0; p->q && l < t->nlanes * t->nrails; l++) {
             struct sm_txq_item *it;
@@ -196,11 +248,32 @@ static void abort_all(struct nt_transport *t, int rank)
         }
 }
 
+/* a process of another job whose association ended while nothing waited for it: that is how it
+ * disconnects (MPI_Comm_disconnect, its exit).  Forget our associations to it; a later send
+ * sets up a new one.  Returns 1 when handled so (no failure to report). */
+static int dyn_idle_lost(struct nt_transport *t, int rank)
+{
+    struct nt_peer *p = &t->peers[rank];
+    if (rank < t->size || p->q_frames || p->state == NT_FAILED)
+        return 0;
+    for (int k = 0; k < t->nassocs; k++)
+        if (t->assocs[k].rank == rank && !t->assocs[k].down) {
+            t->assocs[k].down = 1;
+            assoc_release_rx(&t->assocs[k]);
+            sctpn_abort(t->ep, t->assocs[k].id, nt_now_us());
+        }
+    for (int r = 0; r < NT_MAX_RAILS; r++)
+        p->tx[r] = 0;
+    memset(p->hello_sent, 0, (size_t)(t->nstreams * t->nrails));
+    p->state = NT_IDLE;
+    return 1;
+}
+
 void nt_peer_unreachable(struct nt_transport *t, const struct sctpn_addr *addr, const char *why)
 {
     if (t->finalizing || !t->peers)
         return;
-    for (int r = 0; r < t->size; r++) {
+    for (int r = 0; r < t->npeers; r++) {
         struct nt_peer *p = &t->peers[r];
         for (int i = 0; i < p->naddrs; i++) {
             if (p->addrs[i].ipv4 != addr->ipv4 || p->addrs[i].udp_port != addr->udp_port)
@@ -211,6 +284,8 @@ void nt_peer_unreachable(struct nt_transport *t, const struct sctpn_addr *addr, 
              * with rails every address in use is a rail of its own (and an unused one is
              * nobody's business) */
             if (t->tu.stripe ? i >= p->nrails : p->naddrs > 1)
+                return;
+            if (dyn_idle_lost(t, r))
                 return;
             report_failed(t, r, why);
             abort_all(t, r);
@@ -272,10 +347,13 @@ static int send_hello(struct nt_transport *t, struct nt_peer *p, int rail, int s
     if (*sent)
         return 0;
     struct sm_hello h;
-    sm_hello_make(&h, NT_PPID_HELLO, t->rank, t->size, 0, t->secret);
+    uint32_t ppid = p->dynamic ? NT_PPID_HELLOX : NT_PPID_HELLO;
+    if (p->dynamic) /* to another job: our identity and the secret of its job */
+        sm_hello_make(&h, ppid, t->rank, (int)t->job_id, 0, p->dsecret);
+    else
+        sm_hello_make(&h, ppid, t->rank, t->size, 0, t->secret);
     struct iovec v = { &h, sizeof h };
-    int rc = sctpn_send(t->ep, p->tx[rail], (uint16_t)stream, NT_PPID_HELLO, SCTPN_SEND_COPY, &v,
-                        1, NULL);
+    int rc = sctpn_send(t->ep, p->tx[rail], (uint16_t)stream, ppid, SCTPN_SEND_COPY, &v, 1, NULL);
     if (rc == 0)
         *sent = 1;
     return rc;
@@ -335,7 +413,7 @@ static int enqueue(struct nt_peer *p, int lane, int rail, const struct iovec *io
 int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec *iov, int iovcnt,
                   void *cookie)
 {
-    if (peer < 0 || peer >= t->size)
+    if (peer < 0 || peer >= t->npeers)
         return -MPI_ERR_RANK;
     if (iovcnt < 1 || iovcnt > SCTPN_MAX_IOV)
         return -MPI_ERR_INTERN;
@@ -347,6 +425,18 @@ int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec
         SM_ERR("sctpn: a frame for rail %d of rank %d, which has %d rail(s)", rail, peer,
                p->nrails);
         return -MPI_ERR_INTERN;
+    }
+    if (p->dynamic && !p->tx[rail] && (!p->naddrs || !p->dsecret[0])) {
+        /* it reached us first: until the connect/accept exchange gives us its card and its
+         * job's secret, we can only answer on an association it opened */
+        int usable = 0;
+        for (int i = 0; i < t->nassocs && !usable; i++)
+            usable = t->assocs[i].rank == peer && t->assocs[i].up && !t->assocs[i].down;
+        if (!usable || !p->dsecret[0]) {
+            SM_ERR("sctpn: no business card or job secret yet for process %d of job %u", p->drank,
+                   p->job);
+            return -MPI_ERR_OTHER;
+        }
     }
     if (ensure_assoc(t, p, rail))
         return -MPI_ERR_OTHER;
@@ -366,7 +456,7 @@ int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec
 /* frames that waited for room: send in order per lane while the engine takes them */
 void nt_retry_queued(struct nt_transport *t)
 {
-    for (int r = 0; r < t->size; r++) {
+    for (int r = 0; r < t->npeers; r++) {
         struct nt_peer *p = &t->peers[r];
         if (!p->q_frames || p->state == NT_FAILED)
             continue;
@@ -414,10 +504,63 @@ static void reject(struct nt_transport *t, struct nt_assoc *a, const char *why)
     sctpn_abort(t->ep, a->id, nt_now_us());
 }
 
+/* the hello of a process of another job ("SMHX": rank, its job id in the size field, and OUR
+ * job's secret): the peer index it names, or NULL with the reason in *why.  Only inside
+ * progress() (the watchdog defers these hellos): an unknown process is added by the engine. */
+static int hellox_peer(struct nt_transport *t, const struct nt_assoc *a, const void *buf,
+                       size_t len, const char **why)
+{
+    struct sm_hello h;
+    if (len != sizeof h) {
+        *why = "malformed hello";
+        return -1;
+    }
+    memcpy(&h, buf, sizeof h);
+    h.secret[NT_SECRET_MAX - 1] = '\0';
+    if (h.magic != NT_PPID_HELLOX) {
+        *why = "malformed hello";
+        return -1;
+    }
+    if (!sm_secret_equal(h.secret, t->secret, NT_SECRET_MAX)) {
+        *why = "wrong job secret";
+        return -1;
+    }
+    uint32_t job = (uint32_t)h.size;
+    int idx = -1;
+    for (int i = t->size; i < t->npeers && idx < 0; i++)
+        if (t->peers[i].dynamic && t->peers[i].job == job && t->peers[i].drank == h.rank)
+            idx = i;
+    if (idx < 0 && job != t->job_id && h.rank >= 0 && t->in_progress && t->up->peer_lookup)
+        idx = t->up->peer_lookup(t->up->ctx, job, h.rank); /* may grow t->peers */
+    if (idx < t->size || idx >= t->npeers) {
+        *why = "hello names an unknown process of another job";
+        return -1;
+    }
+    if (a->rank >= 0 && a->rank != idx) {
+        *why = "hello names another process than the association's";
+        return -1;
+    }
+    return idx;
+}
+
+/* a whole "SMHX" hello in one piece that names a process already in the peer table */
+static int hellox_known(const struct nt_transport *t, const struct sctpn_data *d)
+{
+    struct sm_hello h;
+    if (!d->first || !d->last || d->len != sizeof h)
+        return 0;
+    memcpy(&h, d->data, sizeof h);
+    for (int i = t->size; i < t->npeers; i++)
+        if (t->peers[i].dynamic && t->peers[i].job == (uint32_t)h.size &&
+            t->peers[i].drank == h.rank)
+            return 1;
+    return 0;
+}
+
 static void on_hello(struct nt_transport *t, struct nt_assoc *a, struct nt_rx *rx,
                      const struct sctpn_data *d)
 {
-    if (d->ppid != NT_PPID_HELLO) {
+    if (d->ppid != NT_PPID_HELLO && d->ppid != NT_PPID_HELLOX) {
         reject(t, a, "data before the hello");
         return;
     }
@@ -433,6 +576,18 @@ static void on_hello(struct nt_transport *t, struct nt_assoc *a, struct nt_rx *r
     rx->got += d->len;
     if (!d->last)
         return;
+    if (d->ppid == NT_PPID_HELLOX) {
+        const char *bad = NULL;
+        int idx = hellox_peer(t, a, rx->buf, rx->got, &bad);
+        rx_reset(rx);
+        if (idx < 0)
+            reject(t, a, bad);
+        else {
+            a->rank = idx;
+            rx->authed = 1;
+        }
+        return;
+    }
     struct sm_hello h;
     const char *bad =
         sm_hello_check(rx->buf, rx->got, NT_PPID_HELLO, t->rank, t->size, a->rank, t->secret, &h);
@@ -568,11 +723,16 @@ static void process_event(void *user, const struct sctpn_event *ev)
         a = nt_assoc_find(t, ev->assoc);
         if (!a)
             break;
+        int was_down = a->down; /* we aborted it ourselves */
         a->down = 1;
         assoc_release_rx(a);
         if (t->tu.debug)
             SM_WARN("sctpn: association %u (rank %d) down, reason %d", a->id, a->rank,
                     ev->reason);
+        /* a process of another job went away while nothing waited for it (or we ended this
+         * association of its ourselves): no failure, and a later send starts afresh */
+        if (a->rank >= t->size && !t->finalizing && (was_down || dyn_idle_lost(t, a->rank)))
+            break;
         if (a->rank >= 0) {
             struct nt_peer *p = &t->peers[a->rank];
             if (ev->reason == SCTPN_DOWN_SHUTDOWN) {
@@ -707,6 +867,11 @@ static int rma_direct(struct nt_transport *t, const struct sctpn_data *d)
     struct nt_assoc *a = nt_assoc_find(t, d->assoc);
     if (!a) /* first piece of a new association: learn it (as process_data would) */
         a = assoc_add(t, d->assoc, -1, -1);
+    /* a hello of another job's process naming one we do not know yet needs the engine
+     * (peer_lookup): progress() only */
+    if (a && d->stream < a->nin && !a->rx[d->stream].authed && d->ppid == NT_PPID_HELLOX &&
+        !hellox_known(t, d))
+        return 0;
     return a && d->stream < a->nin && a->rx[d->stream].deferred == 0;
 }
 
@@ -735,7 +900,7 @@ void nt_on_event(void *user, const struct sctpn_event *ev)
  * and so gets fewer striped segments ---- */
 int nt_rails(struct nt_transport *t, int peer, struct sm_rail_load *load, int max)
 {
-    if (peer < 0 || peer >= t->size || !t->peers)
+    if (peer < 0 || peer >= t->npeers || !t->peers)
         return 1;
     struct nt_peer *p = &t->peers[peer];
     for (int r = 0; load && r < p->nrails && r < max; r++) {

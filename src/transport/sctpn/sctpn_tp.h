@@ -12,7 +12,11 @@
  *    streams after the point-to-point ones.  The watchdog thread delivers whole RMA frames
  *    straight to the engine's rma_frame upcall (strong progress); everything else it defers.
  *  - Every stream of an association starts with a hello (rank + job secret); frames on a stream
- *    whose hello did not pass are refused and the association is aborted.
+ *    whose hello did not pass are refused and the association is aborted.  A process of
+ *    another job (dynamic processes: peer index >= size, add_peer) gets the hello "SMHX" instead:
+ *    our rank and job id and the secret of ITS job; a hello from an unknown such process is
+ *    handled only in progress() (the engine is asked through peer_lookup), never by the
+ *    watchdog, which defers it like any other delivery.
  *  - Engine frames are SCTP messages.  DATA frames (rendezvous segments) are placed straight
  *    from the wire into the receive buffer the engine names; other frames are gathered and
  *    handed over whole (frame_begin, copy, frame_end without other upcalls between).
@@ -42,16 +46,17 @@
 #include "transport/udp_socket.h"
 #include "util/util.h"
 
-#define NT_PPID_FRAME 0x534d4631u /* "SMF1": one engine frame per SCTP message */
-#define NT_PPID_HELLO 0x534d4831u /* "SMH1": rank + job secret, first on every stream */
-#define NT_SCTP_PORT 5001         /* SCTP port inside the UDP encapsulation (all ranks) */
+#define NT_PPID_FRAME 0x534d4631u  /* "SMF1": one engine frame per SCTP message */
+#define NT_PPID_HELLO 0x534d4831u  /* "SMH1": rank + job secret, first on every stream */
+#define NT_PPID_HELLOX 0x534d4858u /* "SMHX": the hello to a process of another job */
+#define NT_SCTP_PORT 5001          /* SCTP port inside the UDP encapsulation (all ranks) */
 #define NT_MAX_ADDRS SCTPN_MAX_PATHS
 #define NT_MAX_STREAMS 256
 #define NT_SECRET_MAX SM_HELLO_SECRET_MAX
 #define NT_BATCH 32
-#define NT_TX_REFS 8                 /* payload references per packet (sctpn_poll_transmit_refs) */
-#define NT_TXIOV (NT_BATCH * 32)     /* iovecs of one send batch */
-#define NT_MSG_IOV_MAX 1024          /* iovecs of one message (the kernel's UIO_MAXIOV) */
+#define NT_TX_REFS 8             /* payload references per packet (sctpn_poll_transmit_refs) */
+#define NT_TXIOV (NT_BATCH * 32) /* iovecs of one send batch */
+#define NT_MSG_IOV_MAX 1024      /* iovecs of one message (the kernel's UIO_MAXIOV) */
 #define NT_MAX_RAILS NT_MAX_ADDRS
 
 struct nt_tunables {
@@ -73,8 +78,8 @@ struct nt_tunables {
     int watchdog_us; /* SCTPMPI_SCTP_WATCHDOG_US: strong-progress tick, 0 = off */
     int debug;
     enum sm_offload_mode gso, gro; /* SCTPMPI_SCTP_GSO / SCTPMPI_SCTP_GRO */
-    int tx_refs; /* SCTPMPI_SCTP_TX_GATHER: payload references per packet (0: copies) */
-    int cc;                        /* SCTPMPI_SCTP_CC: enum sctpn_cc_algo */
+    int tx_refs;     /* SCTPMPI_SCTP_TX_GATHER: payload references per packet (0: copies) */
+    int cc;          /* SCTPMPI_SCTP_CC: enum sctpn_cc_algo */
     char cc_bad[32]; /* an SCTPMPI_SCTP_CC value that is none of them (nt_init fails) */
 };
 
@@ -120,6 +125,12 @@ struct nt_peer {
     uint64_t rail_tx_frames[NT_MAX_RAILS], rail_tx_bytes[NT_MAX_RAILS];
     uint64_t rail_rx_frames[NT_MAX_RAILS], rail_rx_bytes[NT_MAX_RAILS];
     char fail_why[128]; /* why it failed (handed over with a deferred failure) */
+    /* a process of another job (index >= size; add_peer): its identity and the secret its job
+     * admits (presented in our "SMHX" hellos); naddrs 0 while its card is unknown */
+    int dynamic;
+    uint32_t job;
+    int drank;
+    char dsecret[NT_SECRET_MAX];
 };
 
 struct nt_transport {
@@ -135,7 +146,9 @@ struct nt_transport {
     int nudp;
     int mtu;
     sctpn_endpoint *ep;
-    struct nt_peer *peers;
+    struct nt_peer *peers; /* [npeers]: the job's ranks, then other jobs' processes */
+    int npeers, cap_peers;
+    uint32_t job_id;         /* this job's identity (the "SMHX" hello) */
     struct nt_assoc *assocs; /* all associations, dense array */
     int nassocs, cap_assocs;
     int in_progress; /* inside progress() on the caller's thread: upcalls allowed */
@@ -192,6 +205,10 @@ void nt_io_stats(struct nt_transport *t, FILE *f); /* the GSO/GRO line of SCTPMP
 
 /* sctpn_peers.c: cards, associations, hellos, frames in and out */
 int nt_parse_card(struct nt_transport *t, int rank, const char *card);
+int nt_peer_init(struct nt_transport *t, int peer); /* queues and hello flags of a new peer */
+/* transport.h add_peer: peer index `peer` is process `rank` of job `job` (caller holds the lock) */
+int nt_add_peer(struct nt_transport *t, int peer, uint32_t job, int rank, const char *card,
+                const char *secret);
 void nt_on_data(void *user, const struct sctpn_data *d);
 void nt_on_event(void *user, const struct sctpn_event *ev);
 int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec *iov, int iovcnt,

@@ -1,6 +1,7 @@
 /* sctpn_transport.c — the native SCTP transport's function table (transport.h): tunables,
  * endpoint creation and business card, peers, lanes -> streams, payload limit, progress, busy,
- * statistics and finalize (graceful shutdown of every association).  Selected with
+ * statistics, finalize (graceful shutdown of every association) and add_peer (processes of other
+ * jobs, sctpn_peers.c).  Selected with
  * SCTPMPI_SCTP_BACKEND=native (registry.c). */
 #include <arpa/inet.h>
 #include <stdlib.h>
@@ -229,6 +230,7 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     t->rank = a->rank;
     t->size = a->size;
     t->up = a->up;
+    t->job_id = a->job_id;
     snprintf(t->secret, sizeof t->secret, "%s", a->secret ? a->secret : "");
     t->nstreams = t->tu.streams <= 1 ? 1 : t->tu.streams + 1 + t->tu.rma_streams;
     t->nlanes = t->nstreams;
@@ -369,13 +371,9 @@ static int nt_set_peers(struct sm_transport *handle, const char *const *cards)
     t->peers = calloc((size_t)t->size, sizeof *t->peers);
     if (!t->peers)
         return -1;
+    t->npeers = t->cap_peers = t->size;
     for (int r = 0; r < t->size; r++) {
-        struct nt_peer *p = &t->peers[r];
-        p->rank = r;
-        p->nrails = 1;
-        p->hello_sent = calloc((size_t)(t->nstreams * t->nrails), 1);
-        p->q = calloc((size_t)(t->nlanes * t->nrails), sizeof *p->q);
-        if (!p->hello_sent || !p->q)
+        if (nt_peer_init(t, r))
             return -1;
         if (r == t->rank)
             continue;
@@ -474,7 +472,7 @@ static int nt_busy(struct sm_transport *handle)
     struct nt_transport *t = (struct nt_transport *)handle;
     int busy = 0;
     enter(t);
-    for (int r = 0; r < t->size && !busy; r++) {
+    for (int r = 0; r < t->npeers && !busy; r++) {
         struct nt_peer *p = &t->peers[r];
         if (p->state == NT_FAILED)
             continue;
@@ -493,7 +491,7 @@ static int nt_busy(struct sm_transport *handle)
 static int nt_peer_info(struct sm_transport *handle, int peer, char *buf, size_t len)
 {
     struct nt_transport *t = (struct nt_transport *)handle;
-    if (peer < 0 || peer >= t->size || !t->peers)
+    if (peer < 0 || peer >= t->npeers || !t->peers)
         return -1;
     struct nt_peer *p = &t->peers[peer];
     static const char *const names[] = { "idle", "connecting", "up", "closed", "failed" };
@@ -578,7 +576,7 @@ static void print_stats(struct nt_transport *t, FILE *f)
             (unsigned long long)t->rx_bad, (unsigned long long)t->tx_lost,
             (unsigned long long)t->tx_dropped_test, (unsigned long long)t->rejected, t->mtu,
             (unsigned long long)t->watchdog_runs, (unsigned long long)t->deferred_total);
-    for (int r = 0; t->nrails > 1 && r < t->size; r++) {
+    for (int r = 0; t->nrails > 1 && r < t->npeers; r++) {
         struct nt_peer *p = &t->peers[r];
         for (int k = 0; k < p->nrails; k++)
             if (p->rail_tx_frames[k] || p->rail_rx_frames[k])
@@ -656,7 +654,7 @@ static int nt_finalize(struct sm_transport *handle)
     stop_watchdog(t);
     t->finalizing = 1;
     uint64_t now = nt_now_us();
-    for (int r = 0; r < t->size; r++) {
+    for (int r = 0; r < t->npeers; r++) {
         struct nt_peer *p = &t->peers[r];
         for (int k = 0; k < p->nrails; k++)
             if (p->tx[k] && p->state != NT_FAILED)
@@ -680,6 +678,17 @@ static int nt_rails_op(struct sm_transport *handle, int peer, struct sm_rail_loa
     return n;
 }
 
+/* ---- processes of other jobs (transport.h; sctpn_peers.c) ---- */
+static int nt_add_peer_op(struct sm_transport *handle, int peer, uint32_t job, int rank,
+                          const char *card, const char *secret)
+{
+    struct nt_transport *t = (struct nt_transport *)handle;
+    enter(t);
+    int rc = nt_add_peer(t, peer, job, rank, card, secret);
+    leave(t);
+    return rc;
+}
+
 const struct sm_transport_ops sm_transport_sctpn = {
     .name = "sctp",
     .init = nt_init,
@@ -696,4 +705,5 @@ const struct sm_transport_ops sm_transport_sctpn = {
     .rma_lanes = nt_rma_lanes,
     .lock = nt_lock,
     .unlock = nt_unlock,
+    .add_peer = nt_add_peer_op,
 };
