@@ -95,10 +95,16 @@ int sm_osc_win_setup(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, MP
     rc = PMPI_Allgather(&me, (int)sizeof me, MPI_BYTE, w->peers, (int)sizeof me, MPI_BYTE,
                         w->comm);
     int ok = w->id != 0 && (size == 0 || flavor == MPI_WIN_FLAVOR_DYNAMIC || w->have_stag);
+    /* the one-sided layer names peers by world rank (credit slots, queue pairs): a window over
+     * processes of another job (dynamic processes) is refused on every member, never left to
+     * hang; -1 wins the MIN below */
+    for (int r = 0; r < w->size; r++)
+        if (sm_comm_world_rank(w->comm, r) >= sm_world_size())
+            ok = -1;
     int all_ok = 0;
     if (rc == MPI_SUCCESS)
         rc = PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, w->comm);
-    if (rc != MPI_SUCCESS || !all_ok) {
+    if (rc != MPI_SUCCESS || all_ok <= 0) {
         sm_rma_chan_lock();
         sm_osc_win_unregister(w);
         if (w->have_stag)
@@ -108,6 +114,10 @@ int sm_osc_win_setup(MPI_Comm comm, void *base, MPI_Aint size, int disp_unit, MP
         free(w->t);
         free(w->peers);
         free(w);
+        if (rc == MPI_SUCCESS && all_ok < 0)
+            return sm_error(comm, MPI_ERR_UNSUPPORTED_OPERATION, fn,
+                            "windows over processes of more than one job (dynamic processes) "
+                            "are not supported");
         return sm_error(comm, rc != MPI_SUCCESS ? rc : MPI_ERR_NO_MEM, fn,
                         "could not set up the window");
     }
