@@ -11,6 +11,7 @@
 #include <arpa/inet.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util/util.h"
 #include "mpi.h"
@@ -836,9 +837,16 @@ static void defer(struct nt_transport *t, const struct sctpn_data *d,
     t->deferred_total++;
 }
 
-void nt_replay_deferred(struct nt_transport *t)
+int nt_replay_deferred(struct nt_transport *t, uint64_t until_us)
 {
-    while (t->dq_head) {
+    for (unsigned k = 0; t->dq_head; k++) {
+        if (k && nt_now_us() >= until_us) /* at least one per call */
+            return 1;
+        if (t->tu_test_upcall_us > 0) { /* tests: an MPI engine slow to take deliveries */
+            struct timespec ts = { t->tu_test_upcall_us / 1000000,
+                                   t->tu_test_upcall_us % 1000000 * 1000 };
+            nanosleep(&ts, NULL);
+        }
         struct nt_deferred *q = t->dq_head;
         t->dq_head = q->next;
         if (!t->dq_head)
@@ -854,6 +862,7 @@ void nt_replay_deferred(struct nt_transport *t)
             process_event(t, &q->ev);
         free(q);
     }
+    return 0;
 }
 
 /* strong progress for one-sided traffic: in the watchdog's drive (outside progress()), a

@@ -170,7 +170,8 @@ struct nt_transport {
     int nfailed, cap_failed;
     int finalizing;
     uint64_t rx_datagrams, tx_datagrams, rx_bad, rejected, tx_lost, tx_dropped_test;
-    double tu_test_drop; /* SCTPMPI_SCTP_TEST_DROP, percent */
+    double tu_test_drop;    /* SCTPMPI_SCTP_TEST_DROP, percent */
+    long tu_test_upcall_us; /* SCTPMPI_SCTP_TEST_UPCALL_US: sleep per replayed delivery */
     uint64_t drop_state;
     struct mmsghdr *mm; /* scratch for recvmmsg/sendmmsg */
     struct iovec *mmiov;
@@ -215,7 +216,9 @@ int nt_send_frame(struct nt_transport *t, int peer, int lane, const struct iovec
                   void *cookie);
 void nt_retry_queued(struct nt_transport *t);
 void nt_hand_over_deferred(struct nt_transport *t);
-void nt_replay_deferred(struct nt_transport *t); /* deliveries queued outside progress() */
+/* deliveries queued outside progress(), in order, until the queue is empty or the clock
+ * passes until_us (nt_progress's budget); returns 1 if some are left */
+int nt_replay_deferred(struct nt_transport *t, uint64_t until_us);
 struct nt_deferred;
 struct nt_assoc *nt_assoc_find(struct nt_transport *t, sctpn_assoc_id id);
 int nt_is_tx(const struct nt_peer *p, sctpn_assoc_id id); /* one of p's rail associations */

@@ -244,6 +244,7 @@ static int nt_init(const struct sm_transport_args *a, struct sm_transport **out,
     t->max_payload = mp - sizeof(struct sm_frame_hdr);
     const char *drop = getenv("SCTPMPI_SCTP_TEST_DROP");
     t->tu_test_drop = drop ? atof(drop) : 0;
+    t->tu_test_upcall_us = sm_env_int("SCTPMPI_SCTP_TEST_UPCALL_US", 0);
     t->drop_state =
         ((uint64_t)sm_env_int("SCTPMPI_SCTP_TEST_SEED", 1) ^ (uint64_t)a->rank) * 2654435761u + 1;
     char local[NT_MAX_ADDRS][INET_ADDRSTRLEN];
@@ -446,20 +447,30 @@ static int nt_send(struct sm_transport *handle, int peer, int lane, const struct
     return rc;
 }
 
+/* Replaying deliveries the watchdog queued holds the lock, and so keeps the watchdog away
+ * from the sockets: the MPI engine's upcalls run, nothing is read, no SACK is sent.  A queue of
+ * 100,000 small messages (a receiver that starts late) took 2-2.5 s of CPU to replay in one
+ * call, 20-50 s of wall time on a loaded machine, and the sender's association died of
+ * retransmissions exhausted (10 T3s from RTO.min 30 ms run out in about 18 s) while both
+ * processes were alive.  So one progress() call replays for at most this long before it serves
+ * the network (reads, runs the timers, sends the SACKs), and leaves the rest for the next
+ * call (it returns at once while deliveries wait). */
+#define NT_REPLAY_BUDGET_US 1000
+
 static int nt_progress(struct sm_transport *handle, long timeout_us)
 {
     struct nt_transport *t = (struct nt_transport *)handle;
     enter(t);
     t->in_progress = 1;
     int n = t->dq_head != NULL;
-    nt_replay_deferred(t);
+    nt_replay_deferred(t, nt_now_us() + NT_REPLAY_BUDGET_US);
     nt_hand_over_deferred(t);
     if (n)
         timeout_us = 0; /* deliveries were waiting: do not block */
     /* nt_drive may block in poll() with the lock held: the watchdog then finds the lock
      * taken and leaves (the caller's thread handles what arrives itself) */
     n += nt_drive(t, timeout_us);
-    nt_replay_deferred(t);
+    n += nt_replay_deferred(t, nt_now_us() + NT_REPLAY_BUDGET_US);
     nt_hand_over_deferred(t);
     t->in_progress = 0;
     atomic_store(&t->last_call_us, nt_now_us());
