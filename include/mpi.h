@@ -209,6 +209,9 @@ extern int sctpmpi_unweighted[1], sctpmpi_weights_empty[1];
 
 /* communicator split types */
 #define MPI_COMM_TYPE_SHARED 1
+#define MPI_COMM_TYPE_HW_GUIDED 2
+#define MPI_COMM_TYPE_HW_UNGUIDED 3
+#define MPI_COMM_TYPE_RESOURCE_GUIDED 4
 
 /* datatype combiners */
 #define MPI_COMBINER_NAMED 1
