@@ -249,14 +249,28 @@ int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
     return split_by(comm, color, key, newcomm, fn);
 }
 
+/* the hardware level a guided split names through the info key mpi_hw_resource_type: the
+ * host (shared memory) is the only level known here; 1 when info asks for it */
+static int guided_host(MPI_Info info)
+{
+    char v[64];
+    int len = sizeof v, flag = 0;
+    if (info == MPI_INFO_NULL ||
+        PMPI_Info_get_string(info, "mpi_hw_resource_type", &len, v, &flag) != MPI_SUCCESS ||
+        !flag)
+        return 0;
+    return strcmp(v, "mpi_shared_memory") == 0 || strcmp(v, "machine") == 0;
+}
+
 int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
     const char *fn = "MPI_Comm_split_type";
-    (void)info;
     SM_TRY(sm_check_comm(comm, fn));
     SM_TRY(no_inter(comm, fn));
     SM_TRY(out_check(comm, newcomm, fn));
-    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED &&
+        split_type != MPI_COMM_TYPE_HW_GUIDED && split_type != MPI_COMM_TYPE_HW_UNGUIDED &&
+        split_type != MPI_COMM_TYPE_RESOURCE_GUIDED)
         return sm_error(comm, MPI_ERR_ARG, fn, "unknown split type %d", split_type);
     /* shared memory domain = host: the color is the lowest rank with my host name */
     int n = comm->size, len;
@@ -265,11 +279,29 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, 
     PMPI_Get_processor_name(me, &len);
     sm_coll_allgather(me, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME,
                       MPI_CHAR, comm);
-    int color = 0;
+    int color = 0, hosts = 0;
     while (strcmp(names + (size_t)color * MPI_MAX_PROCESSOR_NAME, me) != 0)
         color++;
+    for (int r = 0; r < n; r++) {
+        int first = 0;
+        while (strcmp(names + (size_t)first * MPI_MAX_PROCESSOR_NAME,
+                      names + (size_t)r * MPI_MAX_PROCESSOR_NAME) != 0)
+            first++;
+        hosts += first == r;
+    }
     free(names);
-    return split_by(comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : color, key, newcomm, fn);
+    if (split_type == MPI_UNDEFINED)
+        color = MPI_UNDEFINED;
+    else if (split_type == MPI_COMM_TYPE_HW_GUIDED || split_type == MPI_COMM_TYPE_RESOURCE_GUIDED)
+        color = guided_host(info) ? color : MPI_UNDEFINED;
+    else if (split_type == MPI_COMM_TYPE_HW_UNGUIDED) {
+        /* the host is the only level known: a strict subset only when there are several */
+        if (hosts > 1 && info != MPI_INFO_NULL)
+            PMPI_Info_set(info, "mpi_hw_resource_type", "mpi_shared_memory");
+        else if (hosts <= 1)
+            color = MPI_UNDEFINED;
+    }
+    return split_by(comm, color, key, newcomm, fn);
 }
 
 static int member_of(MPI_Group g, int world)

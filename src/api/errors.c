@@ -72,6 +72,25 @@ static const char *const class_text[] = {
     [MPI_ERR_PROC_ABORTED] = "a peer process aborted",
     [MPI_ERR_VALUE_TOO_LARGE] = "value too large for the output argument",
     [MPI_ERR_ERRHANDLER] = "invalid error handler",
+    /* the tool information interface (MPI_T) */
+    [MPI_T_ERR_MEMORY] = "MPI_T: out of memory",
+    [MPI_T_ERR_NOT_INITIALIZED] = "MPI_T: the tool interface is not initialized",
+    [MPI_T_ERR_CANNOT_INIT] = "MPI_T: the tool interface cannot be initialized",
+    [MPI_T_ERR_INVALID_INDEX] = "MPI_T: invalid index",
+    [MPI_T_ERR_INVALID_ITEM] = "MPI_T: invalid enumeration item",
+    [MPI_T_ERR_INVALID_HANDLE] = "MPI_T: invalid handle",
+    [MPI_T_ERR_OUT_OF_HANDLES] = "MPI_T: no more handles",
+    [MPI_T_ERR_OUT_OF_SESSIONS] = "MPI_T: no more performance-variable sessions",
+    [MPI_T_ERR_INVALID_SESSION] = "MPI_T: invalid performance-variable session",
+    [MPI_T_ERR_CVAR_SET_NOT_NOW] = "MPI_T: the control variable cannot be set now",
+    [MPI_T_ERR_CVAR_SET_NEVER] = "MPI_T: the control variable can never be set",
+    [MPI_T_ERR_PVAR_NO_STARTSTOP] = "MPI_T: this variable cannot be started or stopped",
+    [MPI_T_ERR_PVAR_NO_WRITE] = "MPI_T: the performance variable cannot be written or reset",
+    [MPI_T_ERR_PVAR_NO_ATOMIC] = "MPI_T: no atomic read-and-reset of this variable",
+    [MPI_T_ERR_INVALID_NAME] = "MPI_T: no variable, category or event of that name",
+    [MPI_T_ERR_INVALID] = "MPI_T: invalid use of the tool interface",
+    [MPI_T_ERR_NOT_ACCESSIBLE] = "MPI_T: not accessible",
+    [MPI_T_ERR_NOT_SUPPORTED] = "MPI_T: not supported",
 };
 
 static const char *text_of(int code)

@@ -198,8 +198,8 @@ int PMPI_Get_library_version(char *version, int *resultlen)
     if (!version || !resultlen)
         return MPI_ERR_ARG;
     int n = snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING,
-                     "sctpmpi %s (transports: tcp, sctp; SCTP backends: native%s)",
-                     SCTPMPI_VERSION_STRING,
+                     "sctpmpi %s (MPI %d.%d; transports: tcp, sctp; SCTP backends: native%s)",
+                     SCTPMPI_VERSION_STRING, MPI_VERSION, MPI_SUBVERSION,
 #ifdef SCTPMPI_HAVE_SCTP
                      ", usrsctp"
 #else

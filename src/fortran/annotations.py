@@ -111,6 +111,7 @@ SKIP = [
     (r"^MPI_(Op_create|Register_datarep)_c$",
      "large-count callbacks (MPI_User_function_c, conversion functions) not bound"),
     (r"_(c2f|f2c|c2f08|f082c|f082f|f2f08)$", "C-only handle and status conversion"),
+    (r"^MPI_T_", "the tool information interface has no Fortran binding"),
 ]
 
 # the Fortran argument lists (as C text) of routines whose C ones differ
