@@ -528,6 +528,11 @@ int PMPI_Comm_set_name(MPI_Comm comm, const char *name)
 
 int PMPI_Comm_get_name(MPI_Comm comm, char *name, int *resultlen)
 {
+    if (comm == MPI_COMM_NULL && name && resultlen) { /* MPI-4.1: the null handle's name */
+        SM_TRY(sm_check_init("MPI_Comm_get_name"));
+        *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "MPI_COMM_NULL");
+        return MPI_SUCCESS;
+    }
     SM_TRY(sm_check_comm(comm, "MPI_Comm_get_name"));
     if (!name || !resultlen)
         return sm_error(comm, MPI_ERR_ARG, "MPI_Comm_get_name", "NULL argument");

@@ -35,18 +35,24 @@ struct uerr {
     int klass;
     char *text;
     int removed;
+    int live_codes; /* a class: its codes not yet removed (removing a class needs none) */
 };
 static struct uerr *uerrs;
 static int nuerr;
 
 static int add(int klass)
 {
-    uerrs = realloc(uerrs, sizeof *uerrs * (size_t)(nuerr + 1));
-    if (!uerrs)
-        sm_die("out of memory");
+    static int cap;
+    if (nuerr == cap) {
+        cap = cap ? 2 * cap : 64;
+        uerrs = realloc(uerrs, sizeof *uerrs * (size_t)cap);
+        if (!uerrs)
+            sm_die("out of memory");
+    }
     uerrs[nuerr].klass = klass;
     uerrs[nuerr].text = NULL;
     uerrs[nuerr].removed = 0;
+    uerrs[nuerr].live_codes = 0;
     return MPI_ERR_LASTCODE + 1 + nuerr++;
 }
 
@@ -87,6 +93,8 @@ int PMPI_Add_error_code(int errorclass, int *errorcode)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, "MPI_Add_error_code",
                         "%d is not an error class", errorclass);
     *errorcode = add(errorclass);
+    if (u)
+        find(errorclass)->live_codes++; /* add() may have moved the table */
     return MPI_SUCCESS;
 }
 
@@ -116,10 +124,9 @@ int PMPI_Remove_error_class(int errorclass)
     if (!u || u->klass >= 0)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "%d is not a user error class",
                         errorclass);
-    for (int i = 0; i < nuerr; i++)
-        if (!uerrs[i].removed && uerrs[i].klass == errorclass)
-            return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn,
-                            "error class %d still has error codes", errorclass);
+    if (u->live_codes)
+        return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "error class %d still has error codes",
+                        errorclass);
     free(u->text);
     u->text = NULL;
     u->removed = 1;
@@ -134,6 +141,9 @@ int PMPI_Remove_error_code(int errorcode)
     if (!u || u->klass < 0)
         return sm_error(MPI_COMM_WORLD, MPI_ERR_ARG, fn, "%d is not a user error code",
                         errorcode);
+    struct uerr *k = find(u->klass);
+    if (k)
+        k->live_codes--;
     free(u->text);
     u->text = NULL;
     u->removed = 1;

@@ -335,6 +335,11 @@ int PMPI_Win_set_name(MPI_Win win, const char *name)
 
 int PMPI_Win_get_name(MPI_Win win, char *name, int *resultlen)
 {
+    if (win == MPI_WIN_NULL && name && resultlen) { /* MPI-4.1: the null handle's name */
+        SM_TRY(sm_check_init("MPI_Win_get_name"));
+        *resultlen = snprintf(name, MPI_MAX_OBJECT_NAME, "MPI_WIN_NULL");
+        return MPI_SUCCESS;
+    }
     SM_TRY(sm_osc_check_win(win, "MPI_Win_get_name"));
     if (!name || !resultlen)
         return sm_osc_error(win, MPI_ERR_ARG, "MPI_Win_get_name", "NULL argument");
