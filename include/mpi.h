@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-#define MPI_VERSION 3
+#define MPI_VERSION 4
 #define MPI_SUBVERSION 1
 #define SCTPMPI 1
 #define SCTPMPI_VERSION_STRING "0.1.0"

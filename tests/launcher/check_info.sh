@@ -13,7 +13,7 @@ unset SCTPMPI_SCTP_CC SCTPMPI_EAGER_LIMIT
 # default: version, MPI level, transports; no tunable section when none is set
 env -u SCTPMPI_TRANSPORT -u SCTPMPI_TIMEOUT "$info" >"$dir/out" || fail "default run"
 grep -q '^sctpmpi version: *0\.[0-9]' "$dir/out" || fail "version line"
-grep -q '^MPI standard: *3\.1$' "$dir/out" || fail "MPI level"
+grep -q '^MPI standard: *4\.1$' "$dir/out" || fail "MPI level"
 grep -q '^transports: *tcp, sctp' "$dir/out" || fail "transports"
 grep -q '^SCTP backends: *native' "$dir/out" || fail "backends"
 grep -q SCTPMPI_SCTP_CC "$dir/out" && fail "default output lists an unset tunable"; ok
@@ -43,7 +43,7 @@ grep -q 'meaning: .*bbr.*refused at MPI_Init' "$dir/out" || fail "--param full m
 # --parsable
 SCTPMPI_SCTP_CC=bbr "$info" --parsable >"$dir/out" || fail "--parsable"
 grep -qx 'version:0\.[0-9.]*' "$dir/out" || fail "parsable version"
-grep -qx 'mpi:3\.1' "$dir/out" || fail "parsable mpi"
+grep -qx 'mpi:4\.1' "$dir/out" || fail "parsable mpi"
 grep -qx 'transport:tcp' "$dir/out" && grep -qx 'transport:sctp' "$dir/out" || fail "parsable transports"
 grep -qx 'backend:native' "$dir/out" || fail "parsable backend"
 grep -qx 'param:SCTPMPI_SCTP_CC:default:auto:value:bbr' "$dir/out" || fail "parsable param"; ok
