@@ -46,6 +46,7 @@ void fake_engine(int size, size_t eager_limit, int64_t credit_window)
     sm_eng.credit_window = credit_window;
     sm_eng.unexpected_max = 1u << 30;
     sm_eng.peers = sm_xcalloc((size_t)size, sizeof *sm_eng.peers);
+    sm_eng.npeers = size; /* this job's ranks; no process of another job */
     for (int i = 0; i < size; i++)
         sm_eng.peers[i].credit = credit_window;
     sm_eng.tp_ops = &fake_ops;
